@@ -1,0 +1,131 @@
+// Package crawltest serves a deterministic synthetic web on loopback, for
+// testing and benchmarking crawlers, in the manner of net/http/httptest.
+//
+// A Web is many virtual hosts (h0.test, h1.test, …) of realistic HTML pages
+// with robots.txt, sitemaps and feeds, duplicate and near-duplicate pages,
+// topics, pages that change over time, and traps and faults that can be
+// switched on one by one. It knows the ground truth about itself — which
+// URLs a polite crawler must fetch and at what depth, which are disallowed,
+// which are duplicates — and it records every request, so a test can
+// assert what a crawler did: which URLs it fetched, whether it fetched any
+// twice, whether it obeyed robots.txt, how long it left each host alone
+// between requests and how many requests it had in flight per host.
+//
+// # Quick start
+//
+//	func TestMyCrawler(t *testing.T) {
+//		web := crawltest.NewTestWeb(t, &crawltest.Options{Hosts: 5, PagesPerHost: 40})
+//		transport := &http.Transport{DialContext: web.DialContext}
+//		crawl(t, web.Seeds(), &http.Client{Transport: transport}) // the crawler under test
+//
+//		log := web.Log()
+//		if v := log.RobotsViolations("mybot"); len(v) > 0 {
+//			t.Errorf("fetched disallowed URLs: %v", v)
+//		}
+//		if d := log.FetchedTwice(); len(d) > 0 {
+//			t.Errorf("fetched twice: %v", d)
+//		}
+//		if got, want := log.FetchedPages(), web.Reachable("mybot"); !slices.Equal(got, want) {
+//			t.Errorf("fetched %d pages, want the %d reachable", len(got), len(want))
+//		}
+//		for host, n := range log.MaxInFlight() {
+//			if n > 1 {
+//				t.Errorf("%d requests at once to %s", n, host)
+//			}
+//		}
+//	}
+//
+// # Hosts and addresses
+//
+// Host i is named "h{i}.test". Web.DialContext routes these names (any
+// port; URLs without one use 80) to the web's loopback listener and
+// refuses every other address with ErrUnknownHost, so a crawler's real
+// HTTP client, DNS-free, and its per-host politeness are exercised while
+// nothing ever reaches the network; links to example.com and the like are
+// refused the same way. With Options.LoopbackIPs each host also listens on
+// its own 127.0.x.y address and port, and the web's URLs use those, for
+// programs that take plain URLs.
+//
+// # The pages
+//
+// Each host has Options.PagesPerHost HTML pages: the home page "/" and
+// pages such as "/news/story-17.html". A page has a head (title, meta
+// description, sometimes <meta name="robots"> or <base href>), navigation,
+// an article, a sidebar and a footer, and 10 to 60 links (framesets, about
+// 1 page in 64, have only their frames). Links are relative, root-relative,
+// absolute, protocol-relative or cross-host, some with fragments, and some
+// in redundant forms that normalize to the same URL as a canonical link
+// elsewhere: "./", "../", an upper-case host, ":80", an empty "?", dot
+// segments, a percent-encoded unreserved character. Pages also carry
+// rel="nofollow" links, mailto: and javascript: links, links off the web,
+// <iframe>, <area> and <frame>; some send X-Robots-Tag. Every page has a
+// topic (PageInfo.Topic); pages link mostly to pages of their topic and
+// hosts have a main topic. About 4% of the pages are exact copies of
+// another page of their host (same bytes) and about 4% near duplicates
+// (same article, different boilerplate). About a quarter of the pages
+// change as Poisson processes (PageInfo.ChangeRate, Web.Version); every
+// page has an ETag and a Last-Modified header and answers conditional
+// requests with 304.
+//
+// Every page that is not Hidden is reachable by a polite crawler from its
+// host's home page through links on pages that robots.txt allows and that
+// are not nofollow, so Web.Reachable is exactly the allowed, not hidden
+// pages; hidden pages (about 5%) are linked only with rel="nofollow".
+//
+// robots.txt has a group for "evilbot" and "badbot" (Disallow: /) and a
+// group for everyone else with Disallow and Allow rules using plain
+// prefixes, '*' and '$'; key casing and comments vary. Options.CrawlDelay
+// and Options.RobotsVariety add Crawl-delay lines and unusual answers.
+// Sitemaps (a sitemapindex with a plain and a gzipped urlset, or a single
+// urlset) and RSS and Atom feeds are served by some hosts: see Web.Sitemaps
+// and Web.Feeds.
+//
+// # Determinism
+//
+// Everything is generated on demand from (Options.Seed, host, page): the
+// same Options give a byte-identical web, and a web of a million pages
+// costs little memory. Pages that change depend on the content clock
+// (Options.Now, Options.Epoch), which also sets the Date header; fix both
+// for byte-identical responses over time. The request log always uses the
+// real clock.
+//
+// # Traps and faults
+//
+// Options.Faults holds one switch per trap or fault: an infinite calendar,
+// ever-deeper paths, session ids in URLs, redirect chains and loops, slow,
+// hanging and reset connections, 5xx, 429 with Retry-After, endless and
+// huge bodies, a gzip bomb, wrong Content-Type, invalid UTF-8, legacy
+// charsets and malformed HTML. Each is documented on its field. They never
+// change Web.Reachable: trap and fault URLs (Web.FaultURLs) are linked from
+// the home pages and lead to no ordinary page outside it, and the content
+// faults keep every link of the pages they alter.
+//
+// # The request log
+//
+// Web.Log returns a snapshot of every request: its start and end, virtual
+// host, path as sent, normalized URL, remote address, user agent, status
+// and body size. Log.Fetched, Log.FetchedTwice, Log.Counts,
+// Log.RobotsViolations, Log.MinGap and Log.MaxInFlight answer the questions
+// crawler tests ask; Log.Filter narrows the log first (for example to
+// requests with one user agent). Start and End are taken in the server's
+// handler, so a gap in the log is never shorter than the gap the client
+// left between receiving a response and sending its next request to the
+// host; it can be longer by a loopback round trip.
+//
+// # Concurrency
+//
+// A Web and a Log are safe for concurrent use. Close stops the web and
+// waits until every goroutine it started has exited, requests hanging,
+// sleeping or streaming included.
+//
+// # Security considerations
+//
+// The web listens on loopback only. DialContext never resolves names or
+// dials anything but the web's own listeners. The gzip bomb, huge and
+// endless bodies are exactly what a crawler must survive; a test that
+// fetches them should bound what it reads.
+//
+// The package uses only the standard library and golang.org/x/text (to
+// encode pages in legacy charsets), and no other trawl package, so that
+// trawl's own tests can use it.
+package crawltest

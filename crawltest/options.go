@@ -1,0 +1,198 @@
+package crawltest
+
+import (
+	"fmt"
+	"time"
+)
+
+// Options configures a Web. A nil *Options and the zero value of every field
+// mean the documented default. The same Options (same Seed, and the same Now
+// and Epoch when pages change over time) produce a byte-identical web.
+type Options struct {
+	// Seed selects the web. Default 0.
+	Seed int64
+
+	// Hosts is the number of virtual hosts, named h0.test … h{Hosts-1}.test.
+	// Default 20.
+	Hosts int
+
+	// PagesPerHost is the number of HTML pages on each host. Page 0 is the
+	// host's home page "/". Default 50.
+	PagesPerHost int
+
+	// Topics is the number of topic labels. Every page has exactly one
+	// topic in [0, Topics). Default 5.
+	Topics int
+
+	// LoopbackIPs additionally serves host i on its own address
+	// 127.0.x.y (x = 1+i/254, y = 1+i%254) with its own port, so that
+	// programs that dial plain URLs reach it without DialContext. Seeds,
+	// Reachable and every URL on the pages then use "127.0.x.y:port" as the
+	// host. Needs a system that routes all of 127.0.0.0/8 to loopback
+	// (Linux does; macOS needs aliases). Default false.
+	LoopbackIPs bool
+
+	// RobotsVariety makes some hosts answer robots.txt unusually: host i
+	// with i%8 == 4 answers 404 (everything allowed), 5 answers 500
+	// (everything disallowed, RFC 9309 §2.3.1.4), 6 redirects with 301 to
+	// /robots-real.txt and 7 serves a body larger than 1 MiB (rules first,
+	// then comment padding). Other hosts serve ordinary rules. Default false:
+	// every host serves ordinary rules.
+	RobotsVariety bool
+
+	// CrawlDelay, when positive, makes every host with i%4 == 1 declare
+	// "Crawl-delay" with this value (in seconds, fractions allowed) for all
+	// user agents. Default 0: no Crawl-delay lines.
+	CrawlDelay time.Duration
+
+	// ChangeInterval is the mean time between changes of the pages that
+	// change: about a quarter of the pages change as a Poisson process with
+	// mean interval ChangeInterval/4, ChangeInterval or 4*ChangeInterval.
+	// Default 1h.
+	ChangeInterval time.Duration
+
+	// Now is the content clock: it decides which version of a changing page
+	// is served, and the Date and Last-Modified headers. Default time.Now.
+	// The request log always uses the real clock.
+	Now func() time.Time
+
+	// Epoch is the time at which the change process starts (version 0 of
+	// every page). Default: Now() when NewWeb is called.
+	Epoch time.Time
+
+	// Faults switches traps and faults on. The zero value switches all off.
+	Faults Faults
+}
+
+// Faults holds one switch per trap or fault. Each one adds entry links to
+// every host's home page (listed by Web.FaultURLs) or alters a subset of the
+// ordinary pages, as documented on the field. Fault and trap URLs are never
+// disallowed by robots.txt, are never part of Web.Reachable, and never link
+// to ordinary pages that are not otherwise reachable.
+type Faults struct {
+	// Calendar adds an infinite calendar: /calendar/YYYY/MM/ links to the
+	// previous and next month, for years 1 to 9999.
+	Calendar bool
+
+	// DeepPaths adds ever-deeper path repetition: /repeat/ links to
+	// "again/" relative to itself, so /repeat/again/again/… never ends.
+	DeepPaths bool
+
+	// SessionIDs adds session-id URLs: the home page links to
+	// "/?sid=…", and any page requested with a sid query renders every
+	// same-host link with a new sid, so the URL space never ends.
+	SessionIDs bool
+
+	// RedirectChain, when positive, adds /redirect/N/ID, a chain of N
+	// redirects (301, 302, 307, 308 in turn) that ends at the ordinary page
+	// ID of the same host.
+	RedirectChain int
+
+	// RedirectLoop adds /redirect-loop/a, which redirects to
+	// /redirect-loop/b, which redirects back to /redirect-loop/a.
+	RedirectLoop bool
+
+	// Slow, when positive, adds /fault/slow, answered with a small page
+	// after this delay.
+	Slow time.Duration
+
+	// Hang adds /fault/hang, which never answers: the request stays open
+	// until the client gives up or the web is closed.
+	Hang bool
+
+	// Reset adds /fault/reset, whose connection is reset (TCP RST) without
+	// any response.
+	Reset bool
+
+	// ServerErrors adds /fault/500, /fault/502 and /fault/503; the 503
+	// carries "Retry-After: 1". They fail on every request.
+	ServerErrors bool
+
+	// TooManyRequests adds /fault/429: the first request for it on each
+	// host is answered 429 with "Retry-After: 1", later ones with a small
+	// page.
+	TooManyRequests bool
+
+	// EndlessBody adds /fault/endless, a 200 text/html response whose body
+	// never ends (until the client stops reading or the web is closed).
+	EndlessBody bool
+
+	// HugeBody adds /fault/huge, a 200 text/html response with a
+	// Content-Length of HugeBodySize bytes.
+	HugeBody bool
+
+	// GzipBomb adds /fault/gzip-bomb, a response with
+	// "Content-Encoding: gzip" of about 1 MiB that inflates to
+	// GzipBombSize bytes.
+	GzipBomb bool
+
+	// WrongContentType adds /fault/wrong-type.html (an HTML page labelled
+	// image/png) and /fault/binary.html (binary bytes labelled text/html).
+	WrongContentType bool
+
+	// InvalidUTF8 puts invalid UTF-8 byte sequences into the text of about
+	// 5% of the ordinary pages, which still declare UTF-8. Their links are
+	// unchanged (ASCII).
+	InvalidUTF8 bool
+
+	// LegacyCharsets encodes about 10% of the ordinary pages in ISO-8859-1,
+	// Windows-1252 or Shift_JIS, declared either in the Content-Type header
+	// or only in a <meta> element. Their links are unchanged (ASCII).
+	LegacyCharsets bool
+
+	// MalformedHTML makes about 10% of the ordinary pages malformed:
+	// unquoted and upper-case attributes, unclosed and mis-nested elements,
+	// stray end tags, no </body></html>, and a link inside a comment (which
+	// a real HTML parser ignores; it points to a page that does not exist).
+	// Their real links are still found by an HTML5 tokenizer.
+	MalformedHTML bool
+}
+
+const (
+	// HugeBodySize is the length of the /fault/huge body.
+	HugeBodySize = 64 << 20
+	// GzipBombSize is the inflated length of the /fault/gzip-bomb body.
+	GzipBombSize = 1 << 30
+)
+
+// Limits of Options.
+const (
+	maxHosts        = 254 * 254
+	maxPagesPerHost = 1 << 24
+)
+
+func (o *Options) withDefaults() (Options, error) {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	switch {
+	case c.Hosts < 0 || c.Hosts > maxHosts:
+		return c, fmt.Errorf("crawltest: Hosts %d out of range [0, %d]", c.Hosts, maxHosts)
+	case c.PagesPerHost < 0 || c.PagesPerHost > maxPagesPerHost:
+		return c, fmt.Errorf("crawltest: PagesPerHost %d out of range [0, %d]", c.PagesPerHost, maxPagesPerHost)
+	case c.Topics < 0 || c.Topics > 1000:
+		return c, fmt.Errorf("crawltest: Topics %d out of range [0, 1000]", c.Topics)
+	case c.CrawlDelay < 0 || c.ChangeInterval < 0 || c.Faults.Slow < 0 || c.Faults.RedirectChain < 0:
+		return c, fmt.Errorf("crawltest: negative duration or count in Options")
+	}
+	if c.Hosts == 0 {
+		c.Hosts = 20
+	}
+	if c.PagesPerHost == 0 {
+		c.PagesPerHost = 50
+	}
+	if c.Topics == 0 {
+		c.Topics = 5
+	}
+	if c.ChangeInterval == 0 {
+		c.ChangeInterval = time.Hour
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Epoch.IsZero() {
+		c.Epoch = c.Now()
+	}
+	return c, nil
+}
