@@ -1,0 +1,149 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// dialer resolves through a small TTL cache and refuses private addresses.
+type dialer struct {
+	allowPrivate bool
+	ttl          time.Duration
+	now          func() time.Time
+	custom       func(ctx context.Context, network, addr string) (net.Conn, error)
+	net          net.Dialer
+	lookupNetIP  func(ctx context.Context, network, host string) ([]netip.Addr, error)
+
+	group singleflight.Group
+	mu    sync.Mutex
+	cache map[string]dnsEntry
+}
+
+type dnsEntry struct {
+	addrs   []netip.Addr
+	expires time.Time
+}
+
+// maxDNSEntries bounds the cache; when full, expired entries are dropped and,
+// if that is not enough, the whole cache is reset (cheap and rare).
+const maxDNSEntries = 100_000
+
+func newDialer(o Options) *dialer {
+	d := &dialer{
+		allowPrivate: o.AllowPrivateNetworks,
+		ttl:          o.DNSCacheTTL,
+		now:          o.Now,
+		custom:       o.DialContext,
+		lookupNetIP:  net.DefaultResolver.LookupNetIP,
+		cache:        make(map[string]dnsEntry),
+	}
+	d.net = net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second}
+	if !d.allowPrivate {
+		// Control sees the address actually dialled, after resolution.
+		d.net.Control = func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
+			}
+			if isPrivate(ap.Addr()) {
+				return fmt.Errorf("%w: %s", ErrPrivateAddress, ap.Addr())
+			}
+			return nil
+		}
+	}
+	return d
+}
+
+// DialContext dials addr ("host:port").
+func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	if d.custom != nil {
+		conn, err := d.custom(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if !d.allowPrivate {
+			if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err != nil || isPrivate(ap.Addr()) {
+				conn.Close()
+				return nil, fmt.Errorf("%w: %s", ErrPrivateAddress, conn.RemoteAddr())
+			}
+		}
+		return conn, nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := netip.ParseAddr(host); err == nil || d.ttl < 0 {
+		return d.net.DialContext(ctx, network, addr)
+	}
+	addrs, err := d.lookup(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	var firstErr error
+	for _, a := range addrs {
+		conn, err := d.net.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+		if err == nil {
+			return conn, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, firstErr
+}
+
+func (d *dialer) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	now := d.now()
+	d.mu.Lock()
+	e, ok := d.cache[host]
+	d.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		return e.addrs, nil
+	}
+	v, err, _ := d.group.Do(host, func() (any, error) {
+		addrs, err := d.lookupNetIP(ctx, "ip", host)
+		if err != nil {
+			return nil, err
+		}
+		d.mu.Lock()
+		if len(d.cache) >= maxDNSEntries {
+			for k, e := range d.cache {
+				if !now.Before(e.expires) {
+					delete(d.cache, k)
+				}
+			}
+			if len(d.cache) >= maxDNSEntries {
+				clear(d.cache)
+			}
+		}
+		d.cache[host] = dnsEntry{addrs: addrs, expires: now.Add(d.ttl)}
+		d.mu.Unlock()
+		return addrs, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]netip.Addr), nil
+}
+
+// isPrivate reports addresses a crawler must not reach by default.
+func isPrivate(a netip.Addr) bool {
+	a = a.Unmap()
+	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() ||
+		cgnat.Contains(a) || !a.IsValid()
+}
+
+// cgnat is the shared address space of RFC 6598, private in practice.
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")

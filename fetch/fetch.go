@@ -1,0 +1,594 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/transform"
+)
+
+// Sentinel errors, matched with [errors.Is] against the Err of an [*Error].
+var (
+	// ErrPrivateAddress: the host resolved to a loopback, private,
+	// link-local, multicast or unspecified address and private networks are
+	// not allowed.
+	ErrPrivateAddress = errors.New("fetch: address is private")
+	// ErrContentType: the response's media type is not one of
+	// Options.AcceptTypes, even after sniffing.
+	ErrContentType = errors.New("fetch: content type not accepted")
+	// ErrDecompressionBomb: the decompressed body grew more than
+	// Options.MaxDecompressionRatio times its compressed size.
+	ErrDecompressionBomb = errors.New("fetch: decompression ratio exceeded")
+	// ErrStatus: the server answered with a status of 400 or more. The
+	// response is still returned alongside the error.
+	ErrStatus = errors.New("fetch: error status")
+)
+
+// Error is the error type returned by [HTTP.Fetch].
+type Error struct {
+	URL        string // the URL requested
+	StatusCode int    // HTTP status, 0 when no response arrived
+	Err        error  // the cause
+}
+
+func (e *Error) Error() string {
+	if e.StatusCode != 0 {
+		return fmt.Sprintf("fetch %s: status %d: %v", e.URL, e.StatusCode, e.Err)
+	}
+	return fmt.Sprintf("fetch %s: %v", e.URL, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Request is what to fetch. Only URL is required.
+type Request struct {
+	URL          *url.URL
+	ETag         string      // sent as If-None-Match when not empty
+	LastModified time.Time   // sent as If-Modified-Since when not zero
+	Header       http.Header // extra request headers; may be nil
+}
+
+// Response is a fetched resource. Body is the decompressed body converted to
+// UTF-8 (for text types), at most Options.MaxBodyBytes long.
+type Response struct {
+	URL          *url.URL    // the URL fetched
+	Status       int         // HTTP status code
+	Header       http.Header // response header
+	ContentType  string      // media type without parameters, lower case ("text/html")
+	Charset      string      // the charset the body was decoded from ("utf-8", "windows-1252", ...)
+	Body         []byte      // decoded body
+	Truncated    bool        // the body was longer than MaxBodyBytes and was cut
+	NotModified  bool        // the server answered 304 to a conditional request
+	Location     *url.URL    // for 3xx responses, the resolved redirect target (nil if absent or invalid)
+	ETag         string      // the ETag header
+	LastModified time.Time   // the Last-Modified header, zero if absent or invalid
+	RetryAfter   time.Duration
+	WireBytes    int64         // bytes of body read from the network (compressed)
+	Duration     time.Duration // from sending the request to the end of the body
+}
+
+// Fetcher fetches one URL. Implementations must be safe for concurrent use and
+// must not follow redirects (see the package doc).
+type Fetcher interface {
+	Fetch(ctx context.Context, req *Request) (*Response, error)
+}
+
+// Options configure an [HTTP] fetcher. The zero value of every field means
+// its documented default; a nil *Options means all defaults.
+type Options struct {
+	// UserAgent is sent with every request. Default: DefaultUserAgent.
+	UserAgent string
+	// Timeout bounds a whole fetch, body included. Default 30 s.
+	Timeout time.Duration
+	// DialTimeout, TLSHandshakeTimeout and ResponseHeaderTimeout bound the
+	// phases of a fetch. Defaults 10 s, 10 s and 20 s.
+	DialTimeout, TLSHandshakeTimeout, ResponseHeaderTimeout time.Duration
+	// MaxBodyBytes caps the decoded body. Default 10 MiB.
+	MaxBodyBytes int64
+	// MaxHeaderBytes caps the response header. Default 1 MiB.
+	MaxHeaderBytes int64
+	// MaxDecompressionRatio caps decompressed/compressed size. Default 100.
+	MaxDecompressionRatio int64
+	// AcceptTypes lists accepted media types. Default: text/html,
+	// application/xhtml+xml, application/xml, text/xml, text/plain.
+	AcceptTypes []string
+	// MaxConnsPerHost caps connections per host (0 = 4). Idle keep-alive
+	// connections per host follow it.
+	MaxConnsPerHost int
+	// DNSCacheTTL is how long resolved addresses are reused. Default 5 min;
+	// negative disables the cache.
+	DNSCacheTTL time.Duration
+	// AllowPrivateNetworks lets connections reach loopback, private and
+	// link-local addresses. Default false: such connections are refused.
+	AllowPrivateNetworks bool
+	// DialContext replaces the dialer (for tests, proxies or a synthetic web
+	// such as crawltest). The private-network guard still checks the remote
+	// address of every connection it returns; the DNS cache is not used.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Now is the clock (default time.Now); used for DNS cache expiry.
+	Now func() time.Time
+}
+
+// DefaultUserAgent names trawl and where to read about it.
+const DefaultUserAgent = "trawl/0.1 (+https://github.com/trawl-dev/trawl)"
+
+// DefaultAcceptTypes are the media types accepted when Options.AcceptTypes is empty.
+var defaultAcceptTypes = []string{"text/html", "application/xhtml+xml", "application/xml", "text/xml", "text/plain"}
+
+func (o *Options) withDefaults() Options {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = DefaultUserAgent
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 30 * time.Second
+	}
+	if c.DialTimeout <= 0 {
+		c.DialTimeout = 10 * time.Second
+	}
+	if c.TLSHandshakeTimeout <= 0 {
+		c.TLSHandshakeTimeout = 10 * time.Second
+	}
+	if c.ResponseHeaderTimeout <= 0 {
+		c.ResponseHeaderTimeout = 20 * time.Second
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = 10 << 20
+	}
+	if c.MaxHeaderBytes <= 0 {
+		c.MaxHeaderBytes = 1 << 20
+	}
+	if c.MaxDecompressionRatio <= 0 {
+		c.MaxDecompressionRatio = 100
+	}
+	if len(c.AcceptTypes) == 0 {
+		c.AcceptTypes = defaultAcceptTypes
+	} else {
+		c.AcceptTypes = append([]string(nil), c.AcceptTypes...)
+	}
+	if c.MaxConnsPerHost <= 0 {
+		c.MaxConnsPerHost = 4
+	}
+	if c.DNSCacheTTL == 0 {
+		c.DNSCacheTTL = 5 * time.Minute
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// HTTP is the HTTP(S) [Fetcher]. It is safe for concurrent use.
+type HTTP struct {
+	opts      Options
+	transport *http.Transport
+	client    *http.Client
+}
+
+// New returns an HTTP fetcher. A nil opts means defaults.
+func New(opts *Options) *HTTP {
+	o := opts.withDefaults()
+	dial := newDialer(o)
+	tr := &http.Transport{
+		DialContext:            dial.DialContext,
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           1024,
+		MaxIdleConnsPerHost:    o.MaxConnsPerHost,
+		MaxConnsPerHost:        o.MaxConnsPerHost,
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    o.TLSHandshakeTimeout,
+		ResponseHeaderTimeout:  o.ResponseHeaderTimeout,
+		ExpectContinueTimeout:  time.Second,
+		MaxResponseHeaderBytes: o.MaxHeaderBytes,
+		DisableCompression:     true, // decoded here, with limits
+	}
+	return &HTTP{
+		opts:      o,
+		transport: tr,
+		client: &http.Client{
+			Transport: tr,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		},
+	}
+}
+
+// CloseIdleConnections closes keep-alive connections not in use.
+func (f *HTTP) CloseIdleConnections() { f.transport.CloseIdleConnections() }
+
+// Get sends a plain GET for u with the fetcher's User-Agent, dialer and
+// guard, without following redirects, and returns the raw response: the
+// caller must close its Body. Header, dial and TLS timeouts apply; the body
+// has no limit of its own, so read it through an io.LimitReader. It fits
+// robots.FetchFunc.
+func (f *HTTP) Get(ctx context.Context, u *url.URL) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, &Error{URL: u.String(), Err: err}
+	}
+	req.Header.Set("User-Agent", f.opts.UserAgent)
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return nil, &Error{URL: u.String(), Err: unwrapURLError(err)}
+	}
+	return resp, nil
+}
+
+// Fetch fetches req.URL. On success, and on HTTP error statuses (with an
+// error wrapping ErrStatus), it returns the response; otherwise a nil
+// response and an *Error.
+func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
+	rawURL := req.URL.String()
+	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+	defer cancel()
+
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, &Error{URL: rawURL, Err: err}
+	}
+	for k, v := range req.Header {
+		hreq.Header[k] = v
+	}
+	hreq.Header.Set("User-Agent", f.opts.UserAgent)
+	hreq.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5")
+	hreq.Header.Set("Accept-Encoding", "gzip, deflate")
+	if req.ETag != "" {
+		hreq.Header.Set("If-None-Match", req.ETag)
+	}
+	if !req.LastModified.IsZero() {
+		hreq.Header.Set("If-Modified-Since", req.LastModified.UTC().Format(http.TimeFormat))
+	}
+
+	start := time.Now()
+	hresp, err := f.client.Do(hreq)
+	if err != nil {
+		return nil, &Error{URL: rawURL, Err: unwrapURLError(err)}
+	}
+	defer hresp.Body.Close()
+
+	resp := &Response{
+		URL:        req.URL,
+		Status:     hresp.StatusCode,
+		Header:     hresp.Header,
+		ETag:       hresp.Header.Get("ETag"),
+		RetryAfter: ParseRetryAfter(hresp.Header.Get("Retry-After"), f.opts.Now()),
+	}
+	if lm := hresp.Header.Get("Last-Modified"); lm != "" {
+		if t, err := http.ParseTime(lm); err == nil {
+			resp.LastModified = t
+		}
+	}
+	switch {
+	case hresp.StatusCode == http.StatusNotModified:
+		resp.NotModified = true
+		resp.Duration = time.Since(start)
+		return resp, nil
+	case hresp.StatusCode >= 300 && hresp.StatusCode < 400:
+		if loc := hresp.Header.Get("Location"); loc != "" {
+			if lu, err := req.URL.Parse(strings.TrimSpace(loc)); err == nil {
+				resp.Location = lu
+			}
+		}
+		resp.Duration = time.Since(start)
+		return resp, nil
+	case hresp.StatusCode >= 400:
+		// Read a little of the error body (it is rarely useful, but
+		// draining lets the connection be reused) and report the status.
+		_, _ = io.Copy(io.Discard, io.LimitReader(hresp.Body, 64<<10))
+		resp.Duration = time.Since(start)
+		return resp, &Error{URL: rawURL, StatusCode: hresp.StatusCode, Err: ErrStatus}
+	}
+
+	if err := f.readBody(hresp, resp); err != nil {
+		return nil, &Error{URL: rawURL, StatusCode: hresp.StatusCode, Err: err}
+	}
+	resp.Duration = time.Since(start)
+	return resp, nil
+}
+
+// readBody decompresses, type-checks, limits and decodes the body.
+func (f *HTTP) readBody(hresp *http.Response, resp *Response) error {
+	wire := &countingReader{r: hresp.Body}
+	var body io.Reader = wire
+	switch strings.ToLower(strings.TrimSpace(hresp.Header.Get("Content-Encoding"))) {
+	case "", "identity":
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(wire)
+		if err != nil {
+			return fmt.Errorf("gzip: %w", err)
+		}
+		defer zr.Close()
+		body = zr
+	case "deflate":
+		// "deflate" is zlib-wrapped per RFC 9110, but many servers send raw
+		// DEFLATE; try zlib first and fall back.
+		br := &peekReader{r: wire}
+		head := br.peek(2)
+		if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
+			zr, err := zlib.NewReader(br)
+			if err != nil {
+				return fmt.Errorf("deflate: %w", err)
+			}
+			defer zr.Close()
+			body = zr
+		} else {
+			fr := flate.NewReader(br)
+			defer fr.Close()
+			body = fr
+		}
+	default:
+		return fmt.Errorf("%w: unsupported content encoding %q", ErrContentType, hresp.Header.Get("Content-Encoding"))
+	}
+	if body != io.Reader(wire) {
+		body = &ratioReader{r: body, wire: wire, ratio: f.opts.MaxDecompressionRatio}
+	}
+
+	// Sniff the first 512 bytes to check the type before reading the rest.
+	var buf bytes.Buffer
+	if _, err := io.CopyN(&buf, body, 512); err != nil && err != io.EOF {
+		return err
+	}
+	mediaType, params := parseContentType(hresp.Header.Get("Content-Type"))
+	if !f.accepted(mediaType) {
+		sniffed, sp := parseContentType(http.DetectContentType(buf.Bytes()))
+		if mediaType != "" && mediaType != "application/octet-stream" && !isTextual(mediaType) && !f.accepted(sniffed) {
+			return fmt.Errorf("%w: %s", ErrContentType, mediaType)
+		}
+		if !f.accepted(sniffed) {
+			return fmt.Errorf("%w: %s (sniffed %s)", ErrContentType, orNone(mediaType), sniffed)
+		}
+		mediaType = sniffed
+		if params["charset"] == "" {
+			params = sp
+		}
+	}
+	resp.ContentType = mediaType
+
+	// Read the rest up to the limit; one byte more tells truncation.
+	limit := f.opts.MaxBodyBytes
+	if _, err := io.Copy(&buf, io.LimitReader(body, limit+1-int64(buf.Len()))); err != nil {
+		return err
+	}
+	raw := buf.Bytes()
+	if int64(len(raw)) > limit {
+		raw = raw[:limit]
+		resp.Truncated = true
+	}
+	resp.WireBytes = wire.n
+
+	cs := "utf-8"
+	if isTextual(mediaType) {
+		ctHeader := mediaType
+		if c := params["charset"]; c != "" {
+			ctHeader += "; charset=" + c
+		}
+		enc, name, _ := charset.DetermineEncoding(raw, ctHeader)
+		cs = name
+		if name != "utf-8" && name != "" {
+			decoded, _, err := transform.Bytes(enc.NewDecoder(), raw)
+			if err == nil {
+				raw = decoded
+			}
+		}
+	}
+	resp.Charset = cs
+	resp.Body = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+	return nil
+}
+
+func (f *HTTP) accepted(mediaType string) bool {
+	for _, t := range f.opts.AcceptTypes {
+		if t == mediaType {
+			return true
+		}
+	}
+	return false
+}
+
+func isTextual(mediaType string) bool {
+	return strings.HasPrefix(mediaType, "text/") || strings.HasSuffix(mediaType, "+xml") || mediaType == "application/xml"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func parseContentType(v string) (string, map[string]string) {
+	if v == "" {
+		return "", map[string]string{}
+	}
+	mt, params, err := mime.ParseMediaType(v)
+	if err != nil {
+		// Take what precedes the first ';' and ignore broken parameters.
+		mt, _, _ = strings.Cut(v, ";")
+		return strings.ToLower(strings.TrimSpace(mt)), map[string]string{}
+	}
+	return mt, params
+}
+
+// ParseRetryAfter parses a Retry-After value, in seconds or as an HTTP date
+// relative to now. It returns 0 for an absent, invalid or past value.
+func ParseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		if secs > 7*24*3600 {
+			secs = 7 * 24 * 3600
+		}
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// Transient reports whether a failed fetch is worth retrying later: network
+// timeouts, resets and refused connections, and the statuses 408, 425, 429,
+// 500, 502, 503 and 504. Errors that a retry cannot mend (private address,
+// content type, decompression bomb, DNS failure, 404...) are not transient.
+func Transient(err error) bool {
+	if err == nil {
+		return false
+	}
+	var fe *Error
+	if errors.As(err, &fe) && fe.StatusCode != 0 {
+		switch fe.StatusCode {
+		case 408, 425, 429, 500, 502, 503, 504:
+			return true
+		}
+		return false
+	}
+	if errors.Is(err, ErrPrivateAddress) || errors.Is(err, ErrContentType) || errors.Is(err, ErrDecompressionBomb) {
+		return false
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return dnsErr.IsTemporary || dnsErr.IsTimeout
+	}
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr)
+}
+
+// Kind names the class of a fetch error for statistics: "timeout",
+// "connection", "dns", "private", "content-type", "bomb", "status-4xx",
+// "status-5xx", "canceled" or "other".
+func Kind(err error) string {
+	var fe *Error
+	if errors.As(err, &fe) && fe.StatusCode >= 400 && errors.Is(err, ErrStatus) {
+		if fe.StatusCode >= 500 {
+			return "status-5xx"
+		}
+		return "status-4xx"
+	}
+	var dnsErr *net.DNSError
+	var ne net.Error
+	switch {
+	case errors.Is(err, ErrPrivateAddress):
+		return "private"
+	case errors.Is(err, ErrContentType):
+		return "content-type"
+	case errors.Is(err, ErrDecompressionBomb):
+		return "bomb"
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.As(err, &dnsErr):
+		return "dns"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "timeout"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), errors.As(err, new(*net.OpError)):
+		return "connection"
+	}
+	return "other"
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ratioReader fails once more than ratio×wire bytes (plus 64 KiB of slack
+// for tiny bodies) have been produced.
+type ratioReader struct {
+	r     io.Reader
+	wire  *countingReader
+	ratio int64
+	n     int64
+}
+
+func (r *ratioReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.n += int64(n)
+	if r.n > r.ratio*r.wire.n+64<<10 {
+		return n, ErrDecompressionBomb
+	}
+	return n, err
+}
+
+// peekReader lets the deflate sniffing look at the first bytes.
+type peekReader struct {
+	r   io.Reader
+	buf []byte
+}
+
+func (p *peekReader) peek(n int) []byte {
+	for len(p.buf) < n {
+		var b [1]byte
+		m, err := p.r.Read(b[:])
+		p.buf = append(p.buf, b[:m]...)
+		if err != nil {
+			break
+		}
+	}
+	return p.buf
+}
+
+func (p *peekReader) Read(b []byte) (int, error) {
+	if len(p.buf) > 0 {
+		n := copy(b, p.buf)
+		p.buf = p.buf[n:]
+		return n, nil
+	}
+	return p.r.Read(b)
+}
+
+// ReadByte lets flate use the reader without wrapping it in a bufio.Reader
+// that would read past the end.
+func (p *peekReader) ReadByte() (byte, error) {
+	var b [1]byte
+	_, err := io.ReadFull(p, b[:])
+	return b[0], err
+}

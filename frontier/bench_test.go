@@ -1,0 +1,140 @@
+package frontier_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/trawl-dev/trawl/frontier"
+)
+
+// The large benchmarks queue 1,000,000 URLs over 10,000 hosts, as a crawl of
+// a few thousand sites would. They run only under -bench.
+const (
+	benchURLs  = 1_000_000
+	benchHosts = 10_000
+)
+
+// benchRequests returns n requests over benchHosts hosts, round robin, with
+// the Host set (as the crawler sets it) and a shared Referrer.
+func benchRequests(n int) []frontier.Request {
+	reqs := make([]frontier.Request, n)
+	for i := range reqs {
+		host := fmt.Sprintf("h%05d.example", i%benchHosts)
+		reqs[i] = frontier.Request{
+			URL:      fmt.Sprintf("http://%s/articles/%d.html", host, i),
+			Host:     host,
+			Depth:    2,
+			Referrer: "http://seed.example/",
+		}
+	}
+	return reqs
+}
+
+var benchReqs = sync.OnceValue(func() []frontier.Request { return benchRequests(benchURLs) })
+
+func benchOptions(workers int) *frontier.MemoryOptions {
+	return &frontier.MemoryOptions{Workers: workers, Politeness: noDelay}
+}
+
+func fill(b *testing.B, f *frontier.Memory, reqs []frontier.Request) {
+	b.Helper()
+	for i := 0; i < len(reqs); i += 1000 {
+		if _, err := f.Push(context.Background(), reqs[i:min(i+1000, len(reqs))]...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMemoryFootprint measures the heap a Memory frontier holds for
+// 1M queued URLs over 10k hosts, beyond the URL strings themselves (they
+// are allocated before the measurement), and reports it as bytes/URL.
+func BenchmarkMemoryFootprint(b *testing.B) {
+	reqs := benchReqs()
+	b.Run(fmt.Sprintf("urls=%d/hosts=%d", benchURLs, benchHosts), func(b *testing.B) {
+		b.ReportAllocs()
+		var perURL float64
+		for b.Loop() {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			f := frontier.NewMemory(benchOptions(16))
+			fill(b, f, reqs)
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			if f.Len() != benchURLs {
+				b.Fatalf("Len() = %d, want %d", f.Len(), benchURLs)
+			}
+			perURL = float64(after.HeapAlloc-before.HeapAlloc) / benchURLs
+			runtime.KeepAlive(f)
+		}
+		b.ReportMetric(perURL, "bytes/URL")
+	})
+}
+
+// BenchmarkMemoryPush pushes URLs one call each into a frontier that grows to
+// 1M URLs over 10k hosts (then starts again).
+func BenchmarkMemoryPush(b *testing.B) {
+	reqs := benchReqs()
+	b.Run(fmt.Sprintf("urls=%d/hosts=%d", benchURLs, benchHosts), func(b *testing.B) {
+		b.ReportAllocs()
+		ctx := context.Background()
+		f := frontier.NewMemory(benchOptions(16))
+		i := 0
+		for b.Loop() {
+			if i == len(reqs) {
+				b.StopTimer()
+				f, i = frontier.NewMemory(benchOptions(16)), 0
+				b.StartTimer()
+			}
+			if _, err := f.Push(ctx, reqs[i]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkMemoryNextDone hands out and finishes URLs from a frontier
+// holding 1M URLs over 10k hosts (more if b.N is larger), with no politeness
+// delay so the data structure is what is measured, from 1, 2 and 16
+// goroutines at once. One op is one Next plus one Done.
+//
+// The goroutines share b.N through a counter, so this benchmark uses b.N
+// rather than b.Loop.
+func BenchmarkMemoryNextDone(b *testing.B) {
+	for _, g := range []int{1, 2, 16} {
+		b.Run(fmt.Sprintf("urls=%d/hosts=%d/goroutines=%d", benchURLs, benchHosts, g), func(b *testing.B) {
+			reqs := benchReqs()
+			if b.N > len(reqs) {
+				reqs = benchRequests(b.N)
+			}
+			f := frontier.NewMemory(benchOptions(g))
+			fill(b, f, reqs)
+			ctx := context.Background()
+			var ops atomic.Int64
+			var wg sync.WaitGroup
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range g {
+				wg.Go(func() {
+					for ops.Add(1) <= int64(b.N) {
+						r, err := f.Next(ctx)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}

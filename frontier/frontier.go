@@ -1,0 +1,99 @@
+package frontier
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// ErrEmpty is returned by Next when nothing is queued and nothing is leased:
+// the crawl is over.
+var ErrEmpty = errors.New("frontier: empty")
+
+// ErrNotLeased is returned by Done for a request that is not leased: never
+// handed out by Next, or already done.
+var ErrNotLeased = errors.New("frontier: request not leased")
+
+// Request is one URL waiting in, or handed out by, a frontier.
+type Request struct {
+	URL      string  // absolute normalized URL (the frontier does not normalize)
+	Host     string  // politeness key; if empty, Push derives it with urlnorm.Key
+	Depth    int     // seeds have depth 1; a link on a depth-d page has depth d+1
+	Priority float64 // higher is fetched sooner (see Strategy and MemoryOptions.FrontQueues)
+	Referrer string  // URL of the page the link was found on, if any
+	Anchor   string  // anchor text of the link, if any
+	Retries  int     // how many times this request came back with Outcome.Retry
+	// Redirects counts the redirects that led to this URL: a crawler queues
+	// a redirect's target as a new request with Redirects one more than the
+	// redirecting request's, and gives up past its limit.
+	Redirects int
+
+	fp uint64 // fingerprint, set by Next
+}
+
+// Outcome tells Done how the fetch of a leased request went.
+type Outcome struct {
+	Status     int           // HTTP status; 0 when no response
+	Duration   time.Duration // how long the fetch took
+	Err        error         // transport error, if any (timeouts count for back-off)
+	RetryAfter time.Duration // from a Retry-After header, 0 if none
+	CrawlDelay time.Duration // robots.txt Crawl-delay for this host, 0 if none
+	// Retry puts the request back at the head of its host's queue instead
+	// of finishing it, with Retries incremented (used after a robots.txt
+	// fetch, which counts as a contact, and for transient errors). It is
+	// handed out again no earlier than the host's next contact time.
+	Retry bool
+	// Requeue puts the request back like Retry but leaves Retries alone:
+	// for a request that was not tried yet, such as one that waited for its
+	// host's robots.txt fetch, or one held back when a crawl stops.
+	Requeue bool
+	// NoContact says the host was not contacted at all (a URL robots.txt
+	// disallows, a crawl stopping): the host is released without a new
+	// delay, so its next contact time stays what it was. Status, Duration,
+	// Err and RetryAfter are ignored.
+	NoContact bool
+}
+
+// Frontier holds the URLs of a crawl that are still to be fetched and hands
+// them out to workers one host at a time, politely.
+//
+// Implementations must be safe for concurrent use by any number of
+// goroutines: every worker calls Next, fetches, then calls Done with the
+// same Request. The contract:
+//
+//   - Push enqueues requests whose URL the frontier has never accepted before
+//     (duplicates are dropped by URL fingerprint, see Fingerprint, for the
+//     life of the frontier, including URLs already handed out) and that
+//     satisfy its limits (depth, per-host budget). It reports how many it
+//     added. Push does not block waiting for workers.
+//   - Next blocks until a queued request's host may be contacted now and
+//     returns it. The request is leased: its host counts as contacted until
+//     Done. Next returns ErrEmpty when nothing is queued and nothing is
+//     leased, and ctx.Err() if ctx ends first. Callers blocked in Next wake
+//     on Push, on Done and when a host becomes ready.
+//   - Done must be called exactly once for each request Next returned, with
+//     that Request value (Host may not be changed). It releases the host and
+//     schedules its next contact from the outcome. With Outcome.Retry the
+//     request goes back to the head of its host's queue (Retries
+//     incremented; with Outcome.Requeue not); with Outcome.NoContact the
+//     host keeps its previous next-contact time. Done returns
+//     ErrNotLeased for a request that is not leased.
+//   - Every accepted URL is handed out exactly once, plus once per Retry or
+//     Requeue.
+//   - Len reports the queued requests not yet handed out.
+//
+// frontiertest.Run checks an implementation against this contract.
+type Frontier interface {
+	Push(ctx context.Context, reqs ...Request) (added int, err error)
+	Next(ctx context.Context) (Request, error)
+	Done(req Request, out Outcome) error
+	Len() int
+}
+
+// Fingerprint returns the stable 64-bit fingerprint of a URL that frontiers
+// use for duplicate elimination: xxhash.Sum64String (XXH64, seed 0) of the
+// URL string exactly as given. It is the same in every process and version,
+// so it may be persisted; package dedup exposes the same function.
+func Fingerprint(rawURL string) uint64 { return xxhash.Sum64String(rawURL) }

@@ -1,0 +1,428 @@
+package frontiertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/trawl-dev/trawl/frontier"
+)
+
+// patience is how long, in the bubble's fake time, a check waits for Next
+// before it concludes that the frontier is stuck.
+const patience = 24 * time.Hour
+
+// A check runs one part of the contract on an empty frontier, inside a
+// synctest bubble, and returns the first violation it finds.
+type check struct {
+	name string
+	fn   func(f frontier.Frontier) error
+}
+
+var checks = []check{
+	{name: "Empty", fn: checkEmpty},
+	{name: "Dedup", fn: checkDedup},
+	{name: "ExactlyOnce", fn: checkExactlyOnce},
+	{name: "Retry", fn: checkRetry},
+	{name: "DoneErrors", fn: checkDoneErrors},
+	{name: "Blocking", fn: checkBlocking},
+	{name: "Cancel", fn: checkCancel},
+	{name: "Workers", fn: checkWorkers},
+}
+
+// Run checks that the frontiers made by newFrontier meet the
+// frontier.Frontier contract, each part in its own subtest: exactly-once
+// handout, duplicate elimination, ErrEmpty termination, Retry semantics,
+// Done errors, blocking and waking, cancellation, and several concurrent
+// workers with per-host exclusivity.
+//
+// Each subtest runs inside a testing/synctest bubble and calls newFrontier
+// there, so politeness delays cost fake time, not real time. newFrontier
+// must return an empty frontier that allows one request per host in flight
+// at a time, accepts depth up to 3 and at least 100 URLs per host; any
+// politeness delay is fine. Resources it opens should be released, and
+// goroutines it starts stopped, with t.Cleanup: synctest.Test waits for
+// every goroutine of the bubble to end.
+func Run(t *testing.T, newFrontier func(t *testing.T) frontier.Frontier) {
+	t.Helper()
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				if err := c.fn(newFrontier(t)); err != nil {
+					t.Error(err)
+				}
+			})
+		})
+	}
+}
+
+func next(f frontier.Frontier) (frontier.Request, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	r, err := f.Next(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return r, fmt.Errorf("frontiertest: Next blocked for %v of fake time with Len() = %d (a lost lease?)", patience, f.Len())
+	}
+	return r, err
+}
+
+func urls(host string, n int) []frontier.Request {
+	reqs := make([]frontier.Request, n)
+	for i := range reqs {
+		reqs[i] = frontier.Request{URL: fmt.Sprintf("http://%s/p%d", host, i), Depth: 1}
+	}
+	return reqs
+}
+
+func push(f frontier.Frontier, want int, reqs ...frontier.Request) error {
+	got, err := f.Push(context.Background(), reqs...)
+	if err != nil {
+		return fmt.Errorf("frontiertest: Push(%d requests): %w", len(reqs), err)
+	}
+	if got != want {
+		return fmt.Errorf("frontiertest: Push(%d requests) added %d, want %d", len(reqs), got, want)
+	}
+	return nil
+}
+
+// drain hands out every request with one worker, calling Done at once, and
+// returns how often each URL was handed out. It fails unless it ends with
+// ErrEmpty.
+func drain(f frontier.Frontier) (map[string]int, error) {
+	seen := map[string]int{}
+	for {
+		r, err := next(f)
+		if errors.Is(err, frontier.ErrEmpty) {
+			return seen, nil
+		}
+		if err != nil {
+			return seen, err
+		}
+		seen[r.URL]++
+		if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+			return seen, fmt.Errorf("frontiertest: Done(%s): %w", r.URL, err)
+		}
+	}
+}
+
+func checkEmpty(f frontier.Frontier) error {
+	if n := f.Len(); n != 0 {
+		return fmt.Errorf("new frontier: Len() = %d, want 0", n)
+	}
+	if _, err := next(f); !errors.Is(err, frontier.ErrEmpty) {
+		return fmt.Errorf("new frontier: Next error = %v, want ErrEmpty", err)
+	}
+	return nil
+}
+
+func checkDedup(f frontier.Frontier) error {
+	a := urls("a.test", 3)
+	if err := push(f, 3, append(a, a[0], a[2])...); err != nil {
+		return fmt.Errorf("duplicates in one call: %w", err)
+	}
+	if err := push(f, 1, append(a, urls("b.test", 1)...)...); err != nil {
+		return fmt.Errorf("duplicates across calls: %w", err)
+	}
+	if n := f.Len(); n != 4 {
+		return fmt.Errorf("frontiertest: Len() = %d, want 4", n)
+	}
+	got, err := drain(f)
+	if err != nil {
+		return err
+	}
+	if len(got) != 4 {
+		return fmt.Errorf("handed out %d distinct URLs, want 4", len(got))
+	}
+	// A URL already handed out stays seen.
+	if err := push(f, 0, a[1]); err != nil {
+		return fmt.Errorf("after drain: %w", err)
+	}
+	return nil
+}
+
+func checkExactlyOnce(f frontier.Frontier) error {
+	want := map[string]frontier.Request{}
+	for h := range 7 {
+		host := fmt.Sprintf("h%d.test", h)
+		reqs := urls(host, 10+h*5)
+		for i := range reqs {
+			reqs[i].Depth = 1 + i%3
+			reqs[i].Referrer = "http://" + host + "/"
+			reqs[i].Anchor = fmt.Sprintf("link %d", i)
+			want[reqs[i].URL] = reqs[i]
+		}
+		if err := push(f, len(reqs), reqs...); err != nil {
+			return err
+		}
+	}
+	if n := f.Len(); n != len(want) {
+		return fmt.Errorf("frontiertest: Len() = %d, want %d", n, len(want))
+	}
+	for {
+		r, err := next(f)
+		if errors.Is(err, frontier.ErrEmpty) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		w, ok := want[r.URL]
+		if !ok {
+			return fmt.Errorf("frontiertest: Next returned %s: not pushed, or handed out twice", r.URL)
+		}
+		delete(want, r.URL)
+		if r.Depth != w.Depth || r.Referrer != w.Referrer || r.Anchor != w.Anchor || r.Retries != 0 {
+			return fmt.Errorf("frontiertest: Next returned %+v, want the fields pushed: %+v", r, w)
+		}
+		if want := w.URL[len("http://"):len("http://h0.test")]; r.Host != want {
+			return fmt.Errorf("frontiertest: Next(%s).Host = %q, want %q", r.URL, r.Host, want)
+		}
+		if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+			return fmt.Errorf("frontiertest: Done(%s): %w", r.URL, err)
+		}
+	}
+	if len(want) > 0 {
+		return fmt.Errorf("frontiertest: ErrEmpty with %d URLs never handed out", len(want))
+	}
+	if n := f.Len(); n != 0 {
+		return fmt.Errorf("frontiertest: Len() = %d after ErrEmpty, want 0", n)
+	}
+	return nil
+}
+
+func checkRetry(f frontier.Frontier) error {
+	if err := push(f, 2, urls("a.test", 2)...); err != nil {
+		return err
+	}
+	first, err := next(f)
+	if err != nil {
+		return err
+	}
+	if err := f.Done(first, frontier.Outcome{Status: 503, Retry: true}); err != nil {
+		return fmt.Errorf("frontiertest: Done(retry): %w", err)
+	}
+	if n := f.Len(); n != 2 {
+		return fmt.Errorf("frontiertest: Len() = %d after a retry, want 2", n)
+	}
+	again, err := next(f)
+	if err != nil {
+		return err
+	}
+	if again.URL != first.URL || again.Retries != first.Retries+1 {
+		return fmt.Errorf("after Done(%s, Retry) Next = %s with Retries %d, want the same URL first with Retries %d",
+			first.URL, again.URL, again.Retries, first.Retries+1)
+	}
+	if err := f.Done(again, frontier.Outcome{Status: 200}); err != nil {
+		return err
+	}
+	got, err := drain(f)
+	if err != nil {
+		return err
+	}
+	if len(got) != 1 || got[first.URL] != 0 {
+		return fmt.Errorf("after the retried URL was done, drain handed out %v, want only the other URL", got)
+	}
+	return nil
+}
+
+func checkDoneErrors(f frontier.Frontier) error {
+	reqs := urls("a.test", 2)
+	if err := f.Done(reqs[0], frontier.Outcome{}); err == nil {
+		return errors.New("frontiertest: Done of a request never pushed returned nil, want an error")
+	}
+	if err := push(f, 2, reqs...); err != nil {
+		return err
+	}
+	if err := f.Done(reqs[0], frontier.Outcome{}); err == nil {
+		return errors.New("frontiertest: Done of a queued request not handed out returned nil, want an error")
+	}
+	r, err := next(f)
+	if err != nil {
+		return err
+	}
+	if err := f.Done(r, frontier.Outcome{}); err != nil {
+		return err
+	}
+	if err := f.Done(r, frontier.Outcome{}); !errors.Is(err, frontier.ErrNotLeased) {
+		return fmt.Errorf("second Done(%s) = %v, want ErrNotLeased", r.URL, err)
+	}
+	if _, err := drain(f); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkBlocking: with nothing queued but a request leased, Next must wait
+// (not return ErrEmpty), wake on Push, and end with ErrEmpty after Done.
+func checkBlocking(f frontier.Frontier) error {
+	if err := push(f, 1, urls("a.test", 1)...); err != nil {
+		return err
+	}
+	leased, err := next(f)
+	if err != nil {
+		return err
+	}
+	type result struct {
+		r   frontier.Request
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		r, err := next(f)
+		got <- result{r, err}
+	}()
+	synctest.Wait()
+	select {
+	case res := <-got:
+		return fmt.Errorf("frontiertest: Next returned (%s, %v) while nothing was queued and a request was leased, want it to block", res.r.URL, res.err)
+	default:
+	}
+	if err := push(f, 1, urls("b.test", 1)...); err != nil {
+		return err
+	}
+	res := <-got
+	if res.err != nil || res.r.URL != "http://b.test/p0" {
+		return fmt.Errorf("frontiertest: Next blocked before a Push returned (%s, %v), want http://b.test/p0", res.r.URL, res.err)
+	}
+	go func() {
+		r, err := next(f)
+		got <- result{r, err}
+	}()
+	synctest.Wait()
+	if err := f.Done(res.r, frontier.Outcome{Status: 200}); err != nil {
+		return err
+	}
+	synctest.Wait()
+	select {
+	case res := <-got:
+		return fmt.Errorf("frontiertest: Next returned (%s, %v) while a request was still leased, want it to block", res.r.URL, res.err)
+	default:
+	}
+	if err := f.Done(leased, frontier.Outcome{Status: 200}); err != nil {
+		return err
+	}
+	if res := <-got; !errors.Is(res.err, frontier.ErrEmpty) {
+		return fmt.Errorf("frontiertest: Next blocked until the last Done returned (%s, %v), want ErrEmpty", res.r.URL, res.err)
+	}
+	return nil
+}
+
+func checkCancel(f frontier.Frontier) error {
+	if err := push(f, 1, urls("a.test", 1)...); err != nil {
+		return err
+	}
+	r, err := next(f)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := f.Next(ctx); !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("frontiertest: Next(cancelled ctx) = %v, want context.Canceled", err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	if _, err := f.Next(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("frontiertest: Next(ctx with 1h timeout) with nothing ready = %v, want DeadlineExceeded", err)
+	}
+	return f.Done(r, frontier.Outcome{Status: 200})
+}
+
+// checkWorkers runs several workers that fetch (sleeping fake time), push
+// the links they find, sometimes retry, and stop at ErrEmpty.
+func checkWorkers(f frontier.Frontier) error {
+	const workers, hosts, seeds = 8, 10, 200
+	var mu sync.Mutex
+	var errs []error
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	inflight := map[string]int{}
+	handed := map[string]int{}
+	retries := map[string]int{}
+	pushed := 0
+	for i := range seeds {
+		r := frontier.Request{URL: fmt.Sprintf("http://h%d.test/s%d", i%hosts, i), Depth: 1}
+		n, err := f.Push(context.Background(), r)
+		if err != nil {
+			return err
+		}
+		pushed += n
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		rng := rand.New(rand.NewPCG(uint64(w), 1))
+		wg.Go(func() {
+			for {
+				r, err := next(f)
+				if errors.Is(err, frontier.ErrEmpty) {
+					return
+				}
+				if err != nil {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				inflight[r.Host]++
+				if inflight[r.Host] > 1 {
+					errs = append(errs, fmt.Errorf("host %s handed out while in flight (%s)", r.Host, r.URL))
+				}
+				handed[r.URL]++
+				if r.Retries != retries[r.URL] {
+					errs = append(errs, fmt.Errorf("frontiertest: Next returned %s with Retries %d, want %d", r.URL, r.Retries, retries[r.URL]))
+				}
+				retry := retries[r.URL] == 0 && rng.IntN(10) == 0
+				if retry {
+					retries[r.URL]++
+				}
+				mu.Unlock()
+				d := time.Duration(rng.IntN(500)) * time.Millisecond
+				time.Sleep(d)
+				var links []frontier.Request
+				if r.Depth < 3 {
+					for range rng.IntN(4) {
+						links = append(links, frontier.Request{
+							URL:      fmt.Sprintf("http://h%d.test/p%d", rng.IntN(hosts), rng.IntN(300)),
+							Depth:    r.Depth + 1,
+							Referrer: r.URL,
+						})
+					}
+				}
+				n, err := f.Push(context.Background(), links...)
+				if err != nil {
+					fail(err)
+				}
+				mu.Lock()
+				inflight[r.Host]--
+				pushed += n
+				mu.Unlock()
+				if err := f.Done(r, frontier.Outcome{Status: 200, Duration: d, Retry: retry}); err != nil {
+					fail(fmt.Errorf("frontiertest: Done(%s): %w", r.URL, err))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		if len(errs) > 5 {
+			errs = append(errs[:5], fmt.Errorf("and %d more", len(errs)-5))
+		}
+		return errors.Join(errs...)
+	}
+	for u, n := range handed {
+		if want := 1 + retries[u]; n != want {
+			return fmt.Errorf("%s handed out %d times, want %d", u, n, want)
+		}
+	}
+	if len(handed) != pushed {
+		return fmt.Errorf("%d distinct URLs handed out, %d accepted by Push", len(handed), pushed)
+	}
+	return nil
+}

@@ -1,0 +1,551 @@
+package frontier
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/trawl-dev/trawl/politeness"
+	"github.com/trawl-dev/trawl/urlnorm"
+)
+
+// Strategy is the order in which a Memory frontier hands out the URLs of one
+// front queue. All strategies share the Mercator structure; see MemoryOptions.
+type Strategy int
+
+const (
+	// BFS hands out URLs first in, first out: breadth-first crawling.
+	BFS Strategy = iota
+	// DFS hands out URLs last in, first out: depth-first crawling.
+	DFS
+	// Priority hands out the URL with the highest Request.Priority first
+	// (best-first, for focused crawling); Boost raises a queued URL's score.
+	Priority
+)
+
+// String returns "bfs", "dfs" or "priority".
+func (s Strategy) String() string {
+	switch s {
+	case BFS:
+		return "bfs"
+	case DFS:
+		return "dfs"
+	case Priority:
+		return "priority"
+	}
+	return fmt.Sprintf("Strategy(%d)", int(s))
+}
+
+// MemoryOptions configures a Memory frontier. A nil *MemoryOptions and zero
+// fields take the defaults named on each field.
+type MemoryOptions struct {
+	// Strategy orders each front queue. Default BFS.
+	Strategy Strategy
+	// FrontQueues is K, the number of front (priority) queues. A request
+	// goes to queue clamp(floor(Priority), 1, K); the selector serves queue
+	// i with weight i, so queue K is served K times as often as queue 1.
+	// Default 4.
+	FrontQueues int
+	// Randomized makes the selector draw queues at random with the same
+	// weights instead of in smooth weighted round robin.
+	Randomized bool
+	// Workers is the number of goroutines expected to call Next; it sizes
+	// the back queues. Default 1.
+	Workers int
+	// BackQueues is how many hosts have a back queue at once (Mercator
+	// keeps about three per worker). Default 3 × Workers.
+	BackQueues int
+	// MaxDepth drops requests deeper than this at Push. Default 0: no limit.
+	MaxDepth int
+	// MaxPerHost is the budget of URLs accepted per host over the life of
+	// the frontier; Push drops the rest, so a trap host cannot fill the
+	// frontier. Default 0: no limit.
+	MaxPerHost int
+	// Politeness configures the per-host scheduler: minimum delay (default
+	// 1s), adaptive factor, back-off, host concurrency, global rate, host
+	// grouping (GroupKey) and the Clock the frontier waits on.
+	Politeness politeness.Config
+	// Seed seeds the randomized selector.
+	Seed uint64
+}
+
+// Memory is the in-memory Mercator frontier. K front queues hold URLs by
+// priority; a biased selector moves them to back queues, one per host, of
+// which about three per worker are kept non-empty; a politeness.Schedule
+// picks the host whose next contact time comes first.
+//
+// Memory is safe for concurrent use. All state is guarded by one mutex held
+// only for short, allocation-light critical sections (fingerprints and host
+// keys are computed before it is taken; waiting never holds it).
+type Memory struct {
+	// Immutable after NewMemory.
+	strategy   Strategy
+	k          int
+	randomized bool
+	target     int
+	maxDepth   int
+	maxPerHost int
+	clock      politeness.Clock
+
+	mu       sync.Mutex
+	sched    *politeness.Schedule
+	fifo     []deque     // front queues for BFS and DFS
+	heaps    []prioQueue // front queues for Priority
+	credit   []int       // smooth weighted round robin state
+	frontLen int
+	queued   int // front + back
+	backs    int // hosts with a back queue
+	hosts    map[string]*hostInfo
+	seen     fpSet
+	leased   map[uint64]*hostInfo
+	rng      *rand.Rand
+	pruneAt  int
+	spare    []*deque      // empty back queues kept for reuse, with their block
+	wake     chan struct{} // closed and replaced on change; nil when no one waits
+}
+
+var _ Frontier = (*Memory)(nil)
+
+// pruneMin is how many hosts the politeness schedule may remember before
+// Next prunes the idle ones (about 150 bytes each).
+const pruneMin = 1 << 16
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time                         { return time.Now() }
+func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// NewMemory returns an empty in-memory frontier configured by opts (nil
+// means defaults).
+func NewMemory(opts *MemoryOptions) *Memory {
+	var o MemoryOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.FrontQueues <= 0 {
+		o.FrontQueues = 4
+	}
+	if o.Workers <= 0 {
+		o.Workers = 1
+	}
+	if o.BackQueues <= 0 {
+		o.BackQueues = 3 * o.Workers
+	}
+	clock := o.Politeness.Clock
+	if clock == nil {
+		clock = systemClock{}
+	}
+	m := &Memory{
+		strategy:   o.Strategy,
+		k:          o.FrontQueues,
+		randomized: o.Randomized,
+		target:     o.BackQueues,
+		maxDepth:   o.MaxDepth,
+		maxPerHost: o.MaxPerHost,
+		clock:      clock,
+		sched:      politeness.NewSchedule(&o.Politeness),
+		credit:     make([]int, o.FrontQueues),
+		hosts:      make(map[string]*hostInfo),
+		leased:     make(map[uint64]*hostInfo),
+		rng:        rand.New(rand.NewPCG(o.Seed, 0x66726f6e74)),
+		pruneAt:    pruneMin,
+	}
+	if m.strategy == Priority {
+		pos := make(map[uint64]slot)
+		m.heaps = make([]prioQueue, m.k)
+		for i := range m.heaps {
+			m.heaps[i] = prioQueue{level: uint32(i), pos: pos}
+		}
+	} else {
+		m.fifo = make([]deque, m.k)
+	}
+	return m
+}
+
+// level returns the front queue index (0..K-1) for priority p.
+func (m *Memory) level(p float64) int {
+	if !(p >= 1) { // also NaN
+		return 0
+	}
+	if p >= float64(m.k) {
+		return m.k - 1
+	}
+	return int(math.Floor(p)) - 1
+}
+
+// Push adds the requests whose URL was never accepted before and that fit
+// the depth limit and the host's budget, and returns how many it added.
+// Requests with an empty Host get urlnorm.Key of their parsed URL; a request
+// whose URL cannot be parsed or has no host is skipped and reported in err,
+// which joins one error per such request. Push returns ctx.Err() without
+// adding anything if ctx has ended.
+func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	// Work that needs no lock: host keys and fingerprints.
+	var entBuf [8]entry
+	var hostBuf [8]string
+	ents, hostNames := entBuf[:0], hostBuf[:0]
+	var errs []error
+	for i := range reqs {
+		r := &reqs[i]
+		if m.maxDepth > 0 && r.Depth > m.maxDepth {
+			continue
+		}
+		host := r.Host
+		if host == "" {
+			u, perr := url.Parse(r.URL)
+			if perr == nil {
+				host = urlnorm.Key(u)
+			}
+			if host == "" {
+				errs = append(errs, fmt.Errorf("frontier: push %q: no host", r.URL))
+				continue
+			}
+		}
+		ents = append(ents, entry{
+			url:       r.URL,
+			referrer:  r.Referrer,
+			anchor:    r.Anchor,
+			fp:        Fingerprint(r.URL),
+			prio:      r.Priority,
+			depth:     clamp32(r.Depth),
+			retries:   clamp16(r.Retries),
+			redirects: clamp16(r.Redirects),
+		})
+		hostNames = append(hostNames, host)
+	}
+
+	m.mu.Lock()
+	for i := range ents {
+		e := &ents[i]
+		if m.seen.contains(e.fp) {
+			continue
+		}
+		hi := m.hosts[hostNames[i]]
+		if hi == nil {
+			hi = &hostInfo{name: hostNames[i]}
+			m.hosts[hi.name] = hi
+		}
+		if m.maxPerHost > 0 && hi.accepted >= m.maxPerHost {
+			continue
+		}
+		hi.accepted++
+		m.seen.add(e.fp)
+		e.host = hi
+		added++
+		if m.strategy == DFS && hi.back != nil {
+			// The newest URL is the top of its host's stack; going through
+			// the front queue would put it under older ones.
+			hi.back.pushBack(*e)
+			m.queued++
+			continue
+		}
+		m.pushFront(*e)
+	}
+	if added > 0 {
+		m.refill()
+		m.broadcast()
+	}
+	m.mu.Unlock()
+	return added, errors.Join(errs...)
+}
+
+func clamp16(n int) int16 {
+	return int16(max(min(n, math.MaxInt16), 0))
+}
+
+func clamp32(n int) int32 {
+	return int32(min(max(n, math.MinInt32), math.MaxInt32))
+}
+
+func (m *Memory) pushFront(e entry) {
+	l := m.level(e.prio)
+	if m.heaps != nil {
+		m.heaps[l].push(e)
+	} else {
+		m.fifo[l].pushBack(e)
+	}
+	m.frontLen++
+	m.queued++
+}
+
+// popFront takes the next entry from front queue l, by strategy.
+func (m *Memory) popFront(l int) entry {
+	m.frontLen--
+	switch {
+	case m.heaps != nil:
+		return m.heaps[l].pop()
+	case m.strategy == DFS:
+		return m.fifo[l].popBack()
+	default:
+		return m.fifo[l].popFront()
+	}
+}
+
+func (m *Memory) frontQueueLen(l int) int {
+	if m.heaps != nil {
+		return m.heaps[l].len()
+	}
+	return m.fifo[l].len()
+}
+
+// pickFront is Mercator's biased front-queue selector: among non-empty
+// queues, queue l has weight l+1. Call only when frontLen > 0.
+func (m *Memory) pickFront() int {
+	if m.randomized {
+		total := 0
+		for l := range m.k {
+			if m.frontQueueLen(l) > 0 {
+				total += l + 1
+			}
+		}
+		r := m.rng.IntN(total)
+		for l := range m.k {
+			if m.frontQueueLen(l) > 0 {
+				if r -= l + 1; r < 0 {
+					return l
+				}
+			}
+		}
+	}
+	// Smooth weighted round robin (as in nginx): deterministic, and spreads
+	// the picks of each queue evenly over a cycle.
+	best, total := -1, 0
+	for l := range m.k {
+		if m.frontQueueLen(l) == 0 {
+			continue
+		}
+		m.credit[l] += l + 1
+		total += l + 1
+		if best < 0 || m.credit[l] > m.credit[best] {
+			best = l
+		}
+	}
+	m.credit[best] -= total
+	return best
+}
+
+// refill moves URLs from the front queues to back queues until enough hosts
+// have one, as in Mercator: take a URL from the selected front queue; if its
+// host has a back queue, append it there and take another; otherwise the
+// URL starts a back queue for its host.
+func (m *Memory) refill() {
+	for m.backs < m.target && m.frontLen > 0 {
+		e := m.popFront(m.pickFront())
+		m.appendBack(e)
+	}
+}
+
+// appendBack appends e, just taken from a front queue, to its host's back
+// queue. Under DFS a back queue is a stack whose top is its back: e is older
+// than everything there (front queues are stacks too, and newer URLs of a
+// host with a back queue go straight to it), so it goes to the bottom.
+func (m *Memory) appendBack(e entry) {
+	hi := e.host
+	if hi.back == nil {
+		m.newBack(hi)
+	}
+	if m.strategy == DFS {
+		hi.back.pushFront(e)
+	} else {
+		hi.back.pushBack(e)
+	}
+}
+
+// newBack gives hi an empty back queue, reusing a spare one: a back queue
+// often holds a single URL, and a fresh block per refill would cost 8 KiB.
+func (m *Memory) newBack(hi *hostInfo) {
+	if n := len(m.spare); n > 0 {
+		hi.back = m.spare[n-1]
+		m.spare[n-1] = nil
+		m.spare = m.spare[:n-1]
+	} else {
+		hi.back = new(deque)
+	}
+	m.backs++
+	m.sched.Add(hi.name)
+}
+
+// dropBack removes hi's empty back queue.
+func (m *Memory) dropBack(hi *hostInfo) {
+	if len(m.spare) < m.target {
+		m.spare = append(m.spare, hi.back)
+	}
+	hi.back = nil
+	m.backs--
+	m.sched.Remove(hi.name)
+}
+
+// takeBack removes the next entry from hi's back queue.
+func (m *Memory) takeBack(hi *hostInfo) entry {
+	if m.strategy == DFS {
+		return hi.back.popBack()
+	}
+	return hi.back.popFront()
+}
+
+// returnBack puts e back where takeBack will find it first.
+func (m *Memory) returnBack(hi *hostInfo, e entry) {
+	if hi.back == nil {
+		m.newBack(hi)
+	}
+	if m.strategy == DFS {
+		hi.back.pushBack(e)
+	} else {
+		hi.back.pushFront(e)
+	}
+}
+
+// Next hands out a request whose host may be contacted now, blocking until
+// there is one. See Frontier for the contract.
+func (m *Memory) Next(ctx context.Context) (Request, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return Request{}, err
+		}
+		m.mu.Lock()
+		if m.queued == 0 && len(m.leased) == 0 {
+			m.mu.Unlock()
+			return Request{}, ErrEmpty
+		}
+		now := m.clock.Now()
+		host, wake, ok := m.sched.Next(now)
+		if ok {
+			hi := m.hosts[host]
+			e := m.takeBack(hi)
+			m.queued--
+			if hi.back.len() == 0 {
+				m.dropBack(hi)
+				m.refill()
+				if m.sched.Hosts() > m.pruneAt {
+					m.sched.Prune(now)
+					m.pruneAt = 2*m.sched.Hosts() + pruneMin
+				}
+			}
+			m.leased[e.fp] = hi
+			req := e.request()
+			m.mu.Unlock()
+			return req, nil
+		}
+		if m.wake == nil {
+			m.wake = make(chan struct{})
+		}
+		changed := m.wake
+		m.mu.Unlock()
+		var timer <-chan time.Time
+		if !wake.IsZero() {
+			timer = m.clock.After(wake.Sub(now))
+		}
+		select {
+		case <-ctx.Done():
+			return Request{}, ctx.Err()
+		case <-changed:
+		case <-timer:
+		}
+	}
+}
+
+// Done ends the lease of req, a request returned by Next, and schedules its
+// host's next contact from out. With out.Retry the request goes back to the
+// head of its host's queue with Retries incremented. See Frontier.
+func (m *Memory) Done(req Request, out Outcome) error {
+	fp := req.fp
+	if fp == 0 {
+		fp = Fingerprint(req.URL)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	hi, ok := m.leased[fp]
+	if !ok {
+		return fmt.Errorf("frontier: done %q: %w", req.URL, ErrNotLeased)
+	}
+	delete(m.leased, fp)
+	now := m.clock.Now()
+	var err error
+	if out.NoContact {
+		err = m.sched.Cancel(hi.name, now)
+	} else {
+		_, err = m.sched.Done(hi.name, now, politeness.Outcome{
+			Status:     out.Status,
+			Duration:   out.Duration,
+			Err:        out.Err,
+			RetryAfter: out.RetryAfter,
+			CrawlDelay: out.CrawlDelay,
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("frontier: done %q: %w", req.URL, err)
+	}
+	if out.Retry || out.Requeue {
+		retries := req.Retries
+		if out.Retry {
+			retries++
+		}
+		e := entry{
+			url:       req.URL,
+			referrer:  req.Referrer,
+			anchor:    req.Anchor,
+			host:      hi,
+			fp:        fp,
+			prio:      req.Priority,
+			depth:     clamp32(req.Depth),
+			retries:   clamp16(retries),
+			redirects: clamp16(req.Redirects),
+		}
+		m.returnBack(hi, e)
+		m.queued++
+	}
+	m.broadcast()
+	return nil
+}
+
+// Len returns the number of queued requests not yet handed out.
+func (m *Memory) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.queued
+}
+
+// Leased returns the number of requests handed out and not yet done.
+func (m *Memory) Leased() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.leased)
+}
+
+// Boost adds delta to the priority of rawURL if it is waiting in a front
+// queue of a Priority frontier (in-link counting: boost a URL each time
+// another page links to it), moving it to the queue its new priority
+// selects. It reports whether it found the URL; it returns false under BFS
+// and DFS, and for URLs already moved to their host's back queue (those are
+// next in line for their host and keep their place).
+func (m *Memory) Boost(rawURL string, delta float64) bool {
+	if m.strategy != Priority {
+		return false
+	}
+	fp := Fingerprint(rawURL)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.heaps[0].pos[fp]
+	if !ok {
+		return false
+	}
+	e := m.heaps[s.level].remove(int(s.index))
+	e.prio += delta
+	m.heaps[m.level(e.prio)].push(e)
+	return true
+}
+
+func (m *Memory) broadcast() {
+	if m.wake != nil {
+		close(m.wake)
+		m.wake = nil
+	}
+}

@@ -1,0 +1,110 @@
+package frontier
+
+import (
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+func TestEntrySize(t *testing.T) {
+	if got := unsafe.Sizeof(entry{}); got > 80 {
+		t.Errorf("unsafe.Sizeof(entry{}) = %d, want at most 80", got)
+	}
+}
+
+// TestDequeModel compares deque with a slice under random operations that
+// cross block boundaries in both directions.
+func TestDequeModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	var d deque
+	var ref []uint64
+	for i := range 20000 {
+		switch op := rng.IntN(4); {
+		case op == 0 || len(ref) == 0 && op >= 2:
+			d.pushBack(entry{fp: uint64(i)})
+			ref = append(ref, uint64(i))
+		case op == 1:
+			d.pushFront(entry{fp: uint64(i)})
+			ref = append([]uint64{uint64(i)}, ref...)
+		case op == 2:
+			if got := d.popFront().fp; got != ref[0] {
+				t.Fatalf("op %d: popFront() = %d, want %d", i, got, ref[0])
+			}
+			ref = ref[1:]
+		default:
+			if got := d.popBack().fp; got != ref[len(ref)-1] {
+				t.Fatalf("op %d: popBack() = %d, want %d", i, got, ref[len(ref)-1])
+			}
+			ref = ref[:len(ref)-1]
+		}
+		if d.len() != len(ref) {
+			t.Fatalf("op %d: len() = %d, want %d", i, d.len(), len(ref))
+		}
+		if want := (d.head + d.n + blockLen - 1) / blockLen; d.n > 0 && len(d.blocks) != want {
+			t.Fatalf("op %d: %d blocks for head %d and %d entries, want %d", i, len(d.blocks), d.head, d.n, want)
+		}
+	}
+}
+
+// TestPrioQueueModel checks the heap order and the position index that
+// Boost relies on, under random pushes, pops and removals.
+func TestPrioQueueModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	pos := map[uint64]slot{}
+	q := prioQueue{pos: pos}
+	live := map[uint64]float64{}
+	for i := range 5000 {
+		switch op := rng.IntN(3); {
+		case op == 0 || len(live) == 0:
+			fp := uint64(i + 1)
+			p := rng.Float64()
+			q.push(entry{fp: fp, prio: p})
+			live[fp] = p
+		case op == 1:
+			e := q.pop()
+			for _, p := range live {
+				if p > e.prio {
+					t.Fatalf("op %d: pop() = priority %v, but %v is queued", i, e.prio, p)
+				}
+			}
+			delete(live, e.fp)
+		default:
+			for fp := range live { // any one
+				s := pos[fp]
+				if e := q.remove(int(s.index)); e.fp != fp {
+					t.Fatalf("op %d: remove(pos[%d]) removed %d", i, fp, e.fp)
+				}
+				delete(live, fp)
+				break
+			}
+		}
+		if len(pos) != len(live) || q.len() != len(live) {
+			t.Fatalf("op %d: %d positions, %d items, want %d", i, len(pos), q.len(), len(live))
+		}
+		for fp, s := range pos {
+			if q.items[s.index].fp != fp {
+				t.Fatalf("op %d: pos[%d] = %d, which holds %d", i, fp, s.index, q.items[s.index].fp)
+			}
+		}
+	}
+}
+
+func TestFPSet(t *testing.T) {
+	var s fpSet
+	ref := map[uint64]bool{}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := range 50000 {
+		fp := rng.Uint64() % 30000 // many repeats, and 0 now and then
+		if got, want := s.add(fp), !ref[fp]; got != want {
+			t.Fatalf("op %d: add(%d) = %v, want %v", i, fp, got, want)
+		}
+		ref[fp] = true
+		probe := rng.Uint64() % 40000
+		if got := s.contains(probe); got != ref[probe] {
+			t.Fatalf("op %d: contains(%d) = %v, want %v", i, probe, got, ref[probe])
+		}
+	}
+	if s.len() != len(ref) {
+		t.Errorf("len() = %d, want %d", s.len(), len(ref))
+	}
+}

@@ -1,0 +1,62 @@
+// Package politeness decides when a crawler may contact each host again.
+//
+// It keeps a heap of host groups keyed by their earliest next-contact time,
+// as in Mercator: a worker takes the host whose time has passed, fetches,
+// and reports how the fetch went; a delay policy turns that outcome into the
+// host's next-contact time.
+//
+// # Quick start
+//
+//	s := politeness.NewScheduler(nil) // 1s minimum, adaptive ×10, back-off, 1 connection per host
+//	s.Add("example.com")              // the host has work
+//	host, err := s.Acquire(ctx)       // blocks until some host may be contacted
+//	// ... fetch from host ...
+//	err = s.Release(host, politeness.Outcome{Status: resp.StatusCode, Duration: took})
+//
+// # Two layers
+//
+// Schedule is the core. It takes the time as a parameter (Next(now),
+// Done(host, now, outcome)) like golang.org/x/time/rate's AllowN, so every
+// timing rule is a step table in the tests, with no clock and no sleeping.
+// It is not safe for concurrent use: the frontier package embeds one under
+// its own lock.
+//
+// Scheduler wraps a Schedule with a mutex and a Clock: Acquire(ctx) blocks
+// until a host is ready (or ctx ends) and Release(host, outcome) ends the
+// contact. Inject a Clock through Config.Clock, or run tests inside a
+// testing/synctest bubble, where the system clock is fake.
+//
+// # Rules
+//
+// The delay after a contact is given by a Policy. The default is
+//
+//	Max(Fixed(MinDelay), CrawlDelay(), Adaptive(Factor, MinDelay, MaxDelay), Backoff(BackoffBase, BackoffMax))
+//
+// that is: at least the configured minimum (default 1s); at least the
+// robots.txt Crawl-delay; Mercator's adaptive rule, Factor (default 10)
+// times the duration of the last fetch clamped to [MinDelay, MaxDelay]; and
+// after consecutive 429, 503 or timeout outcomes, exponential back-off with
+// jitter, honouring Retry-After (seconds or HTTP-date, see ParseRetryAfter),
+// capped at BackoffMax. Policies compose with Max; set Config.Policy to
+// replace the default.
+//
+// The delay runs from the end of one contact to the start of the next. At
+// most HostConcurrency contacts (default 1) are in flight per group; with a
+// limit above one, contacts also start at least the last delay apart. A
+// group is one host unless Config.GroupKey maps several hosts (for example
+// those that resolve to one IP address) to one key, so they share one
+// next-contact time and one concurrency limit. A golang.org/x/time/rate
+// limiter (Config.Rate) caps contacts per second across all hosts.
+//
+// Hosts enter the heap with Add and leave it with Remove; their timing is
+// kept after Remove, so a host that gets new work later still waits out its
+// delay. Schedule.Prune forgets idle hosts whose timing no longer matters.
+//
+// # Concurrency
+//
+// Scheduler is safe for concurrent use. Schedule is not; guard it with a
+// lock. Policies are called with the lock held and must not block; they get
+// their randomness (Contact.Jitter) from the scheduler's seeded source, so a
+// Policy needs no state of its own. Config.GroupKey is called with the lock
+// held, once per host.
+package politeness
