@@ -1,6 +1,68 @@
 // Package trawl is a Go SDK for building polite, robust, fast web crawlers.
 //
-// A crawler is assembled from small packages (urlnorm, extract, robots,
-// politeness, frontier, fetch, dedup, store) through one functional-options
-// Crawler type.
+// A crawler is assembled from small packages through one functional-options
+// [Crawler] type:
+//
+//	c, err := trawl.New(
+//		trawl.WithSeeds("https://example.com/"),
+//		trawl.WithUserAgent("mybot/1.0 (+https://example.com/bot)"),
+//		trawl.WithFilters(trawl.SameHost("https://example.com/"), trawl.SkipExtensions()),
+//		trawl.WithMaxPages(1000),
+//		trawl.WithStore(st), // e.g. store.NewDir("out")
+//	)
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	if err := c.Run(ctx); err != nil {
+//		log.Fatal(err)
+//	}
+//	fmt.Println(c.Stats().Stored, "pages stored")
+//
+// # The crawl loop
+//
+// Each of N workers repeats one pass (Crawler.visit in crawler.go):
+//
+//  1. frontier.Next blocks until some host may be contacted again (one
+//     request in flight per host, at least the delay between two requests to
+//     a host, longer after 429/503 or a robots.txt Crawl-delay).
+//  2. robots.txt of the URL's host is fetched once and cached (package
+//     robots, RFC 9309); that fetch counts as a contact with the host, so the
+//     URL waits for the host's delay again. Disallowed URLs are dropped.
+//  3. The fetcher (package fetch) downloads the page: size and time limits,
+//     gzip with bomb protection, charset conversion to UTF-8, no redirects
+//     followed: a redirect target is queued like a link (same depth), so it
+//     too passes normalization, duplicate elimination, robots.txt and
+//     politeness. Transient failures (timeouts, resets, 429, 5xx) are retried
+//     later, after the host's back-off.
+//  4. HTML is scanned once (package extract) for links, title, language,
+//     canonical URL and <meta name=robots>; X-Robots-Tag headers count too.
+//  5. The page goes to Events.OnPage and, unless it is noindex, to the
+//     Store.
+//  6. Unless the page is nofollow, its links (less rel=nofollow ones) are
+//     normalized (package urlnorm), checked against the depth limit and the
+//     Filters, and pushed to the frontier, which drops URLs it has seen.
+//  7. frontier.Done tells the frontier how the fetch went, which sets the
+//     host's next contact time.
+//
+// # Defaults
+//
+// Defaults are polite and safe: robots.txt obeyed, one connection per host,
+// 1 s between requests to a host, a User-Agent that names trawl, and no
+// connections to loopback, private or link-local addresses (checked after DNS
+// resolution) unless WithAllowPrivateNetworks(true) is given. Seeds have
+// depth 1; a link found on a page of depth d has depth d+1. No normalized URL
+// is fetched twice in one crawl.
+//
+// # Testing crawlers
+//
+// Package crawltest serves a deterministic synthetic web on loopback, with
+// robots.txt, traps, faults and ground truth, and records every request so
+// that tests can assert politeness. The examples in this package use it.
+//
+// # Concurrency
+//
+// A Crawler runs its workers in goroutines it owns; all have exited when Run
+// returns. Stats may be called from any goroutine at any time. Filters,
+// Stores and Events are called concurrently from the workers and must be
+// safe for concurrent use.
 package trawl

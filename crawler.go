@@ -1,0 +1,501 @@
+package trawl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/fetch"
+	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/politeness"
+	"github.com/trawl-dev/trawl/robots"
+	"github.com/trawl-dev/trawl/urlnorm"
+)
+
+// maxRedirects bounds a redirect chain; a redirect target is queued as a new
+// URL with its hop count, so loops end at the frontier's duplicate check and
+// long chains end here.
+const maxRedirects = 10
+
+// Crawler crawls the web from its seeds. Build one with New and call Run
+// once. Stats may be called at any time, from any goroutine.
+type Crawler struct {
+	cfg      config
+	front    frontier.Frontier
+	fetcher  fetch.Fetcher
+	robots   *robots.Cache // nil when robots.txt is ignored
+	norm     *urlnorm.Normalizer
+	botName  string
+	log      *slog.Logger
+	seeds    []frontier.Request
+	stats    stats
+	reserved atomic.Int64 // page fetches begun, for WithMaxPages
+	ran      atomic.Bool
+	stop     context.CancelFunc // stops handing out URLs once a limit is reached
+}
+
+// New returns a Crawler configured by opts, or an error naming the first
+// invalid option or seed.
+func New(opts ...Option) (*Crawler, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	c := &Crawler{cfg: cfg, norm: cfg.normalizer, log: cfg.logger, botName: productToken(cfg.userAgent)}
+	if c.norm == nil {
+		c.norm = urlnorm.New()
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	for _, s := range cfg.seeds {
+		n, err := c.norm.Normalize(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("trawl: seed %q: %w", s, err)
+		}
+		c.seeds = append(c.seeds, frontier.Request{URL: n, Depth: 1})
+	}
+
+	c.fetcher = cfg.fetcher
+	if c.fetcher == nil {
+		fo := cfg.fetchOptions
+		fo.UserAgent = cfg.userAgent
+		fo.DialContext = cfg.dialContext
+		fo.AllowPrivateNetworks = cfg.allowPrivate
+		if fo.MaxConnsPerHost < cfg.hostConcurrency {
+			fo.MaxConnsPerHost = cfg.hostConcurrency
+		}
+		c.fetcher = fetch.New(&fo)
+	}
+	if cfg.robots {
+		c.robots = robots.NewCache(c.spacedHops(robotsFetchFunc(c.fetcher)), nil)
+	}
+	c.front = cfg.frontier
+	if c.front == nil {
+		c.front = frontier.NewMemory(&frontier.MemoryOptions{
+			Workers:    cfg.workers,
+			MaxDepth:   cfg.maxDepth,
+			MaxPerHost: cfg.hostBudget,
+			Politeness: politeness.Config{
+				MinDelay:        minDelay(cfg.delay),
+				HostConcurrency: cfg.hostConcurrency,
+				BackoffBase:     cfg.backoffBase,
+				BackoffMax:      cfg.backoffMax,
+			},
+		})
+	}
+	return c, nil
+}
+
+// minDelay maps WithDelay's value to politeness.Config.MinDelay, where 0
+// means the default and a negative value means none.
+func minDelay(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// productToken returns the robots.txt product token of a User-Agent string:
+// "mybot" for "MyBot/1.0 (+https://example.com)".
+func productToken(ua string) string {
+	if i := strings.IndexAny(ua, "/ ("); i >= 0 {
+		ua = ua[:i]
+	}
+	return strings.ToLower(strings.TrimSpace(ua))
+}
+
+// robotsFetchFunc adapts the fetcher for the robots.txt cache: the plain Get
+// of *fetch.HTTP when it has one, else Fetch wrapped into an http.Response.
+func robotsFetchFunc(f fetch.Fetcher) robots.FetchFunc {
+	if g, ok := f.(interface {
+		Get(ctx context.Context, u *url.URL) (*http.Response, error)
+	}); ok {
+		return g.Get
+	}
+	return func(ctx context.Context, u *url.URL) (*http.Response, error) {
+		resp, err := f.Fetch(ctx, &fetch.Request{URL: u})
+		if resp == nil {
+			return nil, err
+		}
+		h := resp.Header.Clone()
+		if resp.Location != nil {
+			h.Set("Location", resp.Location.String())
+		}
+		return &http.Response{
+			StatusCode: resp.Status,
+			Header:     h,
+			Body:       io.NopCloser(bytes.NewReader(resp.Body)),
+		}, nil
+	}
+}
+
+// robotsHops records, for one robots.txt lookup, when each host was last
+// contacted, so that redirect hops back to a host wait for its delay.
+type robotsHops struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+type robotsHopsKey struct{}
+
+// spacedHops wraps the robots.txt fetch so that, within one lookup (marked
+// by a *robotsHops in ctx), a redirect hop to a host already contacted waits
+// the configured delay first: robots.txt served as a redirect to the same
+// host must not make two requests back to back.
+func (c *Crawler) spacedHops(fetch robots.FetchFunc) robots.FetchFunc {
+	return func(ctx context.Context, u *url.URL) (*http.Response, error) {
+		hops, _ := ctx.Value(robotsHopsKey{}).(*robotsHops)
+		if hops == nil {
+			return fetch(ctx, u)
+		}
+		key := urlnorm.Key(u)
+		hops.mu.Lock()
+		last, seen := hops.last[key]
+		hops.mu.Unlock()
+		if seen {
+			if wait := time.Until(last.Add(c.cfg.delay)); wait > 0 {
+				t := time.NewTimer(wait)
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return nil, ctx.Err()
+				case <-t.C:
+				}
+			}
+		}
+		resp, err := fetch(ctx, u)
+		hops.mu.Lock()
+		hops.last[key] = time.Now()
+		hops.mu.Unlock()
+		return resp, err
+	}
+}
+
+// Stats returns a snapshot of the crawl's counters. It is safe to call while
+// Run is running.
+func (c *Crawler) Stats() Stats { return c.stats.snapshot(c.front.Len()) }
+
+// Run crawls until the frontier is exhausted, the page limit is reached, or
+// ctx is cancelled. In every case it lets in-flight fetches finish (a
+// cancelled ctx cuts them short), closes the Store, and returns only when
+// every goroutine it started has exited. It returns ctx.Err() when ctx was
+// cancelled, the Store's Close error if any, and nil otherwise. Run may be
+// called once.
+func (c *Crawler) Run(ctx context.Context) error {
+	if !c.ran.CompareAndSwap(false, true) {
+		return errors.New("trawl: Run called twice")
+	}
+	c.stats.start = time.Now()
+	defer func() { c.stats.end.Store(time.Now().UnixNano()) }()
+
+	// nextCtx ends when a limit is reached: workers stop taking URLs but
+	// finish the fetch in hand under ctx.
+	nextCtx, stop := context.WithCancel(ctx)
+	c.stop = stop
+	defer stop()
+
+	c.offer(ctx, c.seeds)
+
+	var workers, reporter sync.WaitGroup
+	for range c.cfg.workers {
+		workers.Go(func() { c.worker(ctx, nextCtx) })
+	}
+	progressDone := make(chan struct{})
+	if c.cfg.progress != nil {
+		reporter.Go(func() { c.reportProgress(progressDone) })
+	}
+	workers.Wait()
+	close(progressDone)
+	reporter.Wait()
+
+	var err error
+	if c.cfg.store != nil {
+		if cerr := c.cfg.store.Close(); cerr != nil {
+			err = fmt.Errorf("trawl: closing store: %w", cerr)
+		}
+	}
+	if closer, ok := c.front.(io.Closer); ok && c.cfg.frontier == nil {
+		if cerr := closer.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("trawl: closing frontier: %w", cerr))
+		}
+	}
+	if f, ok := c.fetcher.(interface{ CloseIdleConnections() }); ok && c.cfg.fetcher == nil {
+		f.CloseIdleConnections()
+	}
+	if c.cfg.progress != nil {
+		c.cfg.progress(c.Stats())
+	}
+	if ctx.Err() != nil {
+		return errors.Join(ctx.Err(), err)
+	}
+	return err
+}
+
+// worker takes URLs from the frontier until it is exhausted or nextCtx ends.
+func (c *Crawler) worker(ctx, nextCtx context.Context) {
+	for {
+		req, err := c.front.Next(nextCtx)
+		if err != nil {
+			if !errors.Is(err, frontier.ErrEmpty) && nextCtx.Err() == nil {
+				c.log.Error("frontier failed", "err", err)
+				c.stop()
+			}
+			return
+		}
+		out := c.visit(ctx, req)
+		if err := c.front.Done(req, out); err != nil {
+			c.log.Error("frontier done failed", "url", req.URL, "err", err)
+		}
+	}
+}
+
+// visit is one pass of the crawl loop for one URL: robots.txt, fetch,
+// extract, store, follow. It returns what the frontier must be told.
+func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outcome {
+	u, err := url.Parse(req.URL)
+	if err != nil {
+		c.fail(ctx, req.URL, "bad-url", err)
+		return frontier.Outcome{NoContact: true}
+	}
+
+	// robots.txt: fetched once per host and cached. Its fetch is a contact
+	// with the host, so the URL goes back to wait for the host's delay.
+	var crawlDelay time.Duration
+	if c.robots != nil {
+		rules, cached := c.robots.Peek(u)
+		if !cached {
+			start := time.Now()
+			hops := &robotsHops{last: make(map[string]time.Time)}
+			_, err := c.robots.Rules(context.WithValue(ctx, robotsHopsKey{}, hops), u)
+			c.stats.robotsFetches.Add(1)
+			if err != nil && ctx.Err() == nil {
+				// The cache answers with disallow-all (5xx, network
+				// error) or allow-all (too many redirects) meanwhile.
+				c.fail(ctx, u.Scheme+"://"+u.Host+"/robots.txt", "robots", err)
+			}
+			return frontier.Outcome{Requeue: true, Duration: time.Since(start)}
+		}
+		crawlDelay = rules.CrawlDelay(c.botName)
+		if !rules.Allowed(c.botName, req.URL) {
+			c.stats.robotsDenied.Add(1)
+			c.skip(ctx, req.URL, "robots")
+			return frontier.Outcome{NoContact: true, CrawlDelay: crawlDelay}
+		}
+	}
+
+	if max := int64(c.cfg.maxPages); max > 0 && req.Retries == 0 {
+		if c.reserved.Add(1) > max {
+			c.stop()
+			c.skip(ctx, req.URL, "limit")
+			return frontier.Outcome{Requeue: true, NoContact: true}
+		}
+	}
+
+	resp, err := c.fetcher.Fetch(ctx, &fetch.Request{URL: u})
+	out := frontier.Outcome{CrawlDelay: crawlDelay, Err: err}
+	if resp != nil {
+		out.Status, out.Duration, out.RetryAfter = resp.Status, resp.Duration, resp.RetryAfter
+		c.stats.fetched.Add(1)
+		c.stats.status(resp.Status)
+		c.stats.depth(req.Depth)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return out // cancelled: not the URL's fault
+		}
+		if fetch.Transient(err) && req.Retries < c.cfg.maxRetries {
+			c.stats.retries.Add(1)
+			out.Retry = true
+			return out
+		}
+		c.fail(ctx, req.URL, fetch.Kind(err), err)
+		return out
+	}
+	switch {
+	case resp.NotModified:
+		return out
+	case resp.Status >= 300 && resp.Status < 400:
+		c.redirect(ctx, req, resp)
+		return out
+	}
+
+	page := c.newPage(req, u, resp)
+	c.stats.bytes.Add(int64(len(resp.Body)))
+	if resp.Truncated {
+		c.stats.truncated.Add(1)
+	}
+	if ev := c.cfg.events.OnPage; ev != nil {
+		ev(ctx, page)
+	}
+	if page.NoIndex {
+		c.stats.noIndex.Add(1)
+	} else if c.cfg.store != nil {
+		if err := c.cfg.store.Put(ctx, page); err != nil {
+			c.stats.storeErrors.Add(1)
+			c.log.Warn("store failed", "url", req.URL, "err", err)
+			if ev := c.cfg.events.OnError; ev != nil {
+				ev(ctx, req.URL, fmt.Errorf("trawl: store: %w", err))
+			}
+		} else {
+			c.stats.storedSize(int64(len(page.Body)))
+		}
+	}
+	if page.NoFollow {
+		c.stats.noFollow.Add(1)
+	} else {
+		c.follow(ctx, page)
+	}
+	c.log.Debug("page", "url", req.URL, "status", resp.Status, "bytes", len(resp.Body), "links", len(page.Links))
+	return out
+}
+
+// newPage builds the Page for a 2xx response, extracting links and page
+// signals from HTML.
+func (c *Crawler) newPage(req frontier.Request, u *url.URL, resp *fetch.Response) *Page {
+	p := &Page{
+		URL: u, Depth: req.Depth, Referrer: req.Referrer, Anchor: req.Anchor,
+		Status: resp.Status, Header: resp.Header, ContentType: resp.ContentType,
+		Charset: resp.Charset, Body: resp.Body, Truncated: resp.Truncated,
+		Fetched: time.Now(), Duration: resp.Duration, ETag: resp.ETag, Modified: resp.LastModified,
+	}
+	hdr := extract.RobotsFromHeader(resp.Header, c.botName)
+	p.NoIndex, p.NoFollow = hdr.NoIndex, hdr.NoFollow
+	if resp.ContentType == "text/html" || resp.ContentType == "application/xhtml+xml" {
+		doc, err := extract.Links(bytes.NewReader(resp.Body), u, &extract.Options{Normalizer: c.norm, BotName: c.botName})
+		if err != nil {
+			c.log.Info("extract failed", "url", req.URL, "err", err)
+		}
+		if doc != nil {
+			p.Title, p.Lang, p.Canonical, p.Links, p.Text = doc.Title, doc.Lang, doc.Canonical, doc.Links, doc.Text
+			p.NoIndex = p.NoIndex || doc.Robots.NoIndex
+			p.NoFollow = p.NoFollow || doc.Robots.NoFollow
+		}
+	}
+	return p
+}
+
+// follow queues the page's links: rel=nofollow links are skipped unless
+// configured, then depth limit and filters, then the frontier drops the ones
+// it has seen.
+func (c *Crawler) follow(ctx context.Context, p *Page) {
+	depth := p.Depth + 1
+	if c.cfg.maxDepth > 0 && depth > c.cfg.maxDepth {
+		if len(p.Links) > 0 {
+			c.stats.filtered.Add(int64(len(p.Links)))
+		}
+		return
+	}
+	reqs := make([]frontier.Request, 0, len(p.Links))
+	referrer := p.URL.String()
+	for i := range p.Links {
+		l := &p.Links[i]
+		if !c.cfg.followNofollow && l.Rel&(extract.RelNofollow|extract.RelSponsored|extract.RelUGC) != 0 {
+			continue
+		}
+		reqs = append(reqs, frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text})
+	}
+	c.offer(ctx, reqs)
+}
+
+// redirect queues a redirect's target at the same depth, counting hops.
+func (c *Crawler) redirect(ctx context.Context, req frontier.Request, resp *fetch.Response) {
+	if resp.Location == nil {
+		c.fail(ctx, req.URL, "redirect", fmt.Errorf("trawl: %d without a valid Location", resp.Status))
+		return
+	}
+	if req.Redirects >= maxRedirects {
+		c.fail(ctx, req.URL, "redirect", fmt.Errorf("trawl: more than %d redirects", maxRedirects))
+		return
+	}
+	target, err := c.norm.Normalize(resp.Location.String())
+	if err != nil {
+		c.fail(ctx, req.URL, "redirect", fmt.Errorf("trawl: redirect to %s: %w", resp.Location, err))
+		return
+	}
+	c.stats.redirs.Add(1)
+	c.offer(ctx, []frontier.Request{{
+		URL: target, Depth: req.Depth, Referrer: req.URL, Anchor: req.Anchor, Redirects: req.Redirects + 1,
+	}})
+}
+
+// offer runs reqs through the filters and pushes the survivors; the
+// frontier drops URLs it has seen. It reuses reqs' backing array.
+func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) {
+	kept := reqs[:0]
+	for _, r := range reqs {
+		if len(c.cfg.filters) > 0 {
+			u, err := url.Parse(r.URL)
+			if err != nil {
+				c.stats.filtered.Add(1)
+				continue
+			}
+			fr := Request{URL: u, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor}
+			if !c.allowed(&fr) {
+				c.stats.filtered.Add(1)
+				c.skip(ctx, r.URL, "filter")
+				continue
+			}
+		}
+		kept = append(kept, r)
+	}
+	if len(kept) == 0 {
+		return
+	}
+	added, err := c.front.Push(ctx, kept...)
+	if err != nil {
+		c.log.Error("frontier push failed", "err", err)
+	}
+	c.stats.discovered.Add(int64(len(kept)))
+	c.stats.dupURLs.Add(int64(len(kept) - added))
+}
+
+func (c *Crawler) allowed(r *Request) bool {
+	for _, f := range c.cfg.filters {
+		if !f.Allow(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Crawler) fail(ctx context.Context, rawURL, kind string, err error) {
+	c.stats.errorKind(kind)
+	c.log.Warn("fetch failed", "url", rawURL, "kind", kind, "err", err)
+	if ev := c.cfg.events.OnError; ev != nil {
+		ev(ctx, rawURL, err)
+	}
+}
+
+func (c *Crawler) skip(ctx context.Context, rawURL, reason string) {
+	if ev := c.cfg.events.OnSkip; ev != nil {
+		ev(ctx, rawURL, reason)
+	}
+}
+
+// reportProgress calls the progress callback every interval until done.
+func (c *Crawler) reportProgress(done <-chan struct{}) {
+	t := time.NewTicker(c.cfg.progressEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			c.cfg.progress(c.Stats())
+		}
+	}
+}

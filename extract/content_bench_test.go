@@ -1,0 +1,84 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// contentSizes are synthetic page sizes in article paragraphs: a short
+// post, a typical article and a long one (about 3 KB, 11 KB and 47 KB).
+var contentSizes = [...]int{5, 40, 200}
+
+func BenchmarkMainText(b *testing.B) {
+	for _, n := range contentSizes {
+		page, _ := contentPage(n)
+		b.Run(fmt.Sprintf("%dKB", len(page)>>10), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				if _, err := MainText(strings.NewReader(page)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkMainTextNode measures the finder alone, on a parsed page.
+func BenchmarkMainTextNode(b *testing.B) {
+	for _, n := range contentSizes {
+		page, _ := contentPage(n)
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%dKB", len(page)>>10), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				MainTextNode(doc)
+			}
+		})
+	}
+}
+
+func BenchmarkBTE(b *testing.B) {
+	for _, n := range contentSizes {
+		page, _ := contentPage(n)
+		b.Run(fmt.Sprintf("%dKB", len(page)>>10), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				if _, err := BTE(strings.NewReader(page)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkMainTextEvalPages runs MainText over the first 100 pages of the
+// evaluation set when it is present (real-world markup).
+func BenchmarkMainTextEvalPages(b *testing.B) {
+	pages := evalLoad(b)
+	var docs [][]byte
+	total := 0
+	for _, p := range pages[:min(100, len(pages))] {
+		d := evalHTML(b, p.ID)
+		docs = append(docs, d)
+		total += len(d)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for _, d := range docs {
+			if _, err := MainText(bytes.NewReader(d)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

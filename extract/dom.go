@@ -1,0 +1,467 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Work caps of the DOM finder, documented on MainText.
+const (
+	mcMaxInput = 8 << 20 // bytes read from the input
+	mcMaxNodes = 1 << 20 // nodes visited in the tree
+	mcMaxDepth = 256     // element nesting below which content is ignored
+)
+
+// mcBlock is one text block: the inline text between two block-level
+// boundaries, with the features the finder scores it by.
+type mcBlock struct {
+	start, end int32 // text is buf[start:end]
+	words      int32 // word count (runs of non-space; CJK runes count half)
+	linkWords  int32 // words inside <a> elements
+	stops      int32 // sentence-ending punctuation marks
+	elem       int32 // innermost enclosing block element (index into elems)
+	heading    int8  // 1..6 inside h1..h6, 0 otherwise
+	repeats    int32 // blocks on the page with the same text, itself included
+}
+
+// mcElem is a block-level element; its blocks are blocks[lo:hi] because
+// blocks are produced in document order.
+type mcElem struct {
+	lo, hi         int32
+	parent         int32 // enclosing block element, -1 for the root
+	ownNeg, ownPos bool  // class/id hints of the element itself
+	neg, pos       int16 // hinted ancestors, itself included (set by resolveHints)
+	tag            atom.Atom
+}
+
+// mcWalker segments a DOM tree into blocks.
+type mcWalker struct {
+	buf    []byte
+	blocks []mcBlock
+	elems  []mcElem
+	nodes  int
+	title  string
+	wt     mcWeights
+
+	// accumulators of the block being built
+	curStart                  int
+	words, link, cjk, linkCJK int
+	stops                     int
+	inWord, space             bool
+	inLink                    int
+	root                      *html.Node
+	bodyLen                   int // text bytes under root, for form decisions; -1 until needed
+}
+
+// mcIsBlock reports whether elements named a break the text flow into
+// separate blocks.
+func mcIsBlock(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body,
+		atom.Caption, atom.Center, atom.Dd, atom.Details, atom.Dialog, atom.Dir,
+		atom.Div, atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure,
+		atom.Footer, atom.Form, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5,
+		atom.H6, atom.Header, atom.Hgroup, atom.Hr, atom.Html, atom.Legend,
+		atom.Li, atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P, atom.Pre,
+		atom.Section, atom.Summary, atom.Table, atom.Tbody, atom.Td,
+		atom.Tfoot, atom.Th, atom.Thead, atom.Tr, atom.Ul:
+		return true
+	}
+	return false
+}
+
+// mcSkipped reports whether elements named a never hold main text.
+func mcSkipped(a atom.Atom) bool {
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head,
+		atom.Title, atom.Svg, atom.Math, atom.Iframe, atom.Object, atom.Embed,
+		atom.Canvas, atom.Video, atom.Audio, atom.Select, atom.Option,
+		atom.Button, atom.Input, atom.Textarea, atom.Map, atom.Frameset,
+		atom.Frame, atom.Link, atom.Meta:
+		return true
+	}
+	return false
+}
+
+// mcIsStop reports whether r ends a sentence in common scripts.
+func mcIsStop(r rune) bool {
+	switch r {
+	case '.', '!', '?', '。', '！', '？', '؟', '।', '։', '።':
+		return true
+	}
+	return false
+}
+
+// mcIsCJK reports whether r belongs to a script written without spaces
+// between words.
+func mcIsCJK(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || unicode.Is(unicode.Thai, r))
+}
+
+// text appends the character data s to the current block, collapsing
+// whitespace and counting words.
+func (w *mcWalker) text(s string) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		var r rune
+		n := 1
+		if c < utf8.RuneSelf {
+			r = rune(c)
+		} else {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		i += n
+		if r < utf8.RuneSelf && (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') || r >= utf8.RuneSelf && unicode.IsSpace(r) {
+			w.inWord = false
+			w.space = len(w.buf) > w.curStart
+			continue
+		}
+		if w.space {
+			if last := w.buf[len(w.buf)-1]; last != '\n' {
+				w.buf = append(w.buf, ' ')
+			}
+			w.space = false
+		}
+		if r < utf8.RuneSelf {
+			w.buf = append(w.buf, c)
+		} else {
+			w.buf = utf8.AppendRune(w.buf, r) // also turns invalid bytes into U+FFFD
+		}
+		switch {
+		case r >= 0x2E80 && mcIsCJK(r):
+			w.cjk++
+			if w.inLink > 0 {
+				w.linkCJK++
+			}
+			w.inWord = false
+		case !w.inWord:
+			w.inWord = true
+			w.words++
+			if w.inLink > 0 {
+				w.link++
+			}
+		}
+		if mcIsStop(r) {
+			w.stops++
+		}
+	}
+}
+
+// lineBreak handles <br>.
+func (w *mcWalker) lineBreak() {
+	w.inWord, w.space = false, false
+	n := len(w.buf)
+	if n == w.curStart || n-w.curStart >= 2 && w.buf[n-1] == '\n' && w.buf[n-2] == '\n' {
+		return
+	}
+	w.buf = append(w.buf, '\n')
+}
+
+// flush ends the current block, attributing it to element elem.
+func (w *mcWalker) flush(elem int32) {
+	// Trim trailing newlines.
+	for len(w.buf) > w.curStart && w.buf[len(w.buf)-1] == '\n' {
+		w.buf = w.buf[:len(w.buf)-1]
+	}
+	if n := w.words + (w.cjk+1)/2; n > 0 && len(w.buf) > w.curStart {
+		b := mcBlock{
+			start:     int32(w.curStart),
+			end:       int32(len(w.buf)),
+			words:     int32(n),
+			linkWords: int32(w.link + (w.linkCJK+1)/2),
+			stops:     int32(w.stops),
+			elem:      elem,
+		}
+		if elem >= 0 {
+			switch t := w.elems[elem].tag; t {
+			case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+				b.heading = int8(t.String()[1] - '0')
+			}
+		}
+		w.blocks = append(w.blocks, b)
+	} else {
+		w.buf = w.buf[:w.curStart]
+	}
+	w.curStart = len(w.buf)
+	w.words, w.link, w.cjk, w.linkCJK, w.stops = 0, 0, 0, 0, 0
+	w.inWord, w.space = false, false
+}
+
+// walk visits the children of n.
+func (w *mcWalker) walk(n *html.Node, depth int, elem int32, inArticle bool) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w.nodes++
+		if w.nodes > mcMaxNodes {
+			return
+		}
+		switch c.Type {
+		case html.TextNode:
+			w.text(c.Data)
+		case html.ElementNode:
+			w.element(c, depth+1, elem, inArticle)
+		}
+	}
+}
+
+// element visits element c.
+func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) {
+	a := c.DataAtom
+	if depth > mcMaxDepth || mcSkipped(a) || mcHidden(c) {
+		return
+	}
+	neg, pos := mcHints(c)
+	switch a {
+	case atom.Br:
+		w.lineBreak()
+		return
+	case atom.Nav, atom.Aside, atom.Footer, atom.Menu:
+		return
+	case atom.Header:
+		if !inArticle {
+			neg = true
+		}
+	case atom.Form:
+		// Comment and search forms go; a form wrapping the whole page
+		// (ASP.NET) stays.
+		if w.bodyLen < 0 {
+			w.bodyLen = mcTextLen(w.root, 1<<30)
+		}
+		if 2*mcTextLen(c, w.bodyLen) < w.bodyLen {
+			return
+		}
+	case atom.Article, atom.Main:
+		inArticle = true
+		pos = true
+	}
+	if neg && pos {
+		neg, pos = false, false
+	}
+	if !mcIsBlock(a) {
+		if a == atom.A {
+			w.inLink++
+			w.walk(c, depth, elem, inArticle)
+			w.inLink--
+			return
+		}
+		w.walk(c, depth, elem, inArticle)
+		return
+	}
+	w.flush(elem)
+	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos}
+	idx := int32(len(w.elems))
+	w.elems = append(w.elems, e)
+	w.walk(c, depth, idx, inArticle)
+	w.flush(idx)
+	w.elems[idx].hi = int32(len(w.blocks))
+}
+
+// resolveHints sets the cumulative hint counts of the elements. A
+// negative hint is void on an element that holds more than half the words
+// of the page and its longest block: that is a page wrapper with an
+// unlucky name, not a boilerplate box.
+func (w *mcWalker) resolveHints() {
+	prefix := make([]int32, len(w.blocks)+1)
+	longest, total := 0, int32(0)
+	for i, b := range w.blocks {
+		prefix[i+1] = prefix[i] + b.words
+		if b.words > w.blocks[longest].words {
+			longest = i
+		}
+		total += b.words
+	}
+	seen := make(map[string]int32, len(w.blocks))
+	for _, b := range w.blocks {
+		seen[string(w.buf[b.start:b.end])]++
+	}
+	for i := range w.blocks {
+		b := &w.blocks[i]
+		b.repeats = seen[string(w.buf[b.start:b.end])]
+	}
+	for i := range w.elems {
+		e := &w.elems[i]
+		neg, pos := e.ownNeg, e.ownPos
+		if neg && 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) {
+			neg = false
+		}
+		e.neg, e.pos = 0, 0
+		if e.parent >= 0 {
+			p := w.elems[e.parent]
+			e.neg, e.pos = p.neg, p.pos
+		}
+		if neg {
+			e.neg++
+		}
+		if pos {
+			e.pos++
+		}
+	}
+}
+
+// mcTextLen returns the number of non-space text bytes under n, stopping
+// once it exceeds limit.
+func mcTextLen(n *html.Node, limit int) int {
+	total, visited := 0, 0
+	var rec func(n *html.Node, depth int)
+	rec = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && total <= limit && visited < mcMaxNodes; c = c.NextSibling {
+			visited++
+			switch c.Type {
+			case html.TextNode:
+				total += len(strings.TrimSpace(c.Data))
+			case html.ElementNode:
+				if depth < mcMaxDepth && !mcSkipped(c.DataAtom) {
+					rec(c, depth+1)
+				}
+			}
+		}
+	}
+	rec(n, 0)
+	return total
+}
+
+// mcHidden reports whether c is hidden from readers by its attributes.
+func mcHidden(c *html.Node) bool {
+	for _, at := range c.Attr {
+		switch at.Key {
+		case "hidden":
+			return true
+		case "style":
+			if mcStyleHides(at.Val) {
+				return true
+			}
+		case "role":
+			switch strings.ToLower(strings.TrimSpace(at.Val)) {
+			case "navigation", "complementary", "contentinfo", "menu", "menubar", "search":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mcStyleHides reports whether an inline style contains display:none or
+// visibility:hidden, ignoring case and spaces.
+func mcStyleHides(style string) bool {
+	var b [64]byte
+	k := 0
+	for i := 0; i < len(style); i++ {
+		c := style[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == ';':
+			if s := string(b[:k]); s == "display:none" || s == "visibility:hidden" ||
+				strings.HasPrefix(s, "display:none!") || strings.HasPrefix(s, "visibility:hidden!") {
+				return true
+			}
+			k = 0
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if k < len(b) {
+			b[k] = c
+			k++
+		}
+	}
+	s := string(b[:k])
+	return s == "display:none" || s == "visibility:hidden" ||
+		strings.HasPrefix(s, "display:none!") || strings.HasPrefix(s, "visibility:hidden!")
+}
+
+// mcHints classifies an element by the conventional words in its class,
+// id and itemprop attributes: neg for navigation, comments, sharing,
+// advertising and similar boilerplate containers, pos for article bodies.
+// These are markup conventions, not natural-language stop lists; they
+// only adjust the density-based scores.
+func mcHints(c *html.Node) (neg, pos bool) {
+	if c.DataAtom == atom.Body || c.DataAtom == atom.Html {
+		return false, false
+	}
+	for _, at := range c.Attr {
+		switch at.Key {
+		case "class", "id":
+			n, p := mcClassHint(at.Val)
+			neg = neg || n
+			pos = pos || p
+		case "itemprop":
+			if strings.EqualFold(at.Val, "articleBody") || strings.EqualFold(at.Val, "text") {
+				pos = true
+			}
+		}
+	}
+	return neg, pos
+}
+
+// mcClassHint classifies the tokens (runs of letters and digits) of a class
+// or id attribute value.
+func mcClassHint(v string) (neg, pos bool) {
+	var b [32]byte
+	k := 0
+	check := func() {
+		if k == 0 || k > len(b) {
+			k = 0
+			return
+		}
+		t := string(b[:k])
+		k = 0
+		if mcNegToken(t) {
+			neg = true
+		} else if mcPosToken(t) {
+			pos = true
+		}
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		default:
+			check()
+			continue
+		}
+		if k < len(b) {
+			b[k] = c
+		}
+		k++
+	}
+	check()
+	return neg, pos
+}
+
+// mcNegToken reports whether a class/id token names a boilerplate container.
+func mcNegToken(t string) bool {
+	switch t {
+	case "ad", "ads", "adv", "advert", "aside", "tags", "tag", "rss", "rail", "extra", "links":
+		return true
+	}
+	for _, p := range [...]string{
+		"comment", "disqus", "respond", "reply", "footer", "sidebar", "widget",
+		"nav", "menu", "breadcrumb", "share", "sharing", "social", "related",
+		"recommend", "promo", "sponsor", "advert", "banner", "subscribe",
+		"newsletter", "signup", "login", "popular", "trending", "outbrain",
+		"taboola", "pagination", "pager", "cookie", "masthead", "toolbar",
+		"tagcloud", "skip", "popup", "modal",
+	} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// mcPosToken reports whether a class/id token names an article body.
+func mcPosToken(t string) bool {
+	for _, p := range [...]string{"article", "content", "entry", "post", "story", "main", "body", "text", "hentry", "blog"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}

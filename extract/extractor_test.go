@@ -1,0 +1,365 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// tokenizerAttrs returns the attributes of the first start tag in tag as
+// the x/net/html tokenizer sees them, undecoded, via Raw spans: the keys
+// and values TagAttr would report before unescaping.
+func scannerAttrs(tag []byte) (string, bool) {
+	z := html.NewTokenizer(bytes.NewReader(tag))
+	tt := z.Next()
+	if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+		return "", false
+	}
+	raw := z.Raw()
+	var e Extractor
+	_, end := e.tagName(raw, 1)
+	s := attrScanner{raw: raw, i: end}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for {
+		k, v, ok := s.next()
+		if !ok {
+			break
+		}
+		kb := bytes.Clone(k)
+		lowerASCII(kb) // as the tokenizer does: ASCII only
+		lk := string(kb)
+		if seen[lk] {
+			continue
+		}
+		seen[lk] = true
+		fmt.Fprintf(&b, "%q=%q ", lk, v)
+	}
+	return b.String(), true
+}
+
+func tokenizerAttrs(tag []byte) string {
+	z := html.NewTokenizer(bytes.NewReader(tag))
+	z.Next()
+	var b strings.Builder
+	for {
+		k, v, more := z.TagAttr()
+		if k != nil {
+			fmt.Fprintf(&b, "%q=%q ", k, v)
+		}
+		if !more {
+			return b.String()
+		}
+	}
+}
+
+// checkAttrScanner fails if attrScanner and the tokenizer disagree on the
+// attributes of tag. Values with bytes that TagAttr would decode are out
+// of scope: the Extractor sends those to TagAttr.
+func checkAttrScanner(t *testing.T, tag []byte) {
+	t.Helper()
+	if needsDecode(tag) || bytes.ContainsAny(tag, "\n") {
+		return
+	}
+	got, ok := scannerAttrs(tag)
+	if !ok {
+		return
+	}
+	if want := tokenizerAttrs(tag); got != want {
+		t.Errorf("attrScanner(%q) = %s, tokenizer %s", tag, got, want)
+	}
+}
+
+func TestAttrScannerMatchesTokenizer(t *testing.T) {
+	for _, tag := range []string{
+		`<a href="x">`, `<a href='x' title=y>`, `<a href=x/>`, `<a href = "x" >`, `<a/href=x>`,
+		`<a href>`, `<a href=>`, `<a =href=x>`, `<a ==x>`, `<a href="x"title="y">`, `<a href=x rel=a/b>`,
+		`<a HREF=X Href=Y>`, `<a href="unterminated>`, `<a   /  / href=y/>`, `<a b c d=e f>`, `<a href=" sp ace ">`,
+		`<a x=">"y>`, `<img alt='' src=/i>`, `<a href='x'/>`, `<a h<ref=x>`, `<a "q"=1>`, `<a href=x	rel=y>`,
+		`<A\fHREF=x>`, `<a href=x\f>`, `<a href=\fx>`,
+	} {
+		checkAttrScanner(t, []byte(strings.ReplaceAll(tag, `\f`, "\f")))
+	}
+}
+
+// TestExtractorAllocs guards the zero-copy tier: over a whole page, a
+// reused Extractor must allocate exactly what the bare tokenizer allocates
+// (x/net/html copies attribute names inside Next), however many links the
+// page has.
+func TestExtractorAllocs(t *testing.T) {
+	if testing.CoverMode() != "" || linksRaceEnabled {
+		t.Skip("allocation counts differ under -race and -cover")
+	}
+	for _, n := range []int{10, 1000} {
+		var b bytes.Buffer
+		b.WriteString(`<html lang=en><head><title>t</title><link rel=canonical href=/c><base href="/b/"></head><body>`)
+		for i := range n {
+			fmt.Fprintf(&b, `<p>para <a href="/p/%d?x=1&amp;y=2" rel=nofollow title=t>link <b>%d</b></a> <a href=x><img alt=i></a><iframe src=/f></iframe>`, i, i)
+		}
+		page := b.Bytes()
+		r := bytes.NewReader(page)
+		e := NewExtractor(nil)
+		links := 0
+		run := func() {
+			r.Reset(page)
+			e.Reset(r)
+			links = 0
+			for e.Next() {
+				links++
+			}
+		}
+		run() // grow buffers
+		got := testing.AllocsPerRun(20, run)
+		want := testing.AllocsPerRun(20, func() {
+			r.Reset(page)
+			z := html.NewTokenizer(r)
+			z.SetMaxBuf(DefaultMaxTokenLen)
+			for z.Next() != html.ErrorToken {
+			}
+		})
+		if links != 3*n+1 {
+			t.Fatalf("%d links: Extractor found %d, want %d", n, links, 3*n+1)
+		}
+		if got != want {
+			t.Errorf("%d links: Extractor allocates %v per page, bare tokenizer %v; want equal (0 per link)", n, got, want)
+		}
+	}
+}
+
+func TestExtractorReuse(t *testing.T) {
+	pages := []string{
+		`<title>one</title><a href=/a>A</a><meta name=robots content=noindex><base href=/b/>`,
+		`<html lang=fr><a href=/c>C</a><link rel=canonical href=/canon>`,
+	}
+	e := NewExtractor(nil)
+	for round := range 2 {
+		for _, p := range pages {
+			e.Reset(strings.NewReader(p))
+			var got []string
+			for e.Next() {
+				l := e.Link()
+				got = append(got, fmt.Sprintf("%s %s %s", l.Tag, l.Href, l.Text))
+			}
+			base, _ := e.BaseHref()
+			canon, _ := e.CanonicalHref()
+			summary := fmt.Sprintf("%q title=%q robots=%+v base=%q canon=%q lang=%q", got, e.Title(), e.Robots(), base, canon, e.Lang())
+
+			fresh := NewExtractor(nil)
+			fresh.Reset(strings.NewReader(p))
+			var want []string
+			for fresh.Next() {
+				l := fresh.Link()
+				want = append(want, fmt.Sprintf("%s %s %s", l.Tag, l.Href, l.Text))
+			}
+			base, _ = fresh.BaseHref()
+			canon, _ = fresh.CanonicalHref()
+			wantSummary := fmt.Sprintf("%q title=%q robots=%+v base=%q canon=%q lang=%q", want, fresh.Title(), fresh.Robots(), base, canon, fresh.Lang())
+			if summary != wantSummary {
+				t.Errorf("round %d: reused Extractor on %q: %s, fresh: %s", round, p, summary, wantSummary)
+			}
+		}
+	}
+}
+
+// repeatReader yields prefix, then unit n times (forever if n < 0), then
+// suffix, filling each Read like a network body reader would.
+type repeatReader struct {
+	prefix, unit, suffix []byte
+	n                    int
+	buf                  []byte
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(r.buf) == 0 {
+			switch {
+			case r.prefix != nil:
+				r.buf, r.prefix = r.prefix, nil
+			case r.n != 0:
+				r.buf = r.unit
+				r.n--
+			case r.suffix != nil:
+				r.buf, r.suffix = r.suffix, nil
+			default:
+				if n == 0 {
+					return 0, io.EOF
+				}
+				return n, nil
+			}
+		}
+		k := copy(p[n:], r.buf)
+		r.buf = r.buf[k:]
+		n += k
+	}
+	return n, nil
+}
+
+// TestHostilePages checks that bounds hold on pages built to exhaust
+// memory: the output is capped, Truncated is set, and the scan ends even
+// when the input never does.
+func TestHostilePages(t *testing.T) {
+	tests := []struct {
+		name      string
+		r         func() io.Reader
+		opts      *Options
+		maxLinks  int
+		wantLinks int
+		slow      bool // skipped under -race, where it takes seconds
+	}{
+		{name: "1e6 links", r: func() io.Reader {
+			return &repeatReader{prefix: []byte("<html><body>"), unit: []byte(`<a href="/l">x</a>`), n: 1_000_000, suffix: []byte("</body></html>")}
+		}, maxLinks: DefaultMaxLinks, wantLinks: DefaultMaxLinks, slow: true},
+		{name: "endless links, small MaxLinks", r: func() io.Reader {
+			return &repeatReader{unit: []byte(`<a href=/l>x</a><area href=/a>`), n: -1}
+		}, opts: &Options{MaxLinks: 100, MaxTokens: 100_000}, maxLinks: 100, wantLinks: 100},
+		{name: "endless text", r: func() io.Reader {
+			return &repeatReader{prefix: []byte("<p>"), unit: []byte("lorem ipsum "), n: -1}
+		}, opts: &Options{MaxTokenLen: 1 << 20}, maxLinks: DefaultMaxLinks},
+		{name: "endless attribute", r: func() io.Reader {
+			return &repeatReader{prefix: []byte(`<a href="/x`), unit: []byte("xxxxxxxx"), n: -1}
+		}, opts: &Options{MaxTokenLen: 1 << 20}},
+		{name: "endless anchor text", r: func() io.Reader {
+			return &repeatReader{prefix: []byte(`<a href="/x">`), unit: []byte("word <b>bold</b> "), n: -1}
+		}, opts: &Options{MaxTokens: 200_000}, wantLinks: 1},
+		{name: "endless script", r: func() io.Reader {
+			return &repeatReader{prefix: []byte(`<a href=/before>b</a><script>`), unit: []byte("var x = 1;"), n: -1}
+		}, opts: &Options{MaxTokenLen: 1 << 20}, wantLinks: 1},
+		{name: "endless nesting", r: func() io.Reader {
+			return &repeatReader{unit: []byte(`<div><svg><template><a href=/n>`), n: -1}
+		}, opts: &Options{MaxTokens: 100_000, MaxLinks: 50}, wantLinks: 50},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.slow && linksRaceEnabled {
+				t.Skip("bounds test too slow under -race; run without -race")
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			doc, err := Links(tt.r(), mustParse(t, testPageURL), tt.opts)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatalf("Links: %v", err)
+			}
+			if !doc.Truncated {
+				t.Errorf("Truncated = false, want true")
+			}
+			if len(doc.Links) != tt.wantLinks {
+				t.Errorf("len(Links) = %d, want %d", len(doc.Links), tt.wantLinks)
+			}
+			if len(doc.Text) > DefaultMaxTextLen {
+				t.Errorf("len(Text) = %d, over DefaultMaxTextLen", len(doc.Text))
+			}
+			for _, l := range doc.Links {
+				if len(l.Text) > DefaultMaxLinkTextLen {
+					t.Errorf("len(Link.Text) = %d, over DefaultMaxLinkTextLen", len(l.Text))
+				}
+			}
+			// The tokenizer buffer (2 × MaxTokenLen at most) dominates.
+			if heap := after.HeapInuse; heap > before.HeapInuse+64<<20 {
+				t.Errorf("heap grew by %d MB, want < 64 MB", (heap-before.HeapInuse)>>20)
+			}
+		})
+	}
+}
+
+func TestReadError(t *testing.T) {
+	errBoom := fmt.Errorf("boom")
+	r := io.MultiReader(strings.NewReader(`<title>T</title><a href=/a>a</a><a href=/b>b`), &errReader{errBoom})
+	doc, err := Links(r, mustParse(t, testPageURL), nil)
+	if err == nil || !strings.Contains(err.Error(), "extract: read: boom") {
+		t.Fatalf("Links with failing reader: err = %v, want extract: read: boom", err)
+	}
+	if len(doc.Links) != 2 || doc.Title != "T" {
+		t.Errorf("Links with failing reader: %d links, title %q; want the 2 links and title read before the error", len(doc.Links), doc.Title)
+	}
+}
+
+type errReader struct{ err error }
+
+func (r *errReader) Read([]byte) (int, error) { return 0, r.err }
+
+func TestAppendCollapsed(t *testing.T) {
+	tests := []struct {
+		dst, src string
+		sep      byte
+		limit    int
+		want     string
+		wantSep  byte
+		wantFull bool
+	}{
+		{src: "  a  b\t\nc  ", limit: 100, want: "a b c", wantSep: ' '},
+		{dst: "x", src: "y", sep: '\n', limit: 100, want: "x\ny"},
+		{dst: "x", src: " y", sep: '\n', limit: 100, want: "x\ny"},
+		{src: "a\u00a0\u00a0b\u00a0", limit: 100, want: "a b", wantSep: ' '},
+		{src: "\u00e9\u00e9\u00e9", limit: 5, want: "\u00e9\u00e9", wantFull: true},
+		{src: "ab cd", limit: 3, want: "ab", wantFull: true},
+		{src: "one two three four five six seven eight nine", limit: 100, want: "one two three four five six seven eight nine"},
+		{src: "one two  three\tfour\u00a0five \u00a9six\x01seven", limit: 100, want: "one two three four five \u00a9six\x01seven"},
+		{src: "abcdefghij klmnopqrstuvwxyz", limit: 15, want: "abcdefghij klmn", wantFull: true},
+		{src: "ab cd", limit: 4, want: "ab c", wantFull: true},
+		{src: "\xc2", limit: 10, want: "\xc2"},
+		{src: "a\xc2 b", limit: 10, want: "a\xc2 b"},
+	}
+	for _, tt := range tests {
+		sep := tt.sep
+		got, full := appendCollapsed([]byte(tt.dst), []byte(tt.src), &sep, tt.limit)
+		if string(got) != tt.want || full != tt.wantFull || sep != tt.wantSep {
+			t.Errorf("appendCollapsed(%q, %q, %q, %d) = %q, sep %q, full %v; want %q, %q, %v",
+				tt.dst, tt.src, tt.sep, tt.limit, got, sep, full, tt.want, tt.wantSep, tt.wantFull)
+		}
+	}
+}
+
+// checkReadAttrs fails if readAttrs (raw scan with the common-case decoder)
+// and the tokenizer's TagAttr disagree on the attributes the Extractor uses
+// from the first tag of tag.
+func checkReadAttrs(t *testing.T, tag []byte) {
+	t.Helper()
+	format := func(a attrs) string {
+		return fmt.Sprintf("href=%q src=%q rel=%q alt=%q title=%q name=%q content=%q http-equiv=%q lang=%q",
+			a.href, a.src, a.rel, a.alt, a.title, a.name, a.content, a.httpEquiv, a.lang)
+	}
+	e := NewExtractor(nil)
+	e.Reset(bytes.NewReader(tag))
+	tt := e.z.Next()
+	if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+		return
+	}
+	raw := e.z.Raw()
+	_, end := e.tagName(raw, 1)
+	e.readAttrs(raw, end)
+	got := format(e.at)
+
+	ref := NewExtractor(nil)
+	ref.Reset(bytes.NewReader(tag))
+	ref.z.Next()
+	for {
+		k, v, more := ref.z.TagAttr()
+		if k != nil {
+			ref.setAttr(k, v)
+		}
+		if !more {
+			break
+		}
+	}
+	if want := format(ref.at); got != want {
+		t.Errorf("readAttrs(%q):\n%s\nTagAttr:\n%s", tag, got, want)
+	}
+}
+
+func TestReadAttrsDecoding(t *testing.T) {
+	for _, tag := range []string{
+		`<a href="/s?a=1&amp;b=2&amp;c=3" title="x &quot;y&quot; &lt;z&gt; &apos;">`,
+		`<a href="/s?a=1&copy=2">`, `<a href="/s?a=1&amp">`, `<a href="&#38;x" title="&amp;">`,
+		"<a href=\"/a\r\nb\rc\x00d\" rel=\"no&amp;follow\">", `<a title="&amp;" href="&eacute;">`,
+		`<meta name=robots content="noindex&amp;">`, `<a href="/x&" title=&amp;>`,
+	} {
+		checkReadAttrs(t, []byte(tag))
+	}
+}

@@ -1,0 +1,211 @@
+package extract
+
+import (
+	"io"
+	"net/url"
+	"unsafe"
+
+	"github.com/trawl-dev/trawl/urlnorm"
+)
+
+// Default bounds, used where the matching Options field is zero.
+const (
+	DefaultMaxLinks       = 10_000  // links per document
+	DefaultMaxTokens      = 1 << 20 // tokenizer tokens per document
+	DefaultMaxTextLen     = 1 << 20 // bytes of Document.Text
+	DefaultMaxLinkTextLen = 256     // bytes of each Link.Text
+	DefaultMaxAttrLen     = 8 << 10 // bytes of an href, src or other attribute used
+	DefaultMaxTokenLen    = 4 << 20 // bytes of one token (tokenizer SetMaxBuf)
+)
+
+// Options configures Links and NewExtractor. A nil *Options is valid and
+// means all defaults; a zero field means its default. Negative bounds are
+// treated as zero. Calls only read Options, so one value may be shared by
+// concurrent calls as long as nobody modifies it.
+type Options struct {
+	// Normalizer resolves and normalizes links. Nil means urlnorm.New().
+	Normalizer *urlnorm.Normalizer
+
+	// BotName is the crawler's robots product token: <meta name=BOTNAME>
+	// applies to it, as do X-Robots-Tag and meta values prefixed "BOTNAME:".
+	// Empty means only directives for all robots apply.
+	BotName string
+
+	// MaxLinks caps the links of one document; further links are dropped
+	// and Truncated is set. Default DefaultMaxLinks.
+	MaxLinks int
+
+	// MaxTokens caps the tokens scanned; the rest of the document is
+	// ignored and Truncated is set. Default DefaultMaxTokens.
+	MaxTokens int
+
+	// MaxTextLen caps Document.Text in bytes; Truncated is set when it is
+	// reached. Default DefaultMaxTextLen.
+	MaxTextLen int
+
+	// MaxLinkTextLen caps each link's text in bytes (cut at a UTF-8
+	// boundary). Default DefaultMaxLinkTextLen.
+	MaxLinkTextLen int
+
+	// MaxAttrLen is the longest href, src, content or other attribute value
+	// used; longer values are ignored (a link with a longer href is
+	// dropped). Default DefaultMaxAttrLen.
+	MaxAttrLen int
+
+	// MaxTokenLen caps the bytes of a single token, such as a long inline
+	// script; a longer token stops the scan and sets Truncated. It bounds
+	// the tokenizer's buffer. Default DefaultMaxTokenLen.
+	MaxTokenLen int
+}
+
+type limits struct {
+	maxLinks, maxTokens, maxTextLen, maxLinkTextLen, maxAttrLen, maxTokenLen int
+}
+
+func (o *Options) limits() limits {
+	l := limits{DefaultMaxLinks, DefaultMaxTokens, DefaultMaxTextLen, DefaultMaxLinkTextLen, DefaultMaxAttrLen, DefaultMaxTokenLen}
+	if o == nil {
+		return l
+	}
+	set := func(dst *int, v int) {
+		if v > 0 {
+			*dst = v
+		}
+	}
+	set(&l.maxLinks, o.MaxLinks)
+	set(&l.maxTokens, o.MaxTokens)
+	set(&l.maxTextLen, o.MaxTextLen)
+	set(&l.maxLinkTextLen, o.MaxLinkTextLen)
+	set(&l.maxAttrLen, o.MaxAttrLen)
+	set(&l.maxTokenLen, o.MaxTokenLen)
+	return l
+}
+
+// Link is one outgoing link of a page: plain data, safe to share.
+type Link struct {
+	URL  string // absolute http(s) URL, resolved against Document.Base and normalized
+	Text string // anchor text, or the alt/title attribute; whitespace-collapsed, bounded
+	Tag  string // element: "a", "area", "frame", "iframe", "link" or "meta" (refresh)
+	Rel  Rel    // rel attribute values
+}
+
+// Document is what Links found in one page. Each call returns a new
+// Document (its Base may be the pageURL passed in); it is plain data, safe
+// to share once built.
+type Document struct {
+	Base      *url.URL // effective base: the first <base href> resolved against the page URL, else the page URL
+	Title     string   // first <title>, whitespace-collapsed, at most 1024 bytes
+	Robots    Robots   // <meta name=robots> and <meta name=BOTNAME>, merged
+	Canonical string   // first <link rel=canonical>, resolved and normalized; "" if none or invalid
+	Lang      string   // <html lang>, else <meta http-equiv=content-language>; "" if unknown
+	Links     []Link   // in document order, at most MaxLinks; duplicates kept
+	Text      string   // visible text, see Extractor.Text; at most MaxTextLen bytes
+	Truncated bool     // a document bound was hit (see Extractor.Truncated)
+}
+
+// Links reads an HTML document from r and returns its links and page-level
+// signals. pageURL is the URL the document was fetched from, after
+// redirects; relative links resolve against it or against the document's
+// <base href>. A nil pageURL keeps only absolute links.
+//
+// Links that cannot be followed are dropped silently: in-page fragments,
+// empty hrefs, schemes other than http and https, and hrefs the Normalizer
+// rejects. Links whose element comes before <base> still resolve against
+// the base, as in browsers.
+//
+// Malformed HTML is never an error. The error is non-nil only when r
+// fails; the Document then holds what was read before the failure.
+func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
+	e := NewExtractor(opts)
+	e.Reset(r)
+	if l, ok := r.(interface{ Len() int }); ok {
+		// Readers that know their size (bytes.Reader, strings.Reader,
+		// bytes.Buffer) spare the page text its growth copies.
+		e.text = make([]byte, 0, min(l.Len(), e.lim.maxTextLen))
+	}
+
+	// Collect raw links first: the base may come after some of them, and
+	// one string for all texts and one for all hrefs cost two allocations
+	// instead of two per link.
+	type rawRef struct {
+		hrefEnd, textEnd int
+		tag              string
+		rel              Rel
+	}
+	var (
+		refs  []rawRef
+		hrefs []byte
+		texts []byte
+	)
+	for e.Next() {
+		l := e.Link()
+		hrefs = append(hrefs, l.Href...)
+		texts = append(texts, l.Text...)
+		refs = append(refs, rawRef{len(hrefs), len(texts), l.Tag, l.Rel})
+	}
+
+	norm := urlnorm.New()
+	if opts != nil && opts.Normalizer != nil {
+		norm = opts.Normalizer
+	}
+	doc := &Document{
+		Base:      pageURL,
+		Title:     string(e.Title()),
+		Robots:    e.Robots(),
+		Lang:      string(e.Lang()),
+		Text:      compactString(e.Text()),
+		Truncated: e.Truncated(),
+	}
+	if b, ok := e.BaseHref(); ok {
+		if s, err := norm.ResolveString(pageURL, string(b)); err == nil {
+			if u, err := url.Parse(s); err == nil {
+				doc.Base = u
+			}
+		}
+	}
+	if c, ok := e.CanonicalHref(); ok {
+		if s, err := norm.ResolveString(doc.Base, string(c)); err == nil {
+			doc.Canonical = s
+		}
+	}
+
+	hrefStr, textStr := ownedString(hrefs), ownedString(texts)
+	doc.Links = make([]Link, 0, len(refs))
+	var prevRef, prevURL string
+	hs, ts := 0, 0
+	for _, r := range refs {
+		ref, text := hrefStr[hs:r.hrefEnd], textStr[ts:r.textEnd]
+		hs, ts = r.hrefEnd, r.textEnd
+		u := prevURL
+		if ref != prevRef || prevURL == "" {
+			// Adjacent duplicates (an image link and a text link to one
+			// page) are common; resolve them once.
+			s, err := norm.ResolveString(doc.Base, ref)
+			if err != nil {
+				continue
+			}
+			prevRef, prevURL, u = ref, s, s
+		}
+		doc.Links = append(doc.Links, Link{URL: u, Text: text, Tag: r.tag, Rel: r.rel})
+	}
+	return doc, e.Err()
+}
+
+// compactString is ownedString, or a copy when b's array is mostly unused,
+// so that a Document does not keep a size hint's spare capacity alive.
+func compactString(b []byte) string {
+	if cap(b) > 2*len(b)+4096 {
+		return string(b)
+	}
+	return ownedString(b)
+}
+
+// ownedString returns b as a string without copying. b must never be
+// written again: Links uses it only for buffers of an Extractor and of
+// its own that it drops when it returns.
+func ownedString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}

@@ -1,0 +1,125 @@
+package extract
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unicode/utf8"
+
+	"github.com/trawl-dev/trawl/urlnorm"
+)
+
+// FuzzLinks checks the properties callers rely on for any input: no
+// panic; every link an absolute http(s) URL that normalizes to itself;
+// every bound kept; the same result for the same input, whether the reader
+// returns it whole or byte by byte; and the Extractor's attribute scanner
+// agreeing with the tokenizer.
+//
+//	go test -run='^$' -fuzz=FuzzLinks -fuzztime=5m -parallel=1 ./extract
+func FuzzLinks(f *testing.F) {
+	f.Add(`<a href="/x">x</a>`)
+	norm := urlnorm.New()
+	page, _ := url.Parse("https://example.com/dir/page.html?q=1")
+	opts := &Options{MaxLinks: 8, MaxLinkTextLen: 16, MaxTextLen: 64, MaxAttrLen: 256, MaxTokens: 4096, MaxTokenLen: 4096}
+	f.Fuzz(func(t *testing.T, html string) {
+		doc, err := Links(strings.NewReader(html), page, opts)
+		if err != nil {
+			t.Fatalf("Links: %v", err)
+		}
+		if len(doc.Links) > opts.MaxLinks {
+			t.Errorf("len(Links) = %d > MaxLinks %d", len(doc.Links), opts.MaxLinks)
+		}
+		if len(doc.Text) > opts.MaxTextLen || len(doc.Title) > maxTitleLen || len(doc.Lang) > maxLangLen {
+			t.Errorf("bounds: len(Text) %d, len(Title) %d, len(Lang) %d", len(doc.Text), len(doc.Title), len(doc.Lang))
+		}
+		validIn := utf8.ValidString(html)
+		if validIn && (!utf8.ValidString(doc.Text) || !utf8.ValidString(doc.Title)) {
+			t.Errorf("valid UTF-8 input gave invalid Text %q or Title %q", doc.Text, doc.Title)
+		}
+		urls := doc.Links
+		if doc.Canonical != "" {
+			urls = append(urls[:len(urls):len(urls)], Link{URL: doc.Canonical})
+		}
+		for _, l := range urls {
+			u, err := url.Parse(l.URL)
+			if err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				t.Errorf("Link URL %q is not an absolute http(s) URL (err %v)", l.URL, err)
+			}
+			if again, err := norm.Normalize(l.URL); err != nil || again != l.URL {
+				t.Errorf("Normalize(%q) = %q, %v; want it unchanged", l.URL, again, err)
+			}
+			if len(l.Text) > opts.MaxLinkTextLen {
+				t.Errorf("len(Link.Text) = %d > %d", len(l.Text), opts.MaxLinkTextLen)
+			}
+			if validIn && !utf8.ValidString(l.Text) {
+				t.Errorf("Link.Text %q is not valid UTF-8", l.Text)
+			}
+		}
+		want := fmt.Sprintf("%+v", *doc)
+		again, _ := Links(strings.NewReader(html), page, opts)
+		if got := fmt.Sprintf("%+v", *again); got != want {
+			t.Errorf("second run differs:\n%s\nfirst:\n%s", got, want)
+		}
+		slow, _ := Links(iotest.OneByteReader(strings.NewReader(html)), page, opts)
+		if got := fmt.Sprintf("%+v", *slow); got != want {
+			t.Errorf("one-byte reader differs:\n%s\nwhole:\n%s", got, want)
+		}
+		checkAttrScanner(t, []byte(html))
+		checkReadAttrs(t, []byte(html))
+	})
+}
+
+// collapseRef is the obvious byte-at-a-time whitespace collapse that
+// appendCollapsed must equal.
+func collapseRef(src []byte) []byte {
+	var out []byte
+	pending := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if isSpace(c) || c == 0xC2 && i+1 < len(src) && src[i+1] == 0xA0 {
+			if c == 0xC2 {
+				i++
+			}
+			pending = len(out) > 0
+			continue
+		}
+		if pending {
+			out = append(out, ' ')
+			pending = false
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func FuzzAppendCollapsed(f *testing.F) {
+	f.Add("  one two\u00a0 three\t\n four ", 7)
+	f.Add("\xc2\xa0\xc2 x \xc2\xa9y", 3)
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		if limit <= 0 || limit > 1<<20 {
+			limit = 1 << 20
+		}
+		var sep byte
+		got, _ := appendCollapsed(nil, []byte(s), &sep, limit)
+		want := collapseRef([]byte(s))
+		if len(got) > limit {
+			t.Fatalf("appendCollapsed(%q, limit %d) = %q, longer than limit", s, limit, got)
+		}
+		if len(want) <= limit {
+			if string(got) != string(want) {
+				t.Fatalf("appendCollapsed(%q) = %q, want %q", s, got, want)
+			}
+			return
+		}
+		// Cut: a prefix of the full result, ending neither in a space
+		// nor inside a rune that the input had whole.
+		if !strings.HasPrefix(string(want), string(got)) || strings.HasSuffix(string(got), " ") {
+			t.Fatalf("appendCollapsed(%q, limit %d) = %q, not a clean prefix of %q", s, limit, got, want)
+		}
+		if len(got) < limit-utf8.UTFMax-1 {
+			t.Fatalf("appendCollapsed(%q, limit %d) = %q, cut too short", s, limit, got)
+		}
+	})
+}

@@ -1,0 +1,211 @@
+package trawl
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/trawl-dev/trawl/fetch"
+	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/urlnorm"
+)
+
+// Option configures a Crawler. Options are applied in order; when an option
+// is given twice, the last one wins.
+type Option func(*config)
+
+type config struct {
+	seeds           []string
+	userAgent       string
+	workers         int
+	delay           time.Duration
+	delaySet        bool
+	hostConcurrency int
+	maxPages        int
+	maxDepth        int
+	maxRetries      int
+	hostBudget      int
+	backoffBase     time.Duration
+	backoffMax      time.Duration
+	filters         []Filter
+	store           Store
+	frontier        frontier.Frontier
+	fetcher         fetch.Fetcher
+	fetchOptions    fetch.Options
+	normalizer      *urlnorm.Normalizer
+	logger          *slog.Logger
+	robots          bool
+	followNofollow  bool
+	events          Events
+	progressEvery   time.Duration
+	progress        func(Stats)
+	dialContext     func(ctx context.Context, network, addr string) (net.Conn, error)
+	allowPrivate    bool
+}
+
+func defaultConfig() config {
+	return config{
+		userAgent:       fetch.DefaultUserAgent,
+		workers:         16,
+		delay:           time.Second,
+		hostConcurrency: 1,
+		maxRetries:      2,
+		robots:          true,
+	}
+}
+
+// WithSeeds sets the start URLs (depth 1). At least one seed is required
+// unless the frontier given with WithFrontier already holds URLs.
+// Default: none.
+func WithSeeds(urls ...string) Option {
+	urls = append([]string(nil), urls...)
+	return func(c *config) { c.seeds = urls }
+}
+
+// WithUserAgent sets the User-Agent header and the product token matched
+// against robots.txt groups and <meta name=...> robots tags: the token is the
+// part before the first '/' or space ("mybot" in "mybot/1.0 (+https://...)").
+// Name your crawler and a URL where site owners can read about it.
+// Default: "trawl/0.1 (+https://github.com/trawl-dev/trawl)".
+func WithUserAgent(ua string) Option { return func(c *config) { c.userAgent = ua } }
+
+// WithWorkers sets how many fetches may be in flight at once, over all
+// hosts. Default 16.
+func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
+
+// WithDelay sets the minimum time between the end of one request to a host
+// and the start of the next (robots.txt Crawl-delay and the adaptive delay
+// can make it longer; 0 is for tests on loopback). Applies to the default
+// frontier only. Default 1 s.
+func WithDelay(d time.Duration) Option {
+	return func(c *config) { c.delay, c.delaySet = d, true }
+}
+
+// WithHostConcurrency sets how many requests may be in flight to one host at
+// once. Applies to the default frontier only. Default 1.
+func WithHostConcurrency(n int) Option { return func(c *config) { c.hostConcurrency = n } }
+
+// WithMaxPages stops the crawl after n page fetches (robots.txt requests and
+// retries not counted); exactly n fetches are made when enough URLs are
+// reachable. 0 means no limit. Default 0.
+func WithMaxPages(n int) Option { return func(c *config) { c.maxPages = n } }
+
+// WithMaxDepth stops following links deeper than d: seeds have depth 1, so
+// WithMaxDepth(1) fetches the seeds only. 0 means no limit. Default 0.
+func WithMaxDepth(d int) Option { return func(c *config) { c.maxDepth = d } }
+
+// WithHostBudget caps how many URLs of one host are queued over the whole
+// crawl, so a trap host (endless calendar, session ids) cannot fill the
+// frontier. Applies to the default frontier only. 0 means no cap. Default 0.
+func WithHostBudget(n int) Option { return func(c *config) { c.hostBudget = n } }
+
+// WithBackoff sets the back-off after a 429, a 503 or a timeout: a host
+// rests base after the first, doubling (with jitter) with each consecutive
+// one, up to max; Retry-After is honoured up to max. Applies to the default
+// frontier only. Default 2 s and 10 min.
+func WithBackoff(base, max time.Duration) Option {
+	return func(c *config) { c.backoffBase, c.backoffMax = base, max }
+}
+
+// WithMaxRetries sets how often a URL is retried after a transient failure
+// (timeout, reset, 429, 5xx); each retry waits for the host's back-off.
+// Default 2.
+func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = n } }
+
+// WithFilters sets the filters every seed and link must pass (all of them)
+// before it is queued. Default: none (every http(s) URL is followed; give
+// SameHost, SameDomain or UnderPath to stay on a site).
+func WithFilters(fs ...Filter) Option {
+	fs = append([]Filter(nil), fs...)
+	return func(c *config) { c.filters = fs }
+}
+
+// WithStore sets where pages are kept. Default: none (pages are fetched,
+// their links followed, and only Events see them).
+func WithStore(s Store) Option { return func(c *config) { c.store = s } }
+
+// WithFrontier replaces the frontier. Default: frontier.NewMemory with BFS
+// order, sized for the workers, with the delay and host concurrency options.
+func WithFrontier(f frontier.Frontier) Option { return func(c *config) { c.frontier = f } }
+
+// WithFetcher replaces the fetcher; it must not follow redirects. Default:
+// fetch.New with the user agent, dialer and private-network options.
+func WithFetcher(f fetch.Fetcher) Option { return func(c *config) { c.fetcher = f } }
+
+// WithFetchOptions sets the default fetcher's options (timeouts, size
+// limits, accepted types). UserAgent, DialContext and AllowPrivateNetworks
+// are taken from their own options. Default: fetch's defaults.
+func WithFetchOptions(o fetch.Options) Option { return func(c *config) { c.fetchOptions = o } }
+
+// WithNormalizer sets the URL normalizer applied to seeds, links and
+// redirect targets. Default: urlnorm.New() (the safe rules).
+func WithNormalizer(n *urlnorm.Normalizer) Option { return func(c *config) { c.normalizer = n } }
+
+// WithLogger sets where the crawler logs (fetch errors at Warn, pages at
+// Debug). Default: nothing is logged.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithRobots sets whether robots.txt is obeyed. Turning it off is impolite
+// and should be reserved for sites you own. Default true.
+func WithRobots(obey bool) Option { return func(c *config) { c.robots = obey } }
+
+// WithFollowNofollow sets whether links marked rel=nofollow (or sponsored,
+// ugc) are followed. Pages marked nofollow as a whole are never followed.
+// Default false.
+func WithFollowNofollow(follow bool) Option { return func(c *config) { c.followNofollow = follow } }
+
+// WithEvents sets hooks called during the crawl. Default: none.
+func WithEvents(e Events) Option { return func(c *config) { c.events = e } }
+
+// WithProgress calls fn with a Stats snapshot every interval while the crawl
+// runs, and once more when it ends. Default: none.
+func WithProgress(every time.Duration, fn func(Stats)) Option {
+	return func(c *config) { c.progressEvery, c.progress = every, fn }
+}
+
+// WithDialContext sets the dialer of the default fetcher, for example a
+// crawltest web's DialContext. The private-network guard still applies to
+// the connections it returns. Default: net.Dialer with a DNS cache.
+func WithDialContext(dial func(ctx context.Context, network, addr string) (net.Conn, error)) Option {
+	return func(c *config) { c.dialContext = dial }
+}
+
+// WithAllowPrivateNetworks lets the default fetcher connect to loopback,
+// private and link-local addresses (needed for crawltest and intranets).
+// Default false: such connections are refused after DNS resolution.
+func WithAllowPrivateNetworks(allow bool) Option { return func(c *config) { c.allowPrivate = allow } }
+
+func (c *config) validate() error {
+	switch {
+	case c.workers < 1:
+		return fmt.Errorf("trawl: workers must be at least 1, got %d", c.workers)
+	case c.delay < 0:
+		return fmt.Errorf("trawl: delay must not be negative, got %v", c.delay)
+	case c.hostConcurrency < 1:
+		return fmt.Errorf("trawl: host concurrency must be at least 1, got %d", c.hostConcurrency)
+	case c.maxPages < 0:
+		return fmt.Errorf("trawl: max pages must not be negative, got %d", c.maxPages)
+	case c.maxDepth < 0:
+		return fmt.Errorf("trawl: max depth must not be negative, got %d", c.maxDepth)
+	case c.hostBudget < 0:
+		return fmt.Errorf("trawl: host budget must not be negative, got %d", c.hostBudget)
+	case c.backoffBase < 0 || c.backoffMax < 0:
+		return fmt.Errorf("trawl: back-off must not be negative")
+	case c.maxRetries < 0:
+		return fmt.Errorf("trawl: max retries must not be negative, got %d", c.maxRetries)
+	case c.userAgent == "":
+		return fmt.Errorf("trawl: user agent must not be empty")
+	case c.progress != nil && c.progressEvery <= 0:
+		return fmt.Errorf("trawl: progress interval must be positive, got %v", c.progressEvery)
+	case len(c.seeds) == 0 && c.frontier == nil:
+		return fmt.Errorf("trawl: no seeds (use WithSeeds)")
+	}
+	for _, f := range c.filters {
+		if f == nil {
+			return fmt.Errorf("trawl: nil filter")
+		}
+	}
+	return nil
+}

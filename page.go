@@ -1,0 +1,49 @@
+package trawl
+
+import (
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/trawl-dev/trawl/extract"
+)
+
+// Link is a link found on a page: its absolute normalized URL, anchor text,
+// tag and rel values. It is the extract package's type.
+type Link = extract.Link
+
+// Request is a URL the crawler is about to queue, as Filters see it.
+type Request struct {
+	URL      *url.URL // absolute and normalized; Filters must not modify it
+	Depth    int      // seeds have depth 1; a link on a depth-d page has depth d+1
+	Referrer string   // URL of the page the link was found on ("" for seeds)
+	Anchor   string   // anchor text of the link ("" for seeds)
+}
+
+// Page is a fetched page. The crawler hands it to the Store and to
+// Events.OnPage; they must not keep Body or Links past their call if they
+// modify them, but may keep the *Page itself: the crawler never reuses it.
+type Page struct {
+	URL         *url.URL      // the URL fetched (normalized)
+	Depth       int           // link distance from a seed; seeds have depth 1
+	Referrer    string        // the page that linked here ("" for seeds)
+	Anchor      string        // anchor text of that link
+	Status      int           // HTTP status code
+	Header      http.Header   // response header
+	ContentType string        // media type, such as "text/html"
+	Charset     string        // charset the body was decoded from
+	Body        []byte        // body converted to UTF-8, at most the fetcher's size limit
+	Truncated   bool          // the body was cut at the size limit
+	Fetched     time.Time     // when the fetch finished
+	Duration    time.Duration // how long the fetch took
+	ETag        string        // validator for conditional GETs
+	Modified    time.Time     // Last-Modified, zero if absent
+
+	Title     string
+	Lang      string
+	Canonical string
+	NoIndex   bool   // meta robots or X-Robots-Tag said noindex (such pages are not stored)
+	NoFollow  bool   // meta robots or X-Robots-Tag said nofollow (their links are not followed)
+	Links     []Link // links found on the page (all of them, including nofollow ones)
+	Text      string // visible text of the page, whitespace collapsed
+}

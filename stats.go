@@ -1,0 +1,163 @@
+package trawl
+
+import (
+	"maps"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Stats is a snapshot of a crawl's counters, from Crawler.Stats.
+type Stats struct {
+	Start   time.Time     // when Run started
+	Elapsed time.Duration // time since Start (until Run returned, once it has)
+
+	Fetched     int64 // page fetches that got an HTTP response (robots.txt not included)
+	Stored      int64 // pages given to the Store without error
+	Bytes       int64 // body bytes of fetched pages, after decoding
+	Status2xx   int64
+	Status3xx   int64
+	Status4xx   int64
+	Status5xx   int64
+	NotModified int64 // 304 answers to conditional requests
+
+	Queued        int   // URLs waiting in the frontier now
+	Discovered    int64 // URLs offered to the frontier (seeds, links, redirects) after filters
+	DuplicateURLs int64 // of those, URLs the frontier had already seen
+	Filtered      int64 // URLs rejected by a Filter, by the depth limit or as non-http(s)
+	RobotsDenied  int64 // URLs not fetched because robots.txt disallows them
+	RobotsFetches int64 // robots.txt requests made
+	NoIndex       int64 // pages not stored because of noindex
+	NoFollow      int64 // pages whose links were not followed because of nofollow
+	Retries       int64 // fetches retried after a transient failure
+	Redirects     int64 // redirect responses followed (their targets queued)
+
+	Errors      int64            // URLs given up on (after retries)
+	ErrorKinds  map[string]int64 // errors by kind: "timeout", "connection", "status-5xx", "content-type", "bomb", ...
+	StoreErrors int64            // failed Store.Put calls
+	Truncated   int64            // pages cut at the body size limit
+
+	MaxDepth int   // deepest page fetched
+	MinSize  int64 // smallest stored body in bytes (0 before the first)
+	MaxSize  int64 // largest stored body in bytes
+	AvgSize  int64 // mean stored body size in bytes
+
+	PagesPerSecond float64 // Fetched / Elapsed
+}
+
+// stats holds the live counters; all fields are updated atomically or
+// under mu, so Crawler.Stats can be read at any time.
+type stats struct {
+	start                               time.Time
+	end                                 atomic.Int64 // unix nanos when Run returned; 0 while running
+	fetched, stored, bytes              atomic.Int64
+	s2xx, s3xx, s4xx, s5xx, notModified atomic.Int64
+	discovered, dupURLs, filtered       atomic.Int64
+	robotsDenied, robotsFetches         atomic.Int64
+	noIndex, noFollow, retries, redirs  atomic.Int64
+	errors, storeErrors, truncated      atomic.Int64
+	maxDepth                            atomic.Int64
+
+	mu         sync.Mutex
+	errorKinds map[string]int64
+	minSize    int64
+	maxSize    int64
+	sumSize    int64
+}
+
+func (s *stats) status(code int) {
+	switch {
+	case code == 304:
+		s.notModified.Add(1)
+		s.s3xx.Add(1)
+	case code >= 500:
+		s.s5xx.Add(1)
+	case code >= 400:
+		s.s4xx.Add(1)
+	case code >= 300:
+		s.s3xx.Add(1)
+	case code >= 200:
+		s.s2xx.Add(1)
+	}
+}
+
+func (s *stats) errorKind(kind string) {
+	s.errors.Add(1)
+	s.mu.Lock()
+	if s.errorKinds == nil {
+		s.errorKinds = make(map[string]int64)
+	}
+	s.errorKinds[kind]++
+	s.mu.Unlock()
+}
+
+func (s *stats) storedSize(n int64) {
+	s.stored.Add(1)
+	s.mu.Lock()
+	if s.minSize == 0 || n < s.minSize {
+		s.minSize = n
+	}
+	if n > s.maxSize {
+		s.maxSize = n
+	}
+	s.sumSize += n
+	s.mu.Unlock()
+}
+
+func (s *stats) depth(d int) {
+	for {
+		cur := s.maxDepth.Load()
+		if int64(d) <= cur || s.maxDepth.CompareAndSwap(cur, int64(d)) {
+			return
+		}
+	}
+}
+
+func (s *stats) snapshot(queued int) Stats {
+	st := Stats{
+		Start:         s.start,
+		Fetched:       s.fetched.Load(),
+		Stored:        s.stored.Load(),
+		Bytes:         s.bytes.Load(),
+		Status2xx:     s.s2xx.Load(),
+		Status3xx:     s.s3xx.Load(),
+		Status4xx:     s.s4xx.Load(),
+		Status5xx:     s.s5xx.Load(),
+		NotModified:   s.notModified.Load(),
+		Queued:        queued,
+		Discovered:    s.discovered.Load(),
+		DuplicateURLs: s.dupURLs.Load(),
+		Filtered:      s.filtered.Load(),
+		RobotsDenied:  s.robotsDenied.Load(),
+		RobotsFetches: s.robotsFetches.Load(),
+		NoIndex:       s.noIndex.Load(),
+		NoFollow:      s.noFollow.Load(),
+		Retries:       s.retries.Load(),
+		Redirects:     s.redirs.Load(),
+		Errors:        s.errors.Load(),
+		StoreErrors:   s.storeErrors.Load(),
+		Truncated:     s.truncated.Load(),
+		MaxDepth:      int(s.maxDepth.Load()),
+	}
+	if !s.start.IsZero() {
+		end := time.Now()
+		if e := s.end.Load(); e != 0 {
+			end = time.Unix(0, e)
+		}
+		st.Elapsed = end.Sub(s.start)
+		if secs := st.Elapsed.Seconds(); secs > 0 {
+			st.PagesPerSecond = float64(st.Fetched) / secs
+		}
+	}
+	s.mu.Lock()
+	st.ErrorKinds = maps.Clone(s.errorKinds)
+	st.MinSize, st.MaxSize = s.minSize, s.maxSize
+	if st.Stored > 0 {
+		st.AvgSize = s.sumSize / st.Stored
+	}
+	s.mu.Unlock()
+	if st.ErrorKinds == nil {
+		st.ErrorKinds = map[string]int64{}
+	}
+	return st
+}

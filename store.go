@@ -1,0 +1,31 @@
+package trawl
+
+import "context"
+
+// Store receives the pages a crawl keeps. The crawler calls Put once per
+// stored page, from several goroutines at once (Put must be safe for
+// concurrent use), and Close once, after the last Put, when Run returns.
+// A Put error is logged, reported to Events.OnError and counted in
+// Stats.StoreErrors; the crawl goes on.
+//
+// Pages marked noindex are not stored. Implementations live in package
+// store (Dir, WARC, Memory, Func).
+type Store interface {
+	Put(ctx context.Context, p *Page) error
+	Close() error
+}
+
+// Events are optional hooks called as the crawl runs; a nil func is skipped.
+// They are called from worker goroutines, concurrently, outside the
+// crawler's locks, and must not block for long: they hold up a worker.
+type Events struct {
+	// OnPage is called for every page fetched successfully, stored or not,
+	// after extraction and before storing.
+	OnPage func(ctx context.Context, p *Page)
+	// OnError is called for every URL that failed (fetch error, HTTP error
+	// status, robots.txt failure, store error) with the URL and the error.
+	OnError func(ctx context.Context, rawURL string, err error)
+	// OnSkip is called for a URL dropped without a fetch, with the reason:
+	// "robots", "filter", "depth" or "limit".
+	OnSkip func(ctx context.Context, rawURL string, reason string)
+}
