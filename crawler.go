@@ -228,6 +228,13 @@ func (c *Crawler) Run(ctx context.Context) error {
 			err = fmt.Errorf("trawl: closing store: %w", cerr)
 		}
 	}
+	// A frontier given with WithFrontier belongs to the caller, who may
+	// resume from it: flush it, but only close the one New made.
+	if f, ok := c.front.(interface{ Flush() error }); ok {
+		if ferr := f.Flush(); ferr != nil {
+			err = errors.Join(err, fmt.Errorf("trawl: flushing frontier: %w", ferr))
+		}
+	}
 	if closer, ok := c.front.(io.Closer); ok && c.cfg.frontier == nil {
 		if cerr := closer.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("trawl: closing frontier: %w", cerr))
@@ -315,7 +322,10 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return out // cancelled: not the URL's fault
+			// Cancelled: not the URL's fault. Keep it queued so that a
+			// persistent frontier fetches it after a resume.
+			out.Requeue = true
+			return out
 		}
 		if fetch.Transient(err) && req.Retries < c.cfg.maxRetries {
 			c.stats.retries.Add(1)
