@@ -85,7 +85,12 @@ func New(opts ...Option) (*Crawler, error) {
 	}
 	c.front = cfg.frontier
 	if c.front == nil {
+		strategy := frontier.BFS
+		if cfg.priority != nil || cfg.inlinkBoost > 0 {
+			strategy = frontier.Priority
+		}
 		c.front = frontier.NewMemory(&frontier.MemoryOptions{
+			Strategy:   strategy,
 			Workers:    cfg.workers,
 			MaxDepth:   cfg.maxDepth,
 			MaxPerHost: cfg.hostBudget,
@@ -394,6 +399,13 @@ func (c *Crawler) newPage(req frontier.Request, u *url.URL, resp *fetch.Response
 			p.NoIndex = p.NoIndex || doc.Robots.NoIndex
 			p.NoFollow = p.NoFollow || doc.Robots.NoFollow
 		}
+		if c.cfg.mainText {
+			text, err := extract.MainText(bytes.NewReader(resp.Body))
+			if err != nil {
+				c.log.Info("main text failed", "url", req.URL, "err", err)
+			}
+			p.MainText = text
+		}
 	}
 	return p
 }
@@ -416,7 +428,11 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 		if !c.cfg.followNofollow && l.Rel&(extract.RelNofollow|extract.RelSponsored|extract.RelUGC) != 0 {
 			continue
 		}
-		reqs = append(reqs, frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text})
+		r := frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text}
+		if c.cfg.priority != nil {
+			r.Priority = c.cfg.priority(l, p)
+		}
+		reqs = append(reqs, r)
 	}
 	c.offer(ctx, reqs)
 }
@@ -468,6 +484,18 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) {
 	added, err := c.front.Push(ctx, kept...)
 	if err != nil {
 		c.log.Error("frontier push failed", "err", err)
+	}
+	if c.cfg.inlinkBoost > 0 {
+		// In-link counting: every link to a URL still waiting in the
+		// frontier, the first one included, adds the boost to its
+		// priority. (Boost does nothing for URLs already handed out.)
+		if b, ok := c.front.(interface {
+			Boost(rawURL string, delta float64) bool
+		}); ok {
+			for _, r := range kept {
+				b.Boost(r.URL, c.cfg.inlinkBoost)
+			}
+		}
 	}
 	c.stats.discovered.Add(int64(len(kept)))
 	c.stats.dupURLs.Add(int64(len(kept) - added))

@@ -27,6 +27,9 @@ type config struct {
 	maxDepth        int
 	maxRetries      int
 	hostBudget      int
+	priority        func(l *Link, p *Page) float64
+	inlinkBoost     float64
+	mainText        bool
 	backoffBase     time.Duration
 	backoffMax      time.Duration
 	filters         []Filter
@@ -100,6 +103,34 @@ func WithMaxDepth(d int) Option { return func(c *config) { c.maxDepth = d } }
 // crawl, so a trap host (endless calendar, session ids) cannot fill the
 // frontier. Applies to the default frontier only. 0 means no cap. Default 0.
 func WithHostBudget(n int) Option { return func(c *config) { c.hostBudget = n } }
+
+// WithPriority makes the crawl best-first: score is called for every link
+// followed, with the link and the page it was found on, and URLs with
+// higher scores are fetched sooner (seeds get score 0 unless a later link
+// raises them). With the default frontier this selects its Priority
+// strategy: scores are kept exactly within each of its front queues, and
+// floor(score), clamped to 1..4, picks the queue, queue k being served k
+// times as often as queue 1 (so scores in [0, 1) share one best-first
+// queue). Politeness still holds: a high score never lets a host be
+// contacted sooner than its delay. score must be safe for concurrent use.
+// Default: none (breadth-first order).
+func WithPriority(score func(l *Link, p *Page) float64) Option {
+	return func(c *config) { c.priority = score }
+}
+
+// WithInlinkBoost raises a queued URL's priority by delta for each link to
+// it that the crawl finds, the first one included (link-directed crawling:
+// URLs many pages point to are fetched sooner). It needs a frontier with a
+// Boost(rawURL string, delta float64) bool method, as the default frontier
+// has under WithPriority (or with a zero score function for pure in-link
+// ordering). 0 turns it off. Default 0.
+func WithInlinkBoost(delta float64) Option { return func(c *config) { c.inlinkBoost = delta } }
+
+// WithMainText sets whether Page.MainText is filled with the page's main
+// content (extract.MainText: the article without navigation, ads and
+// footers) for HTML pages, before Events.OnPage and the Store see the page.
+// It costs a DOM parse per page. Default false.
+func WithMainText(on bool) Option { return func(c *config) { c.mainText = on } }
 
 // WithBackoff sets the back-off after a 429, a 503 or a timeout: a host
 // rests base after the first, doubling (with jitter) with each consecutive
@@ -193,6 +224,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: host budget must not be negative, got %d", c.hostBudget)
 	case c.backoffBase < 0 || c.backoffMax < 0:
 		return fmt.Errorf("trawl: back-off must not be negative")
+	case c.inlinkBoost < 0:
+		return fmt.Errorf("trawl: in-link boost must not be negative, got %v", c.inlinkBoost)
 	case c.maxRetries < 0:
 		return fmt.Errorf("trawl: max retries must not be negative, got %d", c.maxRetries)
 	case c.userAgent == "":

@@ -46,4 +46,5 @@ type Page struct {
 	NoFollow  bool   // meta robots or X-Robots-Tag said nofollow (their links are not followed)
 	Links     []Link // links found on the page (all of them, including nofollow ones)
 	Text      string // visible text of the page, whitespace collapsed
+	MainText  string // main content (article text, paragraphs separated by blank lines); filled with WithMainText
 }

@@ -352,11 +352,22 @@ func (m *Memory) appendBack(e entry) {
 	if hi.back == nil {
 		m.newBack(hi)
 	}
-	if m.strategy == DFS {
+	switch m.strategy {
+	case Priority:
+		hi.best.push(e)
+	case DFS:
 		hi.back.pushFront(e)
-	} else {
+	default:
 		hi.back.pushBack(e)
 	}
+}
+
+// backLen returns the number of entries in hi's back queue.
+func (m *Memory) backLen(hi *hostInfo) int {
+	if hi.best != nil {
+		return hi.back.len() + hi.best.len()
+	}
+	return hi.back.len()
 }
 
 // newBack gives hi an empty back queue, reusing a spare one: a back queue
@@ -369,6 +380,12 @@ func (m *Memory) newBack(hi *hostInfo) {
 	} else {
 		hi.back = new(deque)
 	}
+	if m.strategy == Priority {
+		// Under Priority a host's back queue is a heap as well: with fewer
+		// hosts than back queues, refill moves every URL straight to its
+		// host's back queue, and a FIFO there would undo the order.
+		hi.best = &prioQueue{pos: make(map[uint64]slot)}
+	}
 	m.backs++
 	m.sched.Add(hi.name)
 }
@@ -379,13 +396,20 @@ func (m *Memory) dropBack(hi *hostInfo) {
 		m.spare = append(m.spare, hi.back)
 	}
 	hi.back = nil
+	hi.best = nil
 	m.backs--
 	m.sched.Remove(hi.name)
 }
 
 // takeBack removes the next entry from hi's back queue.
 func (m *Memory) takeBack(hi *hostInfo) entry {
-	if m.strategy == DFS {
+	switch m.strategy {
+	case Priority:
+		if hi.back.len() > 0 {
+			return hi.back.popFront() // returned by Done: first in line
+		}
+		return hi.best.pop()
+	case DFS:
 		return hi.back.popBack()
 	}
 	return hi.back.popFront()
@@ -396,9 +420,10 @@ func (m *Memory) returnBack(hi *hostInfo, e entry) {
 	if hi.back == nil {
 		m.newBack(hi)
 	}
-	if m.strategy == DFS {
+	switch m.strategy {
+	case DFS:
 		hi.back.pushBack(e)
-	} else {
+	default:
 		hi.back.pushFront(e)
 	}
 }
@@ -421,7 +446,7 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 			hi := m.hosts[host]
 			e := m.takeBack(hi)
 			m.queued--
-			if hi.back.len() == 0 {
+			if m.backLen(hi) == 0 {
 				m.dropBack(hi)
 				m.refill()
 				if m.sched.Hosts() > m.pruneAt {
@@ -520,26 +545,42 @@ func (m *Memory) Leased() int {
 	return len(m.leased)
 }
 
-// Boost adds delta to the priority of rawURL if it is waiting in a front
-// queue of a Priority frontier (in-link counting: boost a URL each time
-// another page links to it), moving it to the queue its new priority
-// selects. It reports whether it found the URL; it returns false under BFS
-// and DFS, and for URLs already moved to their host's back queue (those are
-// next in line for their host and keep their place).
+// Boost adds delta to the priority of rawURL if it is waiting in a
+// Priority frontier (in-link counting: boost a URL each time another page
+// links to it): in a front queue it moves to the queue its new priority
+// selects; in its host's back queue (a heap under Priority) it moves up
+// among the host's URLs. It reports whether it found the URL; it returns
+// false under BFS and DFS, for URLs handed out, and for URLs returned by
+// Done with Retry or Requeue (those are first in line for their host).
 func (m *Memory) Boost(rawURL string, delta float64) bool {
 	if m.strategy != Priority {
 		return false
 	}
 	fp := Fingerprint(rawURL)
+	var host string
+	if u, err := url.Parse(rawURL); err == nil {
+		host = urlnorm.Key(u)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s, ok := m.heaps[0].pos[fp]
+	if s, ok := m.heaps[0].pos[fp]; ok {
+		e := m.heaps[s.level].remove(int(s.index))
+		e.prio += delta
+		m.heaps[m.level(e.prio)].push(e)
+		return true
+	}
+	// Not in a front queue: maybe waiting in its host's back queue.
+	hi := m.hosts[host]
+	if hi == nil || hi.best == nil {
+		return false
+	}
+	s, ok := hi.best.pos[fp]
 	if !ok {
 		return false
 	}
-	e := m.heaps[s.level].remove(int(s.index))
+	e := hi.best.remove(int(s.index))
 	e.prio += delta
-	m.heaps[m.level(e.prio)].push(e)
+	hi.best.push(e)
 	return true
 }
 

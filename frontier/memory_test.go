@@ -144,8 +144,8 @@ func TestMemoryBoost(t *testing.T) {
 	if !f.Boost("http://h0/", 1) {
 		t.Fatal("Boost(h0) = false, want true for a queued URL")
 	}
-	if f.Boost("http://h4/", 1) {
-		t.Error("Boost(h4) = true for a URL already in its back queue, want false")
+	if !f.Boost("http://h4/", 1) {
+		t.Error("Boost(h4) = false for a URL waiting in its back queue, want true")
 	}
 	if f.Boost("http://nowhere/", 1) {
 		t.Error("Boost of a URL never pushed = true")
@@ -364,4 +364,20 @@ func TestMemoryRequeueAndNoContact(t *testing.T) {
 			t.Errorf("Next on a drained frontier = %v, want ErrEmpty", err)
 		}
 	})
+}
+
+// TestMemoryPriorityWithinHost: with fewer hosts than back queues, every
+// URL moves to its host's back queue at once; Priority must still hand out
+// a host's URLs best first, and Boost must still reorder them.
+func TestMemoryPriorityWithinHost(t *testing.T) {
+	f := frontier.NewMemory(&frontier.MemoryOptions{Strategy: frontier.Priority, Workers: 4, Politeness: noDelay})
+	mustPush(t, f, req("http://a/1", 0.1), req("http://a/2", 0.7), req("http://a/3", 0.3), req("http://a/4", 0.5))
+	if !f.Boost("http://a/1", 0.5) {
+		t.Fatal("Boost(http://a/1) = false for a URL in its host's back queue")
+	}
+	got := handout(t, f)
+	want := []string{"http://a/2", "http://a/1", "http://a/4", "http://a/3"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("handed out %v, want %v (best first, a/1 boosted to 0.6)", got, want)
+	}
 }

@@ -31,8 +31,9 @@ func (e *entry) request() Request {
 // hostInfo is the frontier's state for one host.
 type hostInfo struct {
 	name     string
-	back     *deque // the host's back queue; nil when it has none
-	accepted int    // URLs accepted for this host (the per-host budget)
+	back     *deque     // the host's back queue; nil when it has none
+	best     *prioQueue // under Priority, the back queue's entries, best first (back stays empty)
+	accepted int        // URLs accepted for this host (the per-host budget)
 }
 
 // blockLen entries make one deque block: 8,160 bytes, just under the 8 KiB
