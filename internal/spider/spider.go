@@ -29,6 +29,23 @@ type Program struct {
 	// Scope returns the filter that keeps the crawl within its scope, given
 	// the normalized start URLs.
 	Scope func(seeds ...string) trawl.Filter
+	// Extension, if set, adds a program's own flags and behaviour (the
+	// focused spider's topic, for one).
+	Extension Extension
+}
+
+// Extension is what a spider adds to the common program. Each func may be
+// nil.
+type Extension struct {
+	// Flags registers extra flags.
+	Flags func(fs *flag.FlagSet)
+	// Options is called after the flags are parsed and returns options to
+	// add to the crawl, or an error for bad flag values (exit status 2).
+	Options func() ([]trawl.Option, error)
+	// Status returns text appended to the progress line.
+	Status func() string
+	// Summary writes extra lines to the summary at the end.
+	Summary func(w io.Writer)
 }
 
 // flags are the options every spider takes.
@@ -72,6 +89,9 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fs.BoolVar(&f.progress, "progress", isTerminal(stderr), "show a progress line on stderr (default: when stderr is a terminal)")
 	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed)")
+	if p.Extension.Flags != nil {
+		p.Extension.Flags(fs)
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: %s [flags] URL...\n\n%s\n\nFlags:\n", p.Name, p.Usage)
 		fs.PrintDefaults()
@@ -150,7 +170,15 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		opts = append(opts, trawl.WithStore(dir))
 	}
-	var line progressLine
+	if p.Extension.Options != nil {
+		more, err := p.Extension.Options()
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+			return 2
+		}
+		opts = append(opts, more...)
+	}
+	line := progressLine{extra: p.Extension.Status}
 	if f.progress {
 		opts = append(opts, trawl.WithProgress(250*time.Millisecond, func(s trawl.Stats) { line.show(stderr, s) }))
 	}
@@ -165,6 +193,9 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	runErr := c.Run(ctx)
 	line.end(stderr)
 	summary(stdout, c.Stats(), f.out)
+	if p.Extension.Summary != nil {
+		p.Extension.Summary(stdout)
+	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		fmt.Fprintf(stderr, "%s: %v\n", p.Name, runErr)
 		return 1
@@ -199,11 +230,17 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progressLine redraws one status line in place.
-type progressLine struct{ shown bool }
+type progressLine struct {
+	shown bool
+	extra func() string
+}
 
 func (l *progressLine) show(w io.Writer, s trawl.Stats) {
 	fmt.Fprintf(w, "\r\033[K%d pages  %.1f pages/s  %d queued  %d stored  %d errors  %s",
 		s.Fetched, s.PagesPerSecond, s.Queued, s.Stored, s.Errors, s.Elapsed.Round(time.Second))
+	if l.extra != nil {
+		fmt.Fprintf(w, "  %s", l.extra())
+	}
 	l.shown = true
 }
 
