@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/trawl-dev/trawl/dedup"
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
@@ -353,11 +354,14 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	if resp.Truncated {
 		c.stats.truncated.Add(1)
 	}
+	duplicate := c.checkDuplicate(page)
 	if ev := c.cfg.events.OnPage; ev != nil {
 		ev(ctx, page)
 	}
 	if page.NoIndex {
 		c.stats.noIndex.Add(1)
+	} else if duplicate && !c.cfg.dupPolicy.Store {
+		// Known content: not stored again.
 	} else if c.cfg.store != nil {
 		if err := c.cfg.store.Put(ctx, page); err != nil {
 			c.stats.storeErrors.Add(1)
@@ -369,9 +373,12 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 			c.stats.storedSize(int64(len(page.Body)))
 		}
 	}
-	if page.NoFollow {
+	switch {
+	case page.NoFollow:
 		c.stats.noFollow.Add(1)
-	} else {
+	case duplicate && c.cfg.dupPolicy.NoFollowNear:
+		// A trap serving one page under many URLs ends here.
+	default:
 		c.follow(ctx, page)
 	}
 	c.log.Debug("page", "url", req.URL, "status", resp.Status, "bytes", len(resp.Body), "links", len(page.Links))
@@ -399,7 +406,7 @@ func (c *Crawler) newPage(req frontier.Request, u *url.URL, resp *fetch.Response
 			p.NoIndex = p.NoIndex || doc.Robots.NoIndex
 			p.NoFollow = p.NoFollow || doc.Robots.NoFollow
 		}
-		if c.cfg.mainText {
+		if c.cfg.mainText || c.cfg.dups != nil {
 			text, err := extract.MainText(bytes.NewReader(resp.Body))
 			if err != nil {
 				c.log.Info("main text failed", "url", req.URL, "err", err)
@@ -408,6 +415,34 @@ func (c *Crawler) newPage(req frontier.Request, u *url.URL, resp *fetch.Response
 		}
 	}
 	return p
+}
+
+// checkDuplicate runs duplicate detection on an HTML page's main text (the
+// visible text when no main text was found), records the verdict in
+// p.Duplicate and reports whether the page duplicates an earlier one.
+func (c *Crawler) checkDuplicate(p *Page) bool {
+	if c.cfg.dups == nil || (p.ContentType != "text/html" && p.ContentType != "application/xhtml+xml") {
+		return false
+	}
+	text := p.MainText
+	if strings.TrimSpace(text) == "" {
+		text = p.Text
+	}
+	if strings.TrimSpace(text) == "" {
+		return false // nothing to compare: an empty page duplicates nothing
+	}
+	// The title goes in too: pages with next to no text (framesets,
+	// stubs) then differ by title, while true copies share it.
+	p.Duplicate = c.cfg.dups.Check(p.URL.String(), p.Title+"\n\n"+text)
+	switch p.Duplicate.Kind {
+	case dedup.Exact:
+		c.stats.exactDups.Add(1)
+	case dedup.Near:
+		c.stats.nearDups.Add(1)
+	default:
+		return false
+	}
+	return true
 }
 
 // follow queues the page's links: rel=nofollow links are skipped unless

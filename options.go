@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/trawl-dev/trawl/dedup"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/urlnorm"
@@ -30,6 +31,8 @@ type config struct {
 	priority        func(l *Link, p *Page) float64
 	inlinkBoost     float64
 	mainText        bool
+	dups            *dedup.Detector
+	dupPolicy       DuplicatePolicy
 	backoffBase     time.Duration
 	backoffMax      time.Duration
 	filters         []Filter
@@ -131,6 +134,32 @@ func WithInlinkBoost(delta float64) Option { return func(c *config) { c.inlinkBo
 // footers) for HTML pages, before Events.OnPage and the Store see the page.
 // It costs a DOM parse per page. Default false.
 func WithMainText(on bool) Option { return func(c *config) { c.mainText = on } }
+
+// DuplicatePolicy says what the crawler does with a page whose content
+// duplicates a page it fetched earlier. The zero value skips storing
+// duplicates and still follows their links.
+type DuplicatePolicy struct {
+	// Store stores duplicates too, with Page.Duplicate telling what they
+	// duplicate. Default false: duplicates are not stored.
+	Store bool
+	// NoFollowNear does not follow the links of near-duplicate pages, a
+	// defence against traps that serve one page under endless URLs (session
+	// ids, calendars) with small changes. Exact duplicates are never
+	// followed either way when this is set. Default false.
+	NoFollowNear bool
+}
+
+// WithDuplicateDetection checks every HTML page's title and main text (see
+// WithMainText, which it turns on; the visible text when no main text is
+// found; pages with no text are not checked) against the pages seen before
+// with d:
+// exact duplicates (same text once whitespace and case are folded) and near
+// duplicates (same article with a different ad, clock or a few words
+// changed) get Page.Duplicate set, are counted in Stats, and are handled by
+// policy. A nil d turns detection off. Default: off.
+func WithDuplicateDetection(d *dedup.Detector, policy DuplicatePolicy) Option {
+	return func(c *config) { c.dups, c.dupPolicy = d, policy }
+}
 
 // WithBackoff sets the back-off after a 429, a 503 or a timeout: a host
 // rests base after the first, doubling (with jitter) with each consecutive

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/trawl-dev/trawl/dedup"
 	"github.com/trawl-dev/trawl/extract"
 )
 
@@ -47,4 +48,8 @@ type Page struct {
 	Links     []Link // links found on the page (all of them, including nofollow ones)
 	Text      string // visible text of the page, whitespace collapsed
 	MainText  string // main content (article text, paragraphs separated by blank lines); filled with WithMainText
+	// Duplicate says whether the page's main text duplicates an earlier
+	// page's (Kind dedup.Exact or dedup.Near, Of its URL); Kind is dedup.New
+	// for an original or when detection is off.
+	Duplicate dedup.Match
 }

@@ -21,16 +21,18 @@ type Stats struct {
 	Status5xx   int64
 	NotModified int64 // 304 answers to conditional requests
 
-	Queued        int   // URLs waiting in the frontier now
-	Discovered    int64 // URLs offered to the frontier (seeds, links, redirects) after filters
-	DuplicateURLs int64 // of those, URLs the frontier had already seen
-	Filtered      int64 // URLs rejected by a Filter, by the depth limit or as non-http(s)
-	RobotsDenied  int64 // URLs not fetched because robots.txt disallows them
-	RobotsFetches int64 // robots.txt requests made
-	NoIndex       int64 // pages not stored because of noindex
-	NoFollow      int64 // pages whose links were not followed because of nofollow
-	Retries       int64 // fetches retried after a transient failure
-	Redirects     int64 // redirect responses followed (their targets queued)
+	Queued          int   // URLs waiting in the frontier now
+	Discovered      int64 // URLs offered to the frontier (seeds, links, redirects) after filters
+	DuplicateURLs   int64 // of those, URLs the frontier had already seen
+	Filtered        int64 // URLs rejected by a Filter, by the depth limit or as non-http(s)
+	RobotsDenied    int64 // URLs not fetched because robots.txt disallows them
+	RobotsFetches   int64 // robots.txt requests made
+	NoIndex         int64 // pages not stored because of noindex
+	NoFollow        int64 // pages whose links were not followed because of nofollow
+	ExactDuplicates int64 // pages whose main text duplicates an earlier page's exactly
+	NearDuplicates  int64 // pages whose main text nearly duplicates an earlier page's
+	Retries         int64 // fetches retried after a transient failure
+	Redirects       int64 // redirect responses followed (their targets queued)
 
 	Errors      int64            // URLs given up on (after retries)
 	ErrorKinds  map[string]int64 // errors by kind: "timeout", "connection", "status-5xx", "content-type", "bomb", ...
@@ -55,6 +57,7 @@ type stats struct {
 	discovered, dupURLs, filtered       atomic.Int64
 	robotsDenied, robotsFetches         atomic.Int64
 	noIndex, noFollow, retries, redirs  atomic.Int64
+	exactDups, nearDups                 atomic.Int64
 	errors, storeErrors, truncated      atomic.Int64
 	maxDepth                            atomic.Int64
 
@@ -115,29 +118,31 @@ func (s *stats) depth(d int) {
 
 func (s *stats) snapshot(queued int) Stats {
 	st := Stats{
-		Start:         s.start,
-		Fetched:       s.fetched.Load(),
-		Stored:        s.stored.Load(),
-		Bytes:         s.bytes.Load(),
-		Status2xx:     s.s2xx.Load(),
-		Status3xx:     s.s3xx.Load(),
-		Status4xx:     s.s4xx.Load(),
-		Status5xx:     s.s5xx.Load(),
-		NotModified:   s.notModified.Load(),
-		Queued:        queued,
-		Discovered:    s.discovered.Load(),
-		DuplicateURLs: s.dupURLs.Load(),
-		Filtered:      s.filtered.Load(),
-		RobotsDenied:  s.robotsDenied.Load(),
-		RobotsFetches: s.robotsFetches.Load(),
-		NoIndex:       s.noIndex.Load(),
-		NoFollow:      s.noFollow.Load(),
-		Retries:       s.retries.Load(),
-		Redirects:     s.redirs.Load(),
-		Errors:        s.errors.Load(),
-		StoreErrors:   s.storeErrors.Load(),
-		Truncated:     s.truncated.Load(),
-		MaxDepth:      int(s.maxDepth.Load()),
+		Start:           s.start,
+		Fetched:         s.fetched.Load(),
+		Stored:          s.stored.Load(),
+		Bytes:           s.bytes.Load(),
+		Status2xx:       s.s2xx.Load(),
+		Status3xx:       s.s3xx.Load(),
+		Status4xx:       s.s4xx.Load(),
+		Status5xx:       s.s5xx.Load(),
+		NotModified:     s.notModified.Load(),
+		Queued:          queued,
+		Discovered:      s.discovered.Load(),
+		DuplicateURLs:   s.dupURLs.Load(),
+		Filtered:        s.filtered.Load(),
+		RobotsDenied:    s.robotsDenied.Load(),
+		RobotsFetches:   s.robotsFetches.Load(),
+		NoIndex:         s.noIndex.Load(),
+		NoFollow:        s.noFollow.Load(),
+		ExactDuplicates: s.exactDups.Load(),
+		NearDuplicates:  s.nearDups.Load(),
+		Retries:         s.retries.Load(),
+		Redirects:       s.redirs.Load(),
+		Errors:          s.errors.Load(),
+		StoreErrors:     s.storeErrors.Load(),
+		Truncated:       s.truncated.Load(),
+		MaxDepth:        int(s.maxDepth.Load()),
 	}
 	if !s.start.IsZero() {
 		end := time.Now()

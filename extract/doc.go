@@ -90,7 +90,77 @@
 //
 // # Main content
 //
-// TODO(lead): main-content finders (MainText, BTE, DOM finder).
+// MainText returns a page's main content (article, post or story) as plain
+// text, one paragraph per block separated by blank lines; MainTextNode does
+// the same on a tree from html.Parse. BTE is the textbook baseline.
+//
+// BTE (Finn, Kushmerick and Smyth, 2001) sees the page as tokens b_k (1 for
+// a tag, 0 for a word) and keeps the window i ≤ j maximising
+// Σ_{k<i} b_k + Σ_{i≤k≤j} (1−b_k) + Σ_{k>j} b_k. With prefix counts P (tags)
+// and W (words) this is [P(i)−W(i)] + [W(j+1)−P(j+1)] + P(N), so BTEWindow
+// finds it in one O(N) pass.
+//
+// MainText works on the DOM:
+//  1. Removal: script, style, noscript, template, svg, math, iframes, embeds,
+//     media and form controls; nav, aside, footer, menu and ARIA navigation,
+//     complementary, contentinfo, menu and search roles; elements hidden by
+//     the hidden attribute or an inline display:none or visibility:hidden;
+//     forms holding less than half the page's text (comment and search
+//     forms; a form wrapping the whole page stays). Comments are not text.
+//  2. Segmentation: the text between block-level boundaries (p, div, li,
+//     td, h1–h6, ...) is a block, whitespace collapsed and <br> kept as a
+//     line break. Each block records its words (whitespace-separated runs;
+//     Han, kana, Hangul and Thai characters count half a word each), words
+//     inside links, sentence-ending marks (. ! ? 。 ！ ？ ؟ । ...), heading
+//     level and how often its text recurs on the page. These are
+//     language-neutral. Class, id and itemprop tokens give weaker hints:
+//     comment, nav, menu, sidebar, share, related, ad, ... count against;
+//     article, content, entry, post, story, body, text, main count for; both
+//     cancel out. A negative hint on an element holding more than half the
+//     page's words and its longest block is ignored.
+//  3. Scoring: block score s = (w−ℓ) − 1.77ℓ − 1.6, minus 2.7 more when the
+//     block has no sentence mark and is not a heading (w words, ℓ linked
+//     words). A block repeated 3 or more times scores −w−1.6. Inside a
+//     negatively hinted element s ← 0.53·s − 7.2·w; inside a positively
+//     hinted one a positive s is multiplied by 1.37.
+//  4. The container is the block element whose blocks have the largest total
+//     score (the tree counterpart of BTE's window; O(N) with prefix sums,
+//     since an element's blocks are contiguous). If nothing scores above 0,
+//     the search is repeated without hints. Sibling elements scoring above
+//     max(4, 0.05 × the container's score) are added.
+//  5. Headline: among the h1–h3 blocks before the end of the container,
+//     those with at least half their words in <title>; the one sharing most
+//     words wins. Kept with it: the blocks between it and the container when
+//     they total ≤ 60 words (byline, dateline), and up to 2 short blocks
+//     with digits just above it (dates).
+//  6. Output: the region's blocks, except those more than 80% links or
+//     inside a negatively hinted element within the region; repeated texts
+//     once.
+//
+// The weights were tuned by coordinate descent on the train split of the
+// evaluation set only.
+//
+// Caps: at most 8 MiB read, 1,048,576 nodes visited, content nested deeper
+// than 256 elements ignored; BTE considers at most 2,097,152 tokens. Pages
+// that golang.org/x/net/html refuses (more than 512 open elements) get BTE's
+// result. The output is valid UTF-8 and at most 3× the input size. All
+// functions are safe for concurrent use.
+//
+// Accuracy on the Dragnet evaluation set (shared/data/content-eval; test
+// split, 414 pages; bag-of-words macro P/R/F1; bench/content runs all
+// finders in one go):
+//
+//	finder                 P      R      F1
+//	MainText (DOM)         0.886  0.919  0.885   (train: 0.928 0.955 0.933)
+//	go-readability         0.866  0.932  0.874
+//	go-trafilatura         0.848  0.929  0.853
+//	BTE                    0.662  0.941  0.727
+//	all visible text       0.372  0.999  0.504
+//
+// On all 1,379 pages: MainText 0.918, go-readability 0.890, go-trafilatura
+// 0.872, BTE 0.738. Set TRAWL_CONTENT_EVAL=1 to run the full evaluation
+// (go test -run TestMainTextEval$ -v ./extract) or the comparison
+// (cd bench && go test -run TestCompare -v ./content).
 //
 // # Bounds
 //
@@ -132,6 +202,10 @@
 // Links is the per-page hot path. BenchmarkLinks, BenchmarkExtractor and
 // BenchmarkTokenizer (the tokenizer alone, the floor) run on synthetic
 // 20–200 KB news pages; bench/extract_test.go compares Links with what
-// Colly does per page (goquery document plus a[href] selection and
-// net/url resolution).
+// Colly does per page (goquery document plus a[href] selection, text and
+// net/url resolution). Measured on a shared 2-core machine (November
+// 2026, geomean of four page sizes, CPU time): Links 2.2× goquery's
+// throughput, Extractor 2.8×, the bare x/net/html tokenizer 3.5×. Nearly
+// all of Links' time is the tokenizer; resolution and text collection are
+// the rest.
 package extract
