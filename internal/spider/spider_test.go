@@ -1,0 +1,109 @@
+package spider
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trawl-dev/trawl"
+)
+
+func program() Program {
+	return Program{Name: "testspider", Usage: "testspider crawls for tests.", Scope: trawl.SameHost}
+}
+
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = program().Run(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{name: "help", args: []string{"-h"}, code: 0, want: "Usage: testspider"},
+		{name: "unknown flag", args: []string{"-bogus"}, code: 2, want: "flag provided but not defined"},
+		{name: "no urls", args: nil, code: 2, want: "no start URLs"},
+		{name: "bad url", args: []string{"mailto:a@b"}, code: 2, want: "seed"},
+		{name: "bad number", args: []string{"-max-pages", "x", "http://a.test/"}, code: 2, want: "invalid value"},
+		{name: "negative", args: []string{"-concurrency", "0", "http://a.test/"}, code: 2, want: "workers"},
+		{name: "missing seeds file", args: []string{"-seeds", "/nonexistent/seeds.txt"}, code: 2, want: "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := run(t, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestDemo(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "-demo", "-out", dir, "-max-pages", "25", "-progress=false")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"demo: serving a synthetic web", "crawled 25 pages", "output: " + dir} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	urls, err := os.ReadFile(filepath.Join(dir, "urls.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := strings.Count(string(urls), "\n")
+	if n == 0 || n > 25 {
+		t.Errorf("urls.txt has %d lines, want 1..25", n)
+	}
+	stats, err := os.ReadFile(filepath.Join(dir, "stats.txt"))
+	if err != nil || !strings.HasPrefix(string(stats), "Maximum size: ") {
+		t.Errorf("stats.txt = %q, %v", stats, err)
+	}
+}
+
+func TestSeedsFileAndProgress(t *testing.T) {
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	os.WriteFile(seeds, []byte("# comment\n\nhttp://h1.test/\n"), 0o644)
+	code, stdout, stderr := run(t, "-demo", "-seeds", seeds, "-max-depth", "1", "-progress", "-out", filepath.Join(dir, "out"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Only the seed from the file (depth 1) is crawled, on its host.
+	if !strings.Contains(stdout, "crawled 1 pages") {
+		t.Errorf("want exactly the seed crawled:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "pages/s") {
+		t.Errorf("-progress printed no progress line: %q", stderr)
+	}
+}
+
+func TestExtension(t *testing.T) {
+	var gotFlag string
+	p := program()
+	p.Extension = Extension{
+		Flags: func(fs *flag.FlagSet) { fs.StringVar(&gotFlag, "topic", "", "topic words") },
+		Options: func() ([]trawl.Option, error) {
+			return []trawl.Option{trawl.WithMaxPages(3)}, nil
+		},
+		Summary: func(w io.Writer) { w.Write([]byte("extension summary\n")) },
+	}
+	var out, errOut bytes.Buffer
+	code := p.Run(context.Background(), []string{"-demo", "-topic", "cats", "-out", t.TempDir()}, &out, &errOut)
+	if code != 0 || gotFlag != "cats" || !strings.Contains(out.String(), "crawled 3 pages") || !strings.Contains(out.String(), "extension summary") {
+		t.Errorf("exit %d, flag %q, stdout %q, stderr %q", code, gotFlag, out.String(), errOut.String())
+	}
+}
