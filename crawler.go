@@ -97,6 +97,7 @@ func New(opts ...Option) (*Crawler, error) {
 			MaxPerHost: cfg.hostBudget,
 			Politeness: politeness.Config{
 				MinDelay:        minDelay(cfg.delay),
+				Factor:          adaptiveFactor(cfg.adaptive),
 				HostConcurrency: cfg.hostConcurrency,
 				BackoffBase:     cfg.backoffBase,
 				BackoffMax:      cfg.backoffMax,
@@ -113,6 +114,15 @@ func minDelay(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// adaptiveFactor maps WithAdaptiveDelay's factor to politeness.Config.Factor,
+// where 0 means the default and a negative value means off.
+func adaptiveFactor(f float64) float64 {
+	if f == 0 {
+		return -1
+	}
+	return f
 }
 
 // productToken returns the robots.txt product token of a User-Agent string:

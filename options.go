@@ -28,6 +28,7 @@ type config struct {
 	maxDepth        int
 	maxRetries      int
 	hostBudget      int
+	adaptive        float64
 	priority        func(l *Link, p *Page) float64
 	inlinkBoost     float64
 	mainText        bool
@@ -58,6 +59,7 @@ func defaultConfig() config {
 		delay:           time.Second,
 		hostConcurrency: 1,
 		maxRetries:      2,
+		adaptive:        10,
 		robots:          true,
 	}
 }
@@ -101,6 +103,13 @@ func WithMaxPages(n int) Option { return func(c *config) { c.maxPages = n } }
 // WithMaxDepth stops following links deeper than d: seeds have depth 1, so
 // WithMaxDepth(1) fetches the seeds only. 0 means no limit. Default 0.
 func WithMaxDepth(d int) Option { return func(c *config) { c.maxDepth = d } }
+
+// WithAdaptiveDelay sets Mercator's adaptive politeness: after a fetch
+// that took d, its host rests at least factor×d (clamped to 1 min), so slow
+// servers are contacted less often. 0 turns it off, leaving only the
+// WithDelay minimum, Crawl-delay and back-off. Applies to the default
+// frontier only. Default 10.
+func WithAdaptiveDelay(factor float64) Option { return func(c *config) { c.adaptive = factor } }
 
 // WithHostBudget caps how many URLs of one host are queued over the whole
 // crawl, so a trap host (endless calendar, session ids) cannot fill the
@@ -249,6 +258,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: max pages must not be negative, got %d", c.maxPages)
 	case c.maxDepth < 0:
 		return fmt.Errorf("trawl: max depth must not be negative, got %d", c.maxDepth)
+	case c.adaptive < 0:
+		return fmt.Errorf("trawl: adaptive delay factor must not be negative, got %v", c.adaptive)
 	case c.hostBudget < 0:
 		return fmt.Errorf("trawl: host budget must not be negative, got %d", c.hostBudget)
 	case c.backoffBase < 0 || c.backoffMax < 0:

@@ -56,6 +56,7 @@ type flags struct {
 	concurrency     int
 	hostConcurrency int
 	delay           time.Duration
+	adaptive        float64
 	userAgent       string
 	out             string
 	allowPrivate    bool
@@ -84,6 +85,7 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.IntVar(&f.concurrency, "concurrency", 16, "fetches in flight at once, over all hosts")
 	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host")
 	fs.DurationVar(&f.delay, "delay", time.Second, "minimum gap between requests to one host")
+	fs.Float64Var(&f.adaptive, "adaptive", 10, "adaptive politeness: a host rests at least `FACTOR` × its last fetch time (0 = off)")
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
 	fs.StringVar(&f.out, "out", "", "store pages in `DIR` (numbered files, urls.txt, stats.txt)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
@@ -154,6 +156,7 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		trawl.WithWorkers(f.concurrency),
 		trawl.WithHostConcurrency(f.hostConcurrency),
 		trawl.WithDelay(f.delay),
+		trawl.WithAdaptiveDelay(f.adaptive),
 	)
 	if f.allowPrivate {
 		opts = append(opts, trawl.WithAllowPrivateNetworks(true))
