@@ -349,7 +349,19 @@ func TestCrawlFaults(t *testing.T) {
 			InvalidUTF8: true, LegacyCharsets: true, MalformedHTML: true,
 		},
 	})
+	// Heap sampled as pages arrive: a gzip bomb (1 GiB inflated) or a huge
+	// body read without limits would show here.
+	var peakMu sync.Mutex
+	var peakHeap uint64
+	sample := func(context.Context, *trawl.Page) {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		peakMu.Lock()
+		peakHeap = max(peakHeap, ms.HeapAlloc)
+		peakMu.Unlock()
+	}
 	c, mem, err := crawl(t, web,
+		trawl.WithEvents(trawl.Events{OnPage: sample}),
 		trawl.WithMaxDepth(8),
 		trawl.WithMaxRetries(1),
 		trawl.WithBackoff(20*time.Millisecond, 200*time.Millisecond),
@@ -361,6 +373,9 @@ func TestCrawlFaults(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
+	}
+	if peakHeap > 256<<20 {
+		t.Errorf("heap reached %d MiB during the fault crawl, want it bounded under 256 MiB", peakHeap>>20)
 	}
 	st := c.Stats()
 	for _, kind := range []string{"timeout", "connection", "status-5xx", "bomb"} {
