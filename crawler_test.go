@@ -569,3 +569,32 @@ func TestRunTwice(t *testing.T) {
 		t.Error("second Run succeeded")
 	}
 }
+
+func TestCrawlRedirectLimit(t *testing.T) {
+	for _, tt := range []struct {
+		chain    int
+		wantFail bool
+	}{{chain: 9, wantFail: false}, {chain: 12, wantFail: true}} {
+		t.Run(fmt.Sprint(tt.chain), func(t *testing.T) {
+			web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 1, PagesPerHost: 5, Faults: crawltest.Faults{RedirectChain: tt.chain}})
+			c, _, err := crawl(t, web)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := c.Stats()
+			hops := 0
+			for _, r := range web.Log().Requests() {
+				if strings.HasPrefix(r.Path, "/redirect/") {
+					hops++
+				}
+			}
+			if tt.wantFail {
+				if st.ErrorKinds["redirect"] != 1 || hops != 10+1 {
+					t.Errorf("chain of %d: %d redirect errors after %d hops requested; want 1 error after 11 requests (10 redirects followed)", tt.chain, st.ErrorKinds["redirect"], hops)
+				}
+			} else if st.ErrorKinds["redirect"] != 0 || hops != tt.chain {
+				t.Errorf("chain of %d: %d redirect errors, %d hops requested; want 0 and %d", tt.chain, st.ErrorKinds["redirect"], hops, tt.chain)
+			}
+		})
+	}
+}
