@@ -24,13 +24,17 @@ var allowedImports = map[string][]string{
 	"politeness":            {},
 	"frontier":              {"politeness", "urlnorm"},
 	"frontier/frontiertest": {"frontier"},
+	"frontier/disk":         {"frontier", "politeness", "urlnorm"},
 	"dedup":                 {},
 	"fetch":                 {},
 	"crawltest":             {},
 	"store":                 {""},
-	"internal/spider":       {"", "crawltest", "store"},
+	"internal/spider":       {"", "crawltest", "store", "frontier/disk", "politeness"},
 	"examples/sitespider":   {"", "internal/spider"},
 	"examples/dirspider":    {"", "internal/spider"},
+
+	"topic":                  {},
+	"examples/focusedspider": {"", "internal/spider", "topic"},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

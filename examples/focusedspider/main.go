@@ -1,0 +1,235 @@
+// Command focusedspider is a focused crawler: it fetches the links most
+// likely to lead to pages about a topic first, and reports its harvest
+// rate (relevant pages / pages fetched) as it goes and at the end.
+//
+//	go run ./examples/focusedspider -demo -max-pages 100               # offline demo, topic astronomy
+//	go run ./examples/focusedspider -topic "compiler kernel runtime" -max-pages 500 https://example.com/
+//	go run ./examples/focusedspider -topic-file example.txt -scope domain -max-pages 500 https://example.com/
+//
+// It takes sitespider's flags plus -topic, -topic-file, -scope and
+// -harvest-every. Run it with -h for all of them; README.md explains the
+// scoring and shows the evaluation.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/internal/spider"
+	"github.com/trawl-dev/trawl/topic"
+)
+
+// demoTopic is the topic of a -demo crawl without -topic or -topic-file:
+// words of one of the demo web's topics.
+const demoTopic = "telescope galaxy orbit nebula comet planet eclipse"
+
+func main() {
+	f := &focused{stderr: os.Stderr}
+	f.program().Main()
+}
+
+// focused is the focused spider's state: its flags, the scorer and the
+// harvest counters.
+type focused struct {
+	stderr io.Writer
+	fs     *flag.FlagSet
+
+	topic        string
+	topicFile    string
+	scope        string
+	harvestEvery int
+
+	scorer *topic.Scorer
+	desc   string // the topic as shown in the summary
+
+	mu     sync.Mutex
+	recent [64]scored // scores of the pages whose links are being scored
+	next   int
+
+	pages, relevant atomic.Int64
+}
+
+// scored is a page with its score.
+type scored struct {
+	p     *trawl.Page
+	score float64
+}
+
+func (f *focused) program() spider.Program {
+	return spider.Program{
+		Name: "focusedspider",
+		Usage: "focusedspider crawls the links most likely to lead to pages about a topic first\n" +
+			"(given by -topic words and/or a -topic-file example text) and prints the harvest rate:\n" +
+			"pages the topic scorer judges relevant / pages fetched. Give -max-pages: by default\n" +
+			"it follows links to any host (-scope web).",
+		Scope: f.scopeFilter,
+		Extension: spider.Extension{
+			Flags:   f.flags,
+			Options: f.options,
+			Status:  f.status,
+			Summary: f.summary,
+		},
+	}
+}
+
+func (f *focused) flags(fs *flag.FlagSet) {
+	f.fs = fs
+	fs.StringVar(&f.topic, "topic", "", "the topic, as `words` (\"telescope galaxy comet\")")
+	fs.StringVar(&f.topicFile, "topic-file", "", "read an example text of the topic from `FILE` (plain text)")
+	fs.StringVar(&f.scope, "scope", "", "where links may lead: web (any http(s) URL), domain or host of the start URLs (default web; host with -demo)")
+	fs.IntVar(&f.harvestEvery, "harvest-every", 100, "without a progress line, print the harvest rate to stderr every `N` pages (0 = only at the end)")
+}
+
+func (f *focused) demo() bool {
+	fl := f.fs.Lookup("demo")
+	return fl != nil && fl.Value.String() == "true"
+}
+
+func (f *focused) progress() bool {
+	fl := f.fs.Lookup("progress")
+	return fl != nil && fl.Value.String() == "true"
+}
+
+// scopeFilter returns the -scope filter. Whatever the scope, binary files,
+// repeating paths (a spider trap) and very long URLs are skipped.
+func (f *focused) scopeFilter(seeds ...string) trawl.Filter {
+	guard := trawl.All(
+		trawl.SkipExtensions(trawl.BinaryExtensions()...),
+		trawl.PathRepetition(3),
+		trawl.MaxURLLength(2048),
+	)
+	scope := f.scope
+	if scope == "" {
+		scope = "web"
+		if f.demo() {
+			scope = "host" // the demo web's hosts are the start URLs' hosts
+		}
+	}
+	switch scope {
+	case "host":
+		return trawl.All(trawl.SameHost(seeds...), guard)
+	case "domain":
+		return trawl.All(trawl.SameDomain(seeds...), guard)
+	default: // "web"; options rejects other values before the crawl starts
+		return guard
+	}
+}
+
+// options builds the scorer from -topic and -topic-file and returns the
+// options that make the crawl focused.
+func (f *focused) options() ([]trawl.Option, error) {
+	switch f.scope {
+	case "", "web", "domain", "host":
+	default:
+		return nil, fmt.Errorf("-scope %q: want web, domain or host", f.scope)
+	}
+	if f.harvestEvery < 0 {
+		return nil, fmt.Errorf("-harvest-every %d: want 0 or more", f.harvestEvery)
+	}
+	desc := f.topic
+	var opts []topic.Option
+	if f.topicFile != "" {
+		b, err := os.ReadFile(f.topicFile)
+		if err != nil {
+			return nil, fmt.Errorf("-topic-file: %w", err)
+		}
+		opts = append(opts, topic.WithExamples(string(b)))
+	}
+	if desc == "" && f.topicFile == "" {
+		if !f.demo() {
+			return nil, errors.New("no topic: give -topic \"words ...\" or -topic-file FILE")
+		}
+		desc = demoTopic
+	}
+	s, err := topic.New(desc, opts...)
+	if err != nil {
+		return nil, err
+	}
+	f.scorer = s
+	f.desc = desc
+	if f.topicFile != "" {
+		f.desc = strings.TrimSpace(desc + " + example " + f.topicFile)
+	}
+	return []trawl.Option{
+		trawl.WithMainText(true),
+		trawl.WithEvents(trawl.Events{OnPage: f.onPage}),
+		trawl.WithPriority(f.priority),
+	}, nil
+}
+
+// text is what is scored of a page: its main text, or its visible text
+// when no main content was found.
+func text(p *trawl.Page) string {
+	if p.MainText != "" {
+		return p.MainText
+	}
+	return p.Text
+}
+
+// onPage learns from, scores and classifies a fetched page, and keeps its
+// score for the priority hook, which the crawler calls next for each of
+// the page's links in the same worker.
+func (f *focused) onPage(_ context.Context, p *trawl.Page) {
+	var score float64
+	var rel bool
+	if t := text(p); t != "" {
+		score, rel = f.scorer.Observe(t)
+	}
+	n := f.pages.Add(1)
+	if rel {
+		f.relevant.Add(1)
+	}
+	f.mu.Lock()
+	f.recent[f.next] = scored{p, score}
+	f.next = (f.next + 1) % len(f.recent)
+	f.mu.Unlock()
+	if f.harvestEvery > 0 && n%int64(f.harvestEvery) == 0 && !f.progress() {
+		fmt.Fprintln(f.stderr, f.status())
+	}
+}
+
+// pageScore returns p's score from onPage; should p have left the ring
+// (more than 64 pages seen since), it is scored again.
+func (f *focused) pageScore(p *trawl.Page) float64 {
+	f.mu.Lock()
+	for _, r := range f.recent {
+		if r.p == p {
+			f.mu.Unlock()
+			return r.score
+		}
+	}
+	f.mu.Unlock()
+	return f.scorer.PageScore(text(p))
+}
+
+// priority is the link's score: see topic.Scorer.LinkScore.
+func (f *focused) priority(l *trawl.Link, p *trawl.Page) float64 {
+	return f.scorer.LinkScore(f.pageScore(p), l.Text, l.URL)
+}
+
+func (f *focused) harvest() (rate float64, relevant, pages int64) {
+	pages, relevant = f.pages.Load(), f.relevant.Load()
+	if pages > 0 {
+		rate = float64(relevant) / float64(pages)
+	}
+	return rate, relevant, pages
+}
+
+func (f *focused) status() string {
+	rate, rel, pages := f.harvest()
+	return fmt.Sprintf("harvest %.2f (%d/%d)", rate, rel, pages)
+}
+
+func (f *focused) summary(w io.Writer) {
+	rate, rel, pages := f.harvest()
+	fmt.Fprintf(w, "topic: %q\n", f.desc)
+	fmt.Fprintf(w, "harvest rate: %.3f (%d relevant of %d pages fetched)\n", rate, rel, pages)
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	f := &focused{stderr: &errb}
+	args = append([]string{"-progress=false", "-out", t.TempDir()}, args...)
+	code = f.program().Run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+var harvestLine = regexp.MustCompile(`harvest rate: ([0-9.]+) \((\d+) relevant of (\d+) pages fetched\)`)
+
+func TestDemo(t *testing.T) {
+	code, out, errOut := run(t, "-demo", "-max-pages", "60", "-harvest-every", "20")
+	if code != 0 {
+		t.Fatalf("exit status %d, stderr:\n%s", code, errOut)
+	}
+	m := harvestLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no harvest line in the summary:\n%s", out)
+	}
+	rel, _ := strconv.Atoi(m[2])
+	pages, _ := strconv.Atoi(m[3])
+	if pages < 50 || pages > 60 || rel == 0 {
+		t.Errorf("harvest %d of %d pages, want some relevant of about 60", rel, pages)
+	}
+	if !strings.Contains(out, `topic: "`+demoTopic+`"`) {
+		t.Errorf("summary does not name the demo topic:\n%s", out)
+	}
+	if n := strings.Count(errOut, "harvest "); n != 3 {
+		t.Errorf("stderr has %d harvest lines, want 3 (every 20 pages):\n%s", n, errOut)
+	}
+}
+
+func TestTopicFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "topic.txt")
+	if err := os.WriteFile(file, []byte("Simmer the garlic in butter; roast the onion; flour and dough for the pastry."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "-demo", "-max-pages", "20", "-topic-file", file)
+	if code != 0 {
+		t.Fatalf("exit status %d, stderr:\n%s", code, errOut)
+	}
+	if !strings.Contains(out, "example "+file) || harvestLine.FindString(out) == "" {
+		t.Errorf("summary lacks the topic file or the harvest:\n%s", out)
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{name: "no topic", args: []string{"http://example.com/"}, want: "no topic"},
+		{name: "empty topic", args: []string{"-topic", "...", "http://example.com/"}, want: "no terms"},
+		{name: "bad scope", args: []string{"-topic", "x", "-scope", "galaxy", "http://example.com/"}, want: "-scope"},
+		{name: "missing file", args: []string{"-topic-file", "/nonexistent/topic.txt", "http://example.com/"}, want: "-topic-file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := run(t, tt.args...)
+			if code != 2 || !strings.Contains(errOut, tt.want) {
+				t.Errorf("Run(%q) = %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
+			}
+		})
+	}
+}
