@@ -365,6 +365,9 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		c.stats.truncated.Add(1)
 	}
 	duplicate := c.checkDuplicate(page)
+	if c.cfg.pageScore != nil {
+		page.Score = c.cfg.pageScore(page)
+	}
 	if ev := c.cfg.events.OnPage; ev != nil {
 		ev(ctx, page)
 	}

@@ -30,6 +30,7 @@ type config struct {
 	hostBudget      int
 	adaptive        float64
 	priority        func(l *Link, p *Page) float64
+	pageScore       func(p *Page) float64
 	inlinkBoost     float64
 	mainText        bool
 	dups            *dedup.Detector
@@ -128,6 +129,16 @@ func WithHostBudget(n int) Option { return func(c *config) { c.hostBudget = n } 
 // Default: none (breadth-first order).
 func WithPriority(score func(l *Link, p *Page) float64) Option {
 	return func(c *config) { c.priority = score }
+}
+
+// WithPageScore sets a function called once for every page fetched, after
+// extraction and before Events.OnPage, the Store and the WithPriority
+// function see the page; its result is Page.Score. It is where a focused
+// crawl scores a page once (say, its main text against a topic) so that
+// scoring each of its links can reuse the figure. score must be safe for
+// concurrent use. Default: none (Page.Score is 0).
+func WithPageScore(score func(p *Page) float64) Option {
+	return func(c *config) { c.pageScore = score }
 }
 
 // WithInlinkBoost raises a queued URL's priority by delta for each link to

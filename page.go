@@ -43,11 +43,12 @@ type Page struct {
 	Title     string
 	Lang      string
 	Canonical string
-	NoIndex   bool   // meta robots or X-Robots-Tag said noindex (such pages are not stored)
-	NoFollow  bool   // meta robots or X-Robots-Tag said nofollow (their links are not followed)
-	Links     []Link // links found on the page (all of them, including nofollow ones)
-	Text      string // visible text of the page, whitespace collapsed
-	MainText  string // main content (article text, paragraphs separated by blank lines); filled with WithMainText
+	NoIndex   bool    // meta robots or X-Robots-Tag said noindex (such pages are not stored)
+	NoFollow  bool    // meta robots or X-Robots-Tag said nofollow (their links are not followed)
+	Links     []Link  // links found on the page (all of them, including nofollow ones)
+	Text      string  // visible text of the page, whitespace collapsed
+	MainText  string  // main content (article text, paragraphs separated by blank lines); filled with WithMainText
+	Score     float64 // the WithPageScore function's score for this page; 0 without one
 	// Duplicate says whether the page's main text duplicates an earlier
 	// page's (Kind dedup.Exact or dedup.Near, Of its URL); Kind is dedup.New
 	// for an original or when detection is off.

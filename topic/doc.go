@@ -20,11 +20,10 @@
 //	priority := s.LinkScore(score, anchorText, linkURL)
 //
 // With the root package, ask for trawl.WithMainText(true) and make the calls in
-// an Events.OnPage hook (Observe on Page.MainText) and a WithPriority hook
-// (LinkScore with Link.Text and Link.URL). The crawler calls OnPage for a
-// page and then the priority hook for each of its links, in the same
-// worker, so the page's score can be kept between the two.
-// examples/focusedspider is a complete program doing this.
+// a trawl.WithPageScore hook (Observe on Page.MainText; the crawler keeps
+// the result in Page.Score) and a WithPriority hook (LinkScore with
+// Page.Score, Link.Text and Link.URL). examples/focusedspider is a complete
+// program doing this.
 //
 // # The formulas
 //

@@ -22,56 +22,31 @@ import (
 const testUA = "trawltest/1.0 (+https://github.com/trawl-dev/trawl)"
 
 // focus wires a Scorer into a crawl the way examples/focusedspider does:
-// OnPage learns and scores each page once, the priority hook combines that
-// score with each link's anchor and URL, and the classifier counts the
-// harvest.
+// the page-score hook learns, scores and classifies each page once, the
+// priority hook combines that score (Page.Score) with each link's anchor
+// and URL, and the classifier counts the harvest.
 type focus struct {
-	scorer *topic.Scorer
-
-	mu     sync.Mutex
-	recent [64]scored // page scores of the last pages seen (a ring)
-	next   int
-
+	scorer          *topic.Scorer
 	pages, relevant atomic.Int64
 }
 
-type scored struct {
-	p     *trawl.Page
-	score float64
-}
-
-func (f *focus) onPage(_ context.Context, p *trawl.Page) {
+func (f *focus) pageScore(p *trawl.Page) float64 {
 	score, rel := f.scorer.Observe(p.MainText)
 	f.pages.Add(1)
 	if rel {
 		f.relevant.Add(1)
 	}
-	f.mu.Lock()
-	f.recent[f.next] = scored{p, score}
-	f.next = (f.next + 1) % len(f.recent)
-	f.mu.Unlock()
-}
-
-func (f *focus) pageScore(p *trawl.Page) float64 {
-	f.mu.Lock()
-	for _, r := range f.recent {
-		if r.p == p {
-			f.mu.Unlock()
-			return r.score
-		}
-	}
-	f.mu.Unlock()
-	return f.scorer.PageScore(p.MainText) // evicted: score again
+	return score
 }
 
 func (f *focus) priority(l *trawl.Link, p *trawl.Page) float64 {
-	return f.scorer.LinkScore(f.pageScore(p), l.Text, l.URL)
+	return f.scorer.LinkScore(p.Score, l.Text, l.URL)
 }
 
 func (f *focus) options() []trawl.Option {
 	return []trawl.Option{
 		trawl.WithMainText(true),
-		trawl.WithEvents(trawl.Events{OnPage: f.onPage}),
+		trawl.WithPageScore(f.pageScore),
 		trawl.WithPriority(f.priority),
 	}
 }
@@ -296,7 +271,6 @@ func (e *evalWeb) classifierQuality(t *testing.T, budget int) (precision, recall
 	var mu sync.Mutex
 	var tp, fp, fn int
 	onPage := func(ctx context.Context, p *trawl.Page) {
-		f.onPage(ctx, p)
 		rel := scorer.Relevant(p.MainText)
 		on := e.web.Topic(p.URL.String()) == e.topic
 		mu.Lock()
@@ -315,7 +289,8 @@ func (e *evalWeb) classifierQuality(t *testing.T, budget int) (precision, recall
 		trawl.WithDialContext(e.web.DialContext), trawl.WithAllowPrivateNetworks(true),
 		trawl.WithFilters(trawl.SameHost(e.web.Seeds()...)), trawl.WithWorkers(8), trawl.WithDelay(0),
 		trawl.WithMaxPages(budget), trawl.WithMainText(true),
-		trawl.WithEvents(trawl.Events{OnPage: onPage}), trawl.WithPriority(f.priority),
+		trawl.WithPageScore(f.pageScore), trawl.WithEvents(trawl.Events{OnPage: onPage}),
+		trawl.WithPriority(f.priority),
 	)
 	if err != nil {
 		t.Fatal(err)

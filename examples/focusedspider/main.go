@@ -12,14 +12,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/trawl-dev/trawl"
@@ -50,17 +48,7 @@ type focused struct {
 	scorer *topic.Scorer
 	desc   string // the topic as shown in the summary
 
-	mu     sync.Mutex
-	recent [64]scored // scores of the pages whose links are being scored
-	next   int
-
 	pages, relevant atomic.Int64
-}
-
-// scored is a page with its score.
-type scored struct {
-	p     *trawl.Page
-	score float64
 }
 
 func (f *focused) program() spider.Program {
@@ -160,7 +148,7 @@ func (f *focused) options() ([]trawl.Option, error) {
 	}
 	return []trawl.Option{
 		trawl.WithMainText(true),
-		trawl.WithEvents(trawl.Events{OnPage: f.onPage}),
+		trawl.WithPageScore(f.pageScore),
 		trawl.WithPriority(f.priority),
 	}, nil
 }
@@ -174,10 +162,9 @@ func text(p *trawl.Page) string {
 	return p.Text
 }
 
-// onPage learns from, scores and classifies a fetched page, and keeps its
-// score for the priority hook, which the crawler calls next for each of
-// the page's links in the same worker.
-func (f *focused) onPage(_ context.Context, p *trawl.Page) {
+// pageScore learns from, scores and classifies a fetched page, once; the
+// crawler keeps the score in Page.Score for the priority hook.
+func (f *focused) pageScore(p *trawl.Page) float64 {
 	var score float64
 	var rel bool
 	if t := text(p); t != "" {
@@ -187,32 +174,15 @@ func (f *focused) onPage(_ context.Context, p *trawl.Page) {
 	if rel {
 		f.relevant.Add(1)
 	}
-	f.mu.Lock()
-	f.recent[f.next] = scored{p, score}
-	f.next = (f.next + 1) % len(f.recent)
-	f.mu.Unlock()
 	if f.harvestEvery > 0 && n%int64(f.harvestEvery) == 0 && !f.progress() {
 		fmt.Fprintln(f.stderr, f.status())
 	}
-}
-
-// pageScore returns p's score from onPage; should p have left the ring
-// (more than 64 pages seen since), it is scored again.
-func (f *focused) pageScore(p *trawl.Page) float64 {
-	f.mu.Lock()
-	for _, r := range f.recent {
-		if r.p == p {
-			f.mu.Unlock()
-			return r.score
-		}
-	}
-	f.mu.Unlock()
-	return f.scorer.PageScore(text(p))
+	return score
 }
 
 // priority is the link's score: see topic.Scorer.LinkScore.
 func (f *focused) priority(l *trawl.Link, p *trawl.Page) float64 {
-	return f.scorer.LinkScore(f.pageScore(p), l.Text, l.URL)
+	return f.scorer.LinkScore(p.Score, l.Text, l.URL)
 }
 
 func (f *focused) harvest() (rate float64, relevant, pages int64) {
