@@ -35,6 +35,7 @@ var allowedImports = map[string][]string{
 
 	"topic":                  {},
 	"examples/focusedspider": {"", "internal/spider", "topic"},
+	"internal/testpage":      {},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an
