@@ -36,6 +36,7 @@ var allowedImports = map[string][]string{
 	"topic":                  {},
 	"examples/focusedspider": {"", "internal/spider", "topic"},
 	"internal/testpage":      {},
+	"internal/contenteval":   {},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

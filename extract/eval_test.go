@@ -1,24 +1,19 @@
 package extract
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
-	"golang.org/x/net/html/charset"
+
+	"github.com/trawl-dev/trawl/internal/contenteval"
 )
 
 // The content evaluation set (AGPL data, never copied into the repository)
@@ -29,11 +24,7 @@ const (
 )
 
 // evalPage is one page of the evaluation set.
-type evalPage struct {
-	ID    string `json:"id"`
-	Text  string `json:"text"`
-	Split string `json:"split"`
-}
+type evalPage = contenteval.Page
 
 // evalFinder is a content finder under evaluation; html is UTF-8.
 type evalFinder struct {
@@ -61,25 +52,11 @@ func evalFinders() []evalFinder {
 // absent.
 func evalLoad(tb testing.TB) []evalPage {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(evalDir, "truth.jsonl"))
+	pages, err := contenteval.Load(evalDir)
 	if errors.Is(err, os.ErrNotExist) {
 		tb.Skipf("content evaluation data not found at %s; skipping", evalDir)
 	}
 	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var pages []evalPage
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var p evalPage
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			tb.Fatalf("truth.jsonl: %v", err)
-		}
-		pages = append(pages, p)
-	}
-	if err := sc.Err(); err != nil {
 		tb.Fatal(err)
 	}
 	return pages
@@ -89,62 +66,11 @@ func evalLoad(tb testing.TB) []evalPage {
 // crawl).
 func evalHTML(tb testing.TB, id string) []byte {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(evalDir, "pages", id+".html.gz"))
+	b, err := contenteval.HTML(evalDir, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	enc, _, _ := charset.DetermineEncoding(raw, "")
-	out, err := enc.NewDecoder().Bytes(raw)
-	if err != nil {
-		return bytes.ToValidUTF8(raw, []byte("\uFFFD"))
-	}
-	return out
-}
-
-// evalTokens is the metric's tokenizer: lowercase, split at runs of
-// characters that are neither letters nor digits, as a multiset.
-func evalTokens(s string) map[string]int {
-	m := make(map[string]int)
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		m[w]++
-	}
-	return m
-}
-
-// evalScore returns bag-of-words precision, recall and F1 of pred against
-// truth; ok is false when truth has no tokens (the page is skipped).
-func evalScore(pred, truth string) (p, r, f1 float64, ok bool) {
-	pt, tt := evalTokens(pred), evalTokens(truth)
-	np, nt, shared := 0, 0, 0
-	for _, c := range tt {
-		nt += c
-	}
-	if nt == 0 {
-		return 0, 0, 0, false
-	}
-	for w, c := range pt {
-		np += c
-		shared += min(c, tt[w])
-	}
-	if np == 0 {
-		return 0, 0, 0, true
-	}
-	p, r = float64(shared)/float64(np), float64(shared)/float64(nt)
-	if p+r > 0 {
-		f1 = 2 * p * r / (p + r)
-	}
-	return p, r, f1, true
+	return b
 }
 
 // evalResult is a macro average over pages.
@@ -182,7 +108,7 @@ func evalRun(tb testing.TB, pages []evalPage, finders []evalFinder) (map[string]
 		doc := evalHTML(tb, pg.ID)
 		for _, f := range finders {
 			pred := f.find(doc)
-			p, r, f1, ok := evalScore(pred, pg.Text)
+			p, r, f1, ok := contenteval.Score(pred, pg.Text)
 			if !ok {
 				continue
 			}
@@ -361,7 +287,7 @@ func TestMainTextTune(t *testing.T) {
 		var sum float64
 		for i, w := range walkers {
 			w.wt = wt
-			_, _, f1, _ := evalScore(w.mainText(w.title), truths[i])
+			_, _, f1, _ := contenteval.Score(w.mainText(w.title), truths[i])
 			sum += f1
 		}
 		return sum / float64(len(walkers))

@@ -1,26 +1,20 @@
 package content
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	readability "github.com/go-shiori/go-readability"
 	"github.com/markusmobius/go-trafilatura"
-	"golang.org/x/net/html/charset"
 
 	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/internal/contenteval"
 )
 
 const (
@@ -29,12 +23,7 @@ const (
 )
 
 // page is one line of truth.jsonl.
-type page struct {
-	ID    string `json:"id"`
-	URL   string `json:"url"`
-	Text  string `json:"text"`
-	Split string `json:"split"`
-}
+type page = contenteval.Page
 
 // finder extracts main text from UTF-8 HTML.
 type finder struct {
@@ -82,25 +71,11 @@ func finders() []finder {
 
 func loadPages(t *testing.T) []page {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dataDir, "truth.jsonl"))
+	pages, err := contenteval.Load(dataDir)
 	if errors.Is(err, os.ErrNotExist) {
 		t.Skipf("content evaluation data not found at %s; skipping", dataDir)
 	}
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var pages []page
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var p page
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatalf("truth.jsonl: %v", err)
-		}
-		pages = append(pages, p)
-	}
-	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return pages
@@ -109,61 +84,11 @@ func loadPages(t *testing.T) []page {
 // readHTML returns the page decoded to UTF-8, as trawl's fetcher would.
 func readHTML(t *testing.T, id string) []byte {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dataDir, "pages", id+".html.gz"))
+	b, err := contenteval.HTML(dataDir, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, _, _ := charset.DetermineEncoding(raw, "")
-	out, err := enc.NewDecoder().Bytes(raw)
-	if err != nil {
-		return bytes.ToValidUTF8(raw, []byte("\uFFFD"))
-	}
-	return out
-}
-
-// tokens is the README's tokenizer: lowercase, split at runs of
-// non-letter/digit characters, as a multiset.
-func tokens(s string) map[string]int {
-	m := make(map[string]int)
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		m[w]++
-	}
-	return m
-}
-
-// score returns bag-of-words P, R, F1; ok is false for an empty truth.
-func score(pred, truth string) (p, r, f1 float64, ok bool) {
-	pt, tt := tokens(pred), tokens(truth)
-	np, nt, shared := 0, 0, 0
-	for _, c := range tt {
-		nt += c
-	}
-	if nt == 0 {
-		return 0, 0, 0, false
-	}
-	for w, c := range pt {
-		np += c
-		shared += min(c, tt[w])
-	}
-	if np == 0 {
-		return 0, 0, 0, true
-	}
-	p, r = float64(shared)/float64(np), float64(shared)/float64(nt)
-	if p+r > 0 {
-		f1 = 2 * p * r / (p + r)
-	}
-	return p, r, f1, true
+	return b
 }
 
 // TestCompare scores every finder on the test split in one run and prints
@@ -200,7 +125,7 @@ func TestCompare(t *testing.T) {
 			pred := f.find(doc, u)
 			sums[i].elapsed += time.Since(start)
 			sums[i].bytes += len(doc)
-			p, r, f1, ok := score(pred, pg.Text)
+			p, r, f1, ok := contenteval.Score(pred, pg.Text)
 			if !ok {
 				continue
 			}
