@@ -35,6 +35,7 @@ type Crawler struct {
 	front    frontier.Frontier
 	fetcher  fetch.Fetcher
 	robots   *robots.Cache // nil when robots.txt is ignored
+	ownFront bool          // the crawler made the frontier and closes it
 	norm     *urlnorm.Normalizer
 	botName  string
 	log      *slog.Logger
@@ -84,25 +85,34 @@ func New(opts ...Option) (*Crawler, error) {
 	if cfg.robots {
 		c.robots = robots.NewCache(c.spacedHops(robotsFetchFunc(c.fetcher)), nil)
 	}
-	c.front = cfg.frontier
-	if c.front == nil {
-		strategy := frontier.BFS
-		if cfg.priority != nil || cfg.inlinkBoost > 0 {
-			strategy = frontier.Priority
+	strategy := frontier.BFS
+	if cfg.priority != nil || cfg.inlinkBoost > 0 {
+		strategy = frontier.Priority
+	}
+	memOpts := frontier.MemoryOptions{
+		Strategy:   strategy,
+		Workers:    cfg.workers,
+		MaxDepth:   cfg.maxDepth,
+		MaxPerHost: cfg.hostBudget,
+		Politeness: politeness.Config{
+			MinDelay:        minDelay(cfg.delay),
+			Factor:          adaptiveFactor(cfg.adaptive),
+			HostConcurrency: cfg.hostConcurrency,
+			BackoffBase:     cfg.backoffBase,
+			BackoffMax:      cfg.backoffMax,
+		},
+	}
+	switch {
+	case cfg.frontierFunc != nil:
+		f, err := cfg.frontierFunc(memOpts)
+		if err != nil {
+			return nil, fmt.Errorf("trawl: frontier: %w", err)
 		}
-		c.front = frontier.NewMemory(&frontier.MemoryOptions{
-			Strategy:   strategy,
-			Workers:    cfg.workers,
-			MaxDepth:   cfg.maxDepth,
-			MaxPerHost: cfg.hostBudget,
-			Politeness: politeness.Config{
-				MinDelay:        minDelay(cfg.delay),
-				Factor:          adaptiveFactor(cfg.adaptive),
-				HostConcurrency: cfg.hostConcurrency,
-				BackoffBase:     cfg.backoffBase,
-				BackoffMax:      cfg.backoffMax,
-			},
-		})
+		c.front, c.ownFront = f, true
+	case cfg.frontier != nil:
+		c.front = cfg.frontier
+	default:
+		c.front, c.ownFront = frontier.NewMemory(&memOpts), true
 	}
 	return c, nil
 }
@@ -245,13 +255,13 @@ func (c *Crawler) Run(ctx context.Context) error {
 		}
 	}
 	// A frontier given with WithFrontier belongs to the caller, who may
-	// resume from it: flush it, but only close the one New made.
+	// resume from it: flush it, but close only one the crawler made.
 	if f, ok := c.front.(interface{ Flush() error }); ok {
 		if ferr := f.Flush(); ferr != nil {
 			err = errors.Join(err, fmt.Errorf("trawl: flushing frontier: %w", ferr))
 		}
 	}
-	if closer, ok := c.front.(io.Closer); ok && c.cfg.frontier == nil {
+	if closer, ok := c.front.(io.Closer); ok && c.ownFront {
 		if cerr := closer.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("trawl: closing frontier: %w", cerr))
 		}

@@ -29,7 +29,7 @@ var allowedImports = map[string][]string{
 	"fetch":                 {},
 	"crawltest":             {},
 	"store":                 {""},
-	"internal/spider":       {"", "crawltest", "store", "frontier/disk", "politeness"},
+	"internal/spider":       {"", "crawltest", "store", "frontier", "frontier/disk"},
 	"examples/sitespider":   {"", "internal/spider"},
 	"examples/dirspider":    {"", "internal/spider"},
 

@@ -40,6 +40,7 @@ type config struct {
 	filters         []Filter
 	store           Store
 	frontier        frontier.Frontier
+	frontierFunc    func(frontier.MemoryOptions) (frontier.Frontier, error)
 	fetcher         fetch.Fetcher
 	fetchOptions    fetch.Options
 	normalizer      *urlnorm.Normalizer
@@ -210,6 +211,17 @@ func WithStore(s Store) Option { return func(c *config) { c.store = s } }
 // order, sized for the workers, with the delay and host concurrency options.
 func WithFrontier(f frontier.Frontier) Option { return func(c *config) { c.frontier = f } }
 
+// WithFrontierFunc makes New build the frontier with fn, passing the
+// options it would give frontier.NewMemory (strategy, workers, depth limit,
+// host budget, politeness from WithDelay, WithAdaptiveDelay,
+// WithHostConcurrency, WithBackoff, WithPriority), so that a persistent or
+// distributed frontier is configured exactly like the default one. The
+// crawler owns what fn returns: Run flushes and closes it (if it has Flush
+// and Close methods). It takes precedence over WithFrontier. Default: none.
+func WithFrontierFunc(fn func(opts frontier.MemoryOptions) (frontier.Frontier, error)) Option {
+	return func(c *config) { c.frontierFunc = fn }
+}
+
 // WithFetcher replaces the fetcher; it must not follow redirects. Default:
 // fetch.New with the user agent, dialer and private-network options.
 func WithFetcher(f fetch.Fetcher) Option { return func(c *config) { c.fetcher = f } }
@@ -283,7 +295,7 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: user agent must not be empty")
 	case c.progress != nil && c.progressEvery <= 0:
 		return fmt.Errorf("trawl: progress interval must be positive, got %v", c.progressEvery)
-	case len(c.seeds) == 0 && c.frontier == nil:
+	case len(c.seeds) == 0 && c.frontier == nil && c.frontierFunc == nil:
 		return fmt.Errorf("trawl: no seeds (use WithSeeds)")
 	}
 	for _, f := range c.filters {

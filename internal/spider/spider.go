@@ -1,7 +1,9 @@
 // Package spider is the command-line program shared by the example spiders
 // (examples/sitespider, examples/dirspider): flag parsing, the -demo web,
 // the progress line and the summary. Each example only chooses the scope
-// filter that makes it what it is.
+// filter that makes it what it is. With -state DIR a crawl keeps its
+// frontier in DIR (package frontier/disk) and resumes from it; the crash
+// test (TRAWL_CRASH_TEST=1 for the long one) kills a spider to prove it.
 package spider
 
 import (
@@ -59,6 +61,7 @@ type flags struct {
 	adaptive        float64
 	userAgent       string
 	out             string
+	state           string
 	allowPrivate    bool
 	progress        bool
 	demo            bool
@@ -88,6 +91,7 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.Float64Var(&f.adaptive, "adaptive", 10, "adaptive politeness: a host rests at least `FACTOR` × its last fetch time (0 = off)")
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
 	fs.StringVar(&f.out, "out", "", "store pages in `DIR` (numbered files, urls.txt, stats.txt)")
+	fs.StringVar(&f.state, "state", "", "keep the crawl's frontier in `DIR` and resume from it (with -out, storing continues)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fs.BoolVar(&f.progress, "progress", isTerminal(stderr), "show a progress line on stderr (default: when stderr is a terminal)")
 	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed)")
@@ -172,6 +176,9 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 			return 1
 		}
 		opts = append(opts, trawl.WithStore(dir))
+	}
+	if f.state != "" {
+		opts = append(opts, withState(f.state))
 	}
 	if p.Extension.Options != nil {
 		more, err := p.Extension.Options()

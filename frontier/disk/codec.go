@@ -1,0 +1,197 @@
+package disk
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// Key space. Every key starts with one byte naming its table.
+const (
+	tabMeta   = 'm' // m                        → meta (sequence, strategy, front counts)
+	tabSeen   = 's' // s fp(8)                  → empty: the seen set
+	tabFront  = 'f' // f level(1) order(8) seq(8) → entry: front queues
+	tabBack   = 'b' // b host 0x00 order(8) seq(8) → entry: back queues, one per host
+	tabNext   = 't' // t host                   → next contact, Unix nanoseconds
+	tabBudget = 'a' // a host                   → URLs accepted for host (MaxPerHost)
+)
+
+var errCorrupt = errors.New("disk: corrupt record")
+
+// entry is a queued request as stored.
+type entry struct {
+	url, host, referrer, anchor string
+	prio                        float64
+	depth, retries, redirects   int
+	fp                          uint64
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func (e *entry) encode(b []byte) []byte {
+	b = binary.AppendVarint(b, int64(e.depth))
+	b = binary.AppendVarint(b, int64(e.retries))
+	b = binary.AppendVarint(b, int64(e.redirects))
+	b = binary.BigEndian.AppendUint64(b, math.Float64bits(e.prio))
+	b = appendString(b, e.url)
+	b = appendString(b, e.host)
+	b = appendString(b, e.referrer)
+	return appendString(b, e.anchor)
+}
+
+type reader struct {
+	b   []byte
+	err bool
+}
+
+func (r *reader) varint() int {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+func (r *reader) str() string {
+	n, k := binary.Uvarint(r.b)
+	if k <= 0 || uint64(len(r.b)-k) < n {
+		r.err = true
+		return ""
+	}
+	s := string(r.b[k : k+int(n)])
+	r.b = r.b[k+int(n):]
+	return s
+}
+
+func decodeEntry(b []byte) (entry, error) {
+	r := reader{b: b}
+	var e entry
+	e.depth = r.varint()
+	e.retries = r.varint()
+	e.redirects = r.varint()
+	if len(r.b) < 8 {
+		return e, errCorrupt
+	}
+	e.prio = math.Float64frombits(binary.BigEndian.Uint64(r.b))
+	r.b = r.b[8:]
+	e.url = r.str()
+	e.host = r.str()
+	e.referrer = r.str()
+	e.anchor = r.str()
+	if r.err {
+		return e, errCorrupt
+	}
+	return e, nil
+}
+
+func seenKey(fp uint64) []byte {
+	var k [9]byte
+	k[0] = tabSeen
+	binary.BigEndian.PutUint64(k[1:], fp)
+	return k[:]
+}
+
+func frontKey(level int, order, seq uint64) []byte {
+	k := make([]byte, 18)
+	k[0] = tabFront
+	k[1] = byte(level)
+	binary.BigEndian.PutUint64(k[2:], order)
+	binary.BigEndian.PutUint64(k[10:], seq)
+	return k
+}
+
+func frontPrefix(level int) []byte { return []byte{tabFront, byte(level)} }
+
+func backPrefix(host string) []byte {
+	k := make([]byte, 0, len(host)+2)
+	k = append(k, tabBack)
+	k = append(k, host...)
+	return append(k, 0)
+}
+
+func backKey(host string, order, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(backPrefix(host), order), seq)
+}
+
+// hostOfBackKey returns the host of a back-queue key.
+func hostOfBackKey(k []byte) (string, bool) {
+	if len(k) < 18 || k[0] != tabBack || k[len(k)-17] != 0 {
+		return "", false
+	}
+	return string(k[1 : len(k)-17]), true
+}
+
+func hostKey(tab byte, host string) []byte {
+	return append([]byte{tab}, host...)
+}
+
+// prefixEnd returns the smallest key greater than every key with prefix p.
+func prefixEnd(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
+// successor returns the smallest key greater than k.
+func successor(k []byte) []byte {
+	return append(bytes.Clone(k), 0)
+}
+
+// sortableFloat maps a float64 to a uint64 with the same order (NaN last).
+func sortableFloat(f float64) uint64 {
+	if f != f {
+		return math.MaxUint64
+	}
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// meta is the part of the state that is not in the tables: the sequence
+// counter and the front queue lengths, written with every batch that
+// changes them.
+type meta struct {
+	version  byte
+	strategy byte
+	seq      uint64
+	front    []int64
+}
+
+const metaVersion = 1
+
+func (m *meta) encode() []byte {
+	b := []byte{m.version, m.strategy, byte(len(m.front))}
+	b = binary.BigEndian.AppendUint64(b, m.seq)
+	for _, n := range m.front {
+		b = binary.BigEndian.AppendUint64(b, uint64(n))
+	}
+	return b
+}
+
+func decodeMeta(b []byte) (meta, error) {
+	if len(b) < 11 {
+		return meta{}, errCorrupt
+	}
+	m := meta{version: b[0], strategy: b[1], seq: binary.BigEndian.Uint64(b[3:])}
+	k := int(b[2])
+	if len(b) != 11+8*k {
+		return meta{}, errCorrupt
+	}
+	for i := range k {
+		m.front = append(m.front, int64(binary.BigEndian.Uint64(b[11+8*i:])))
+	}
+	return m, nil
+}

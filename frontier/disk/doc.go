@@ -1,0 +1,147 @@
+// Package disk is a persistent frontier: the Mercator frontier of package
+// frontier kept in an embedded key-value store, so that a crawl of millions
+// of URLs survives kill -9, a reboot or a deploy, and needs memory bounded
+// by its options rather than by the number of URLs queued. It is the
+// frontier to use for long crawls.
+//
+// # Quick start
+//
+//	f, err := disk.Open("crawl.state", &disk.Options{Workers: 16})
+//	if err != nil {
+//		return err
+//	}
+//	defer f.Close()
+//	c, err := trawl.New(trawl.WithFrontier(f), trawl.WithSeeds(seeds...))
+//	...
+//	err = c.Run(ctx) // flushes f when it returns
+//
+// Run the same program again with the same directory and the crawl goes on
+// where it stopped: seeds already seen are dropped, queued URLs come out in
+// their order, and URLs that were being fetched when the process died are
+// fetched again. The example spiders take -state DIR for this.
+//
+// # Contract
+//
+// Frontier implements frontier.Frontier exactly as frontier.Memory does —
+// frontiertest.Run checks it, on new frontiers and on reopened ones — and
+// everything it guarantees holds across Close and Open, and across a crash:
+//
+//   - The seen set: a URL accepted once is never accepted again, in this
+//     process or a later one (64-bit fingerprints, frontier.Fingerprint).
+//   - The queues: each accepted URL is handed out once, in Mercator order
+//     (front queues by priority, a back queue per host, a politeness heap).
+//   - Leases: a URL handed out by Next and not given to Done before the
+//     process ended is queued again, at the head of its host's queue, by
+//     the next Open. A URL given to Done (without Retry or Requeue) is
+//     never handed out again.
+//   - Host timing: each host's next-contact time is stored by Done; a host
+//     still resting when the frontier is opened again is not contacted
+//     before that time. Host budgets (MaxPerHost) are stored with the URLs.
+//
+// Open refuses (ErrMismatch) a directory made with another Strategy or
+// number of front queues.
+//
+// # Durability
+//
+// Every operation is one atomic pebble batch, applied in the order the
+// operations happen. The fsync policy:
+//
+//   - Done syncs the log before it returns: when Done returns, the URL's
+//     done mark (its removal from the queue, or its requeue with Retries
+//     incremented) and its host's next-contact time are on stable storage,
+//     and so is everything applied before it, including every Push made
+//     before it. Concurrent Dones share one fsync (pebble's group commit).
+//   - Push writes to the log without waiting for an fsync, and syncs when
+//     Options.SyncInterval (default 1 s) has passed since the last sync.
+//     A crash therefore loses at most the Pushes since the last sync (the
+//     last Done, Flush or SyncInterval); after a crash that is not a machine
+//     crash (kill -9), pebble may lose only what it had not yet handed to
+//     the operating system, a few milliseconds. A lost Push is not a lost
+//     page: its URL was found on a page whose Done was not yet synced
+//     either, so that page is fetched again and the link found again.
+//   - Next writes nothing: a leased URL stays stored in its queue until
+//     Done, which is how a crash returns it.
+//   - Flush syncs; Close flushes and closes the store. trawl's Crawler calls
+//     Flush when Run returns.
+//
+// With trawl's Crawler a page is stored before Done is called for it, so a
+// crash between the two stores the page again after the restart: at most
+// one page per worker per crash.
+//
+// # Memory
+//
+// Memory is bounded by the options, not by the frontier's size:
+//
+//   - the seen set is on disk, with a Bloom filter in front of it
+//     (SeenFilterURLs × 10 bits, 16 MiB by default): a "no" is certain, a
+//     "maybe" is answered by the store, so no URL is ever wrongly dropped;
+//     past SeenFilterURLs URLs the filter only says "maybe" more often;
+//   - the front queues are on disk, with FrontBuffer entries of each in
+//     memory (K × 256 by default);
+//   - about 3 × Workers hosts have a back queue (Mercator), with HeadCache
+//     entries of each in memory (16 by default); the rest is on disk;
+//   - pebble's block cache (CacheSize, 8 MiB) and memtables (MemTableSize,
+//     4 MiB, at most a few at once);
+//   - leases (one per request in flight), the politeness state of the hosts
+//     contacted lately, and, only with MaxPerHost, a counter per host.
+//
+// TestScale measures it: set TRAWL_DISK_SCALE=10000000 to push 10 million
+// URLs over 100,000 hosts and drain them, reporting URLs per second both
+// ways, bytes on disk per URL and the peak RSS (required under 512 MiB).
+// Measured once on a shared 2-core VM with an ext4 virtual disk (noisy):
+// pushes in batches of 100 at 115,000 URLs/s; 36.9 bytes on disk per
+// queued URL (351 MiB); drained with 64 workers, every Done synced, at
+// 26,800 URLs/s; peak RSS 106 MiB. Reopening a frontier of 1 million URLs
+// took 1.1 s (rebuilding the Bloom filter from the seen set).
+//
+// # Tests that take long
+//
+// Opt-in, by environment variable: TRAWL_DISK_SCALE=N runs TestScale here
+// with N URLs; TRAWL_CRASH_TEST=1 runs TestCrashResumeLong in
+// internal/spider, which crawls a crawltest web with sitespider -state,
+// SIGKILLs it at random moments at least eight times (TRAWL_CRASH_SEED
+// picks the moments) and checks that every page was stored and fetched
+// once, except those in flight at a kill. Its short variant, two kills on
+// a small web, always runs.
+//
+// # Layout
+//
+// One pebble key space: "m" holds the sequence counter and front queue
+// lengths; "s"+fingerprint the seen set; "f"+level+order+sequence the
+// front queues (order is the sequence for BFS, its complement for DFS and
+// the complemented priority for Priority); "b"+host+0+order+sequence
+// the back queues; "t"+host the next-contact times; "a"+host the host budgets.
+// Values are varint-encoded requests.
+//
+// Differences from frontier.Memory: there is no Boost and no randomized
+// selector; under DFS a URL of a host that already has a back queue waits
+// in the front queues like any other (Memory puts it straight on top of
+// the back queue), and back queues are first in, first out except under
+// Priority, where they are best first as in Memory. Without a reopen the
+// handout order under BFS and Priority is Memory's exactly
+// (TestOrderMatchesMemory); a reopen keeps each queue's order but not the
+// order among hosts whose next contact times tie.
+//
+// # Why pebble
+//
+// github.com/cockroachdb/pebble is the one dependency this package adds. A
+// frontier is a write-heavy queue: every URL is written at least three
+// times (pushed, moved to a back queue, deleted) and most lookups are
+// misses answered by the Bloom filter. An LSM tree turns those writes into
+// sequential log appends and compactions, where a B-tree store (bbolt)
+// rewrites pages and fsyncs a whole transaction per commit; pebble's batches
+// are atomic, its WAL group-commits concurrent synced writes (which makes a
+// synced Done cheap with many workers), and it is pure Go, maintained and
+// used at scale by CockroachDB. No measurement here showed another store
+// doing better, so none was tried in its place.
+//
+// # Concurrency
+//
+// A Frontier is safe for concurrent use by any number of goroutines. One
+// mutex guards its state, and pebble writes are applied under it so that
+// the log holds operations in their real order; the fsync a Done waits for
+// happens outside the mutex, so workers are not serialized on the disk.
+// Next waits on a channel that Push, Done and Close close when they change
+// the state, and on a timer from politeness.Config.Clock (or the system
+// clock) for the next host to become ready.
+package disk
