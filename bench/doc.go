@@ -1,3 +1,10 @@
 // Package bench holds comparisons of trawl against other crawler libraries.
 // It is its own module so that trawl's go.mod never requires them.
+//
+// Layout: cmd/webserver serves a crawltest web in its own process;
+// drivers/colly and drivers/gocrawl run those crawlers with the same flags
+// as examples/sitespider; harness runs every crawler against a fresh web per
+// scenario and prints the tables; micro holds the side-by-side
+// micro-benchmarks; profile is an in-process crawl for CPU and heap
+// profiles. bench/run reruns everything and README.md holds the results.
 package bench

@@ -1,0 +1,151 @@
+package profile
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/crawltest"
+	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/politeness"
+)
+
+func seeds(t *testing.T) ([]string, *crawltest.Web) {
+	t.Helper()
+	if os.Getenv("TRAWL_BENCH_NAMES") == "1" {
+		// Hosts named h0.test, h1.test, … reached through the web's
+		// DialContext: the same web with names instead of IPv4 literals.
+		web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 1, Hosts: 100, PagesPerHost: 1000})
+		return web.Seeds(), web
+	}
+	path := os.Getenv("TRAWL_BENCH_SEEDS")
+	if path == "" {
+		if os.Getenv("TRAWL_BENCH_PROFILE") != "1" {
+			t.Skip("set TRAWL_BENCH_SEEDS or TRAWL_BENCH_PROFILE=1 to run the profiled crawl")
+		}
+		web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 1, Hosts: 100, PagesPerHost: 1000, LoopbackIPs: true})
+		return web.Seeds(), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// TestCrawl crawls like `sitespider -concurrency 64 -host-concurrency 2
+// -delay 0 -max-pages 50000 -allow-private` and checks it fetched the cap.
+func TestCrawl(t *testing.T) {
+	s, web := seeds(t)
+	maxPages := envInt(t, "TRAWL_BENCH_MAX_PAGES", 50000)
+	workers := envInt(t, "TRAWL_BENCH_WORKERS", 64)
+	perHost := envInt(t, "TRAWL_BENCH_HOST_CONCURRENCY", 2)
+	// Memory, sampled once a second while the crawl runs: where the peak RSS
+	// goes (heap objects, heap slack, goroutine stacks).
+	var peak runtime.MemStats
+	var peakG int
+	heapPath := os.Getenv("TRAWL_BENCH_HEAP")
+	heapDone := false
+	progress := func(st trawl.Stats) {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		if m.Sys > peak.Sys {
+			peak, peakG = m, runtime.NumGoroutine()
+		}
+		if heapPath != "" && !heapDone && st.Fetched >= int64(maxPages)*6/10 {
+			heapDone = true
+			writeHeap(t, heapPath)
+		}
+	}
+	opts := []trawl.Option{trawl.WithProgress(time.Second, progress)}
+	if web != nil {
+		opts = append(opts, trawl.WithDialContext(web.DialContext))
+	}
+	if os.Getenv("TRAWL_BENCH_CLONE_ANCHOR") == "1" {
+		// The experiment behind the report's memory recommendation: the
+		// frontier trawl.New builds, with each request's anchor text
+		// copied on Push so that it no longer pins its page's text buffer.
+		opts = append(opts, trawl.WithFrontier(cloneAnchors{frontier.NewMemory(&frontier.MemoryOptions{
+			Strategy:   frontier.BFS,
+			Workers:    workers,
+			Politeness: politeness.Config{MinDelay: -1, HostConcurrency: perHost},
+		})}))
+	}
+	c, err := trawl.New(append(opts,
+		trawl.WithSeeds(s...),
+		trawl.WithFilters(trawl.SameHost(s...)),
+		trawl.WithMaxPages(maxPages),
+		trawl.WithWorkers(workers),
+		trawl.WithHostConcurrency(perHost),
+		trawl.WithDelay(0),
+		trawl.WithAllowPrivateNetworks(true),
+		trawl.WithUserAgent("trawlbench/1.0 (+https://example.com/bench)"),
+	)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := c.Stats()
+	t.Logf("at peak Sys %d MB: HeapAlloc %d MB, HeapInuse %d MB, HeapIdle-Released %d MB, StackInuse %d MB, %d goroutines; GC cycles %d, total allocated %d MB (%d KB per page)",
+		peak.Sys>>20, peak.HeapAlloc>>20, peak.HeapInuse>>20, (peak.HeapIdle-peak.HeapReleased)>>20, peak.StackInuse>>20, peakG,
+		peak.NumGC, peak.TotalAlloc>>20, peak.TotalAlloc>>10/uint64(max(st.Fetched, 1)))
+	t.Logf("%d pages in %s (%.0f pages/s); %d discovered, %d duplicates", st.Fetched, st.Elapsed, st.PagesPerSecond, st.Discovered, st.DuplicateURLs)
+	if st.Fetched < int64(maxPages)*99/100 {
+		t.Errorf("fetched %d pages, want about the cap %d", st.Fetched, maxPages)
+	}
+}
+
+func envInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return n
+}
+
+// writeHeap writes a heap profile of the live crawl (go test's
+// -memprofile is written after the crawler is gone).
+func writeHeap(t *testing.T, path string) {
+	runtime.GC()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		t.Error(err)
+	}
+}
+
+// cloneAnchors is a frontier that copies each request's anchor text.
+type cloneAnchors struct{ *frontier.Memory }
+
+func (f cloneAnchors) Push(ctx context.Context, reqs ...frontier.Request) (int, error) {
+	for i := range reqs {
+		reqs[i].Anchor = strings.Clone(reqs[i].Anchor)
+	}
+	return f.Memory.Push(ctx, reqs...)
+}
