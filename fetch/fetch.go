@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/transform"
@@ -344,6 +345,9 @@ func (f *HTTP) readBody(hresp *http.Response, resp *Response) error {
 
 	// Sniff the first 512 bytes to check the type before reading the rest.
 	var buf bytes.Buffer
+	if n := hresp.ContentLength; n > 0 && body == io.Reader(wire) {
+		buf.Grow(int(min(n, f.opts.MaxBodyBytes) + 1))
+	}
 	if _, err := io.CopyN(&buf, body, 512); err != nil && err != io.EOF {
 		return err
 	}
@@ -391,7 +395,10 @@ func (f *HTTP) readBody(hresp *http.Response, resp *Response) error {
 		}
 	}
 	resp.Charset = cs
-	resp.Body = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+	if !utf8.Valid(raw) {
+		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+	}
+	resp.Body = raw
 	return nil
 }
 

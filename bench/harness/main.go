@@ -48,7 +48,7 @@ var scenarios = map[string]Scenario{
 // tell them apart.
 var userAgents = map[string]string{
 	"trawl":           "trawlbench/1.0 (+https://example.com/bench)",
-	"trawl-adaptive0": "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-default": "trawlbench/1.0 (+https://example.com/bench)",
 	"colly":           "collybench/1.0 (+https://example.com/bench)",
 	"gocrawl":         "gocrawlbench/1.0 (+https://example.com/bench)",
 }
@@ -169,17 +169,28 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// build compiles the web server and the three crawlers.
+// build compiles the web server and the three crawlers. sitespider is
+// built in trawl's own module (the parent directory), with trawl's go.mod,
+// as a user would build it.
 func build() (string, error) {
 	dir, err := os.MkdirTemp("", "trawl-bench-")
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.Command("go", "build", "-o", dir+string(os.PathSeparator),
-		"./cmd/webserver", "./drivers/colly", "./drivers/gocrawl", "github.com/trawl-dev/trawl/examples/sitespider")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build: %w", err)
+	out := dir + string(os.PathSeparator)
+	for _, c := range []struct {
+		dir  string
+		pkgs []string
+	}{
+		{dir: ".", pkgs: []string{"./cmd/webserver", "./drivers/colly", "./drivers/gocrawl"}},
+		{dir: "..", pkgs: []string{"./examples/sitespider"}},
+	} {
+		cmd := exec.Command("go", append([]string{"build", "-o", out}, c.pkgs...)...)
+		cmd.Dir = c.dir
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("go build in %s: %w", c.dir, err)
+		}
 	}
 	return dir, nil
 }
@@ -223,11 +234,18 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 	case "trawl":
 		name = "sitespider"
 		args = append(args, "-allow-private", "-progress=false")
-	case "trawl-adaptive0":
-		// sitespider with its adaptive delay (factor × last fetch time)
-		// switched off: a sensitivity check, not part of the comparison.
+		if sc.Delay == 0 {
+			// "No delay" for trawl means none of its delays: its adaptive
+			// politeness (a host rests 10 × its last fetch time) is a
+			// delay the other crawlers do not have.
+			args = append(args, "-adaptive", "0")
+		}
+	case "trawl-default":
+		// sitespider with its default adaptive delay even when the
+		// scenario asks for none: a sensitivity check, not part of the
+		// comparison.
 		name = "sitespider"
-		args = append(args, "-allow-private", "-progress=false", "-adaptive", "0")
+		args = append(args, "-allow-private", "-progress=false")
 	case "colly", "gocrawl":
 	default:
 		web.Process.Kill()
