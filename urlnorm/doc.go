@@ -79,8 +79,9 @@
 //	WithFoldWWW              http://www.example.com/ → http://example.com/
 //
 // Hosts that the WHATWG standard accepts but no crawler can fetch are
-// errors (ErrInvalid) in the normalized forms: empty labels (a..b), and
-// bytes other than letters, digits, '-', '_' and '.' (a*b, a~b).
+// errors (ErrInvalid) in the normalized forms: empty labels (a..b), labels
+// over 63 bytes or names over 253 (DNS's limits), and bytes other than
+// letters, digits, '-', '_' and '.' (a*b, a~b).
 // Resolve and ResolveHref still accept them.
 //
 // # Conformance

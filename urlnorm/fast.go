@@ -192,8 +192,10 @@ func schemeEnd(ref string) int {
 // appendFastHost appends the normalized form of hostport ("host[:port]")
 // and reports whether the fast path may handle it: the host must be LDH
 // labels (any case) with an optional trailing dot, no "xn--" label, and a
-// last label beginning with a letter (so it is no IPv4 address); the port,
-// if any, decimal without leading zeros.
+// last label beginning with a letter (so it is no IPv4 address), or an
+// IPv4 address already in the canonical dotted-decimal form the WHATWG
+// serializer writes (four numbers 0-255 without leading zeros, no trailing
+// dot); the port, if any, decimal without leading zeros.
 func (n *Normalizer) appendFastHost(dst []byte, hostport, scheme string) ([]byte, bool) {
 	host, port := hostport, ""
 	if i := strings.LastIndexByte(hostport, ':'); i >= 0 {
@@ -212,6 +214,17 @@ func (n *Normalizer) appendFastHost(dst []byte, hostport, scheme string) ([]byte
 	if v > 65535 {
 		return dst, false
 	}
+	if len(strings.TrimSuffix(host, ".")) > maxHostLen {
+		return dst, false
+	}
+	if isCanonicalIPv4(host) {
+		dst = append(dst, host...)
+		if port != "" && !isDefaultPort(scheme, port) {
+			dst = append(dst, ':')
+			dst = append(dst, port...)
+		}
+		return dst, true
+	}
 	hostStart := len(dst)
 	labelStart := 0
 	for i := 0; i <= len(host); i++ {
@@ -229,7 +242,7 @@ func (n *Normalizer) appendFastHost(dst []byte, hostport, scheme string) ([]byte
 			break
 		}
 		label := host[labelStart:i]
-		if hasPrefixFold(label, "xn--") {
+		if hasPrefixFold(label, "xn--") || len(label) > maxLabelLen {
 			return dst, false
 		}
 		if i >= len(host)-1 && isDigit(label[0]) {
@@ -325,4 +338,39 @@ func finish(dst []byte) (string, bool, error) {
 		return "", true, errTooLong
 	}
 	return string(dst), true, nil
+}
+
+// isCanonicalIPv4 reports whether host is an IPv4 address written exactly as
+// the WHATWG URL serializer writes one: four decimal numbers 0-255 without
+// leading zeros, separated by dots. Other IPv4 spellings (hex, octal, fewer
+// parts, a trailing dot) are left to the full parser.
+func isCanonicalIPv4(host string) bool {
+	parts := 0
+	for len(host) > 0 {
+		i := strings.IndexByte(host, '.')
+		part := host
+		if i >= 0 {
+			part, host = host[:i], host[i+1:]
+			if host == "" {
+				return false // trailing dot
+			}
+		} else {
+			host = ""
+		}
+		if len(part) == 0 || len(part) > 3 || len(part) > 1 && part[0] == '0' {
+			return false
+		}
+		v := 0
+		for j := 0; j < len(part); j++ {
+			if !isDigit(part[j]) {
+				return false
+			}
+			v = v*10 + int(part[j]-'0')
+		}
+		if v > 255 {
+			return false
+		}
+		parts++
+	}
+	return parts == 4
 }

@@ -230,7 +230,8 @@ func (n *Normalizer) appendWHATWG(dst []byte, w *whatwg.Url) ([]byte, error) {
 
 // validHost reports whether a host produced by the WHATWG parser is one a
 // crawler can fetch: an IPv6 literal, or labels of letters, digits, '-' and
-// '_' with an optional trailing dot (IPv4 addresses are in this form).
+// '_' with an optional trailing dot (IPv4 addresses are in this form),
+// within DNS's limits of 63 bytes a label and 253 a name.
 func validHost(h string) bool {
 	if h == "" {
 		return false
@@ -239,18 +240,20 @@ func validHost(h string) bool {
 		return true
 	}
 	h = strings.TrimSuffix(h, ".")
-	if h == "" {
+	if h == "" || len(h) > maxHostLen {
 		return false
 	}
 	prevDot := true
+	labelStart := 0
 	for i := 0; i < len(h); i++ {
 		c := h[i]
 		switch {
 		case c == '.':
-			if prevDot {
+			if prevDot || i-labelStart > maxLabelLen {
 				return false
 			}
 			prevDot = true
+			labelStart = i + 1
 			continue
 		case 'a' <= c && c <= 'z', isDigit(c), c == '-', c == '_':
 		default:
@@ -258,8 +261,14 @@ func validHost(h string) bool {
 		}
 		prevDot = false
 	}
-	return !prevDot
+	return !prevDot && len(h)-labelStart <= maxLabelLen
 }
+
+// DNS limits on names (RFC 1035 §2.3.4), without the trailing dot.
+const (
+	maxLabelLen = 63
+	maxHostLen  = 253
+)
 
 // finishHost applies the host rules to the lower-case host at
 // dst[hostStart:]: the trailing dot goes, and a leading "www." too when

@@ -324,3 +324,35 @@ func TestResolveStringOddBases(t *testing.T) {
 		}
 	}
 }
+
+func TestFastPathIPv4(t *testing.T) {
+	base, _ := url.Parse("http://127.0.3.17:40123/dir/page.html")
+	n := New()
+	tests := []struct {
+		ref  string
+		fast bool // canonical dotted quads take the fast path
+	}{
+		{ref: "other.html", fast: true},
+		{ref: "http://10.0.0.1/x", fast: true},
+		{ref: "http://10.0.0.1:80/x", fast: true},
+		{ref: "//192.168.1.255:8080/y?q", fast: true},
+		{ref: "http://010.0.0.1/x"},  // octal part
+		{ref: "http://0x7f.0.0.1/x"}, // hex part
+		{ref: "http://127.1/x"},      // short form
+		{ref: "http://256.0.0.1/x"},  // out of range: an error
+		{ref: "http://1.2.3.4./x"},   // trailing dot
+		{ref: "http://1.2.3.4.5/x"},  // five parts: an error
+		{ref: "http://4294967295/x"}, // one number
+	}
+	for _, tt := range tests {
+		got, err := n.ResolveString(base, tt.ref)
+		slow, slowErr := n.resolveSlow(base, tt.ref)
+		if got != slow || (err == nil) != (slowErr == nil) {
+			t.Errorf("ResolveString(%q) = %q, %v; slow path %q, %v", tt.ref, got, err, slow, slowErr)
+		}
+		_, fast, _ := n.resolveFast(base, tt.ref)
+		if fast != tt.fast {
+			t.Errorf("resolveFast(%q) handled = %v, want %v", tt.ref, fast, tt.fast)
+		}
+	}
+}
