@@ -47,10 +47,10 @@ var scenarios = map[string]Scenario{
 // userAgents gives each crawler its own robots token, so the web's log can
 // tell them apart.
 var userAgents = map[string]string{
-	"trawl":           "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl":         "trawlbench/1.0 (+https://example.com/bench)",
 	"trawl-default": "trawlbench/1.0 (+https://example.com/bench)",
-	"colly":           "collybench/1.0 (+https://example.com/bench)",
-	"gocrawl":         "gocrawlbench/1.0 (+https://example.com/bench)",
+	"colly":         "collybench/1.0 (+https://example.com/bench)",
+	"gocrawl":       "gocrawlbench/1.0 (+https://example.com/bench)",
 }
 
 // Web is the web server's summary (see bench/cmd/webserver).
