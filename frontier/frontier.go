@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/trawl-dev/trawl/politeness"
 )
 
 // ErrEmpty is returned by Next when nothing is queued and nothing is leased:
@@ -54,6 +56,25 @@ type Outcome struct {
 	// delay, so its next contact time stays what it was. Status, Duration,
 	// Err and RetryAfter are ignored.
 	NoContact bool
+}
+
+// Release ends host's contact in s as out describes: with out.NoContact
+// the grant is cancelled (the host keeps its next contact time), otherwise
+// the contact is done with out's status, duration, error, Retry-After and
+// Crawl-delay, which set the host's next contact time. Frontier
+// implementations built on politeness.Schedule call it from Done.
+func (out Outcome) Release(s *politeness.Schedule, host string, now time.Time) error {
+	if out.NoContact {
+		return s.Cancel(host, now)
+	}
+	_, err := s.Done(host, now, politeness.Outcome{
+		Status:     out.Status,
+		Duration:   out.Duration,
+		Err:        out.Err,
+		RetryAfter: out.RetryAfter,
+		CrawlDelay: out.CrawlDelay,
+	})
+	return err
 }
 
 // Frontier holds the URLs of a crawl that are still to be fetched and hands

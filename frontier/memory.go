@@ -493,19 +493,7 @@ func (m *Memory) Done(req Request, out Outcome) error {
 	}
 	delete(m.leased, fp)
 	now := m.clock.Now()
-	var err error
-	if out.NoContact {
-		err = m.sched.Cancel(hi.name, now)
-	} else {
-		_, err = m.sched.Done(hi.name, now, politeness.Outcome{
-			Status:     out.Status,
-			Duration:   out.Duration,
-			Err:        out.Err,
-			RetryAfter: out.RetryAfter,
-			CrawlDelay: out.CrawlDelay,
-		})
-	}
-	if err != nil {
+	if err := out.Release(m.sched, hi.name, now); err != nil {
 		return fmt.Errorf("frontier: done %q: %w", req.URL, err)
 	}
 	if out.Retry || out.Requeue {

@@ -866,19 +866,7 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	}
 	delete(f.leased, fp)
 	now := f.clock.Now()
-	var err error
-	if out.NoContact {
-		err = f.sched.Cancel(ls.host, now)
-	} else {
-		_, err = f.sched.Done(ls.host, now, politeness.Outcome{
-			Status:     out.Status,
-			Duration:   out.Duration,
-			Err:        out.Err,
-			RetryAfter: out.RetryAfter,
-			CrawlDelay: out.CrawlDelay,
-		})
-	}
-	if err != nil {
+	if err := out.Release(f.sched, ls.host, now); err != nil {
 		f.mu.Unlock()
 		return fmt.Errorf("disk: done %q: %w", req.URL, err)
 	}
@@ -903,7 +891,7 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	if t, ok := f.sched.NextContact(ls.host); ok {
 		b.Set(hostKey(tabNext, ls.host), binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())), nil)
 	}
-	err = f.apply(b)
+	err := f.apply(b)
 	f.broadcast()
 	f.lastSync = now
 	f.mu.Unlock()
