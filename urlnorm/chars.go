@@ -25,6 +25,9 @@ const (
 	// Bytes the WHATWG parser would percent-encode in a special URL's
 	// query, besides controls, space and non-ASCII.
 	loQueryEncode = 1<<'"' | 1<<'#' | 1<<'<' | 1<<'>' | 1<<'\''
+	// Bytes kept raw in a query: printable ASCII ('!' to '~') but those.
+	loQueryKeep = (1<<64 - 1) &^ (1<<('!') - 1) &^ loQueryEncode
+	hiQueryKeep = 1<<('~'-64+1) - 1
 
 	// Scheme bytes after the first: ALPHA DIGIT + - .
 	loScheme = loDigit | 1<<'+' | 1<<'-' | 1<<'.'
@@ -106,28 +109,7 @@ func appendEscaped(dst []byte, s string, lo, hi uint64) []byte {
 // raw; those it would encode (a raw ' from the fast path, or anything
 // outside printable ASCII) are encoded.
 func appendQueryEscaped(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%':
-			if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-				v := unhex(s[i+1])<<4 | unhex(s[i+2])
-				if in(v, loUnreserved, hiUnreserved) {
-					dst = append(dst, v)
-				} else {
-					dst = append(dst, '%', upperHex[v>>4], upperHex[v&15])
-				}
-				i += 2
-			} else {
-				dst = append(dst, "%25"...)
-			}
-		case c <= ' ' || c >= 0x7f || (c < 64 && loQueryEncode>>c&1 != 0):
-			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
+	return appendEscaped(dst, s, loQueryKeep, hiQueryKeep)
 }
 
 // isSingleDot and isDoubleDot recognise WHATWG dot segments, including
