@@ -111,6 +111,17 @@ type Options struct {
 	// MaxConnsPerHost caps connections per host (0 = 4). Idle keep-alive
 	// connections per host follow it.
 	MaxConnsPerHost int
+	// MaxIdleConns caps the idle keep-alive connections kept over all
+	// hosts (0 = 1024); the least recently used is closed first. Each idle
+	// connection holds two goroutines and its buffers (ReadBufferSize +
+	// WriteBufferSize), about 12 KiB in all with the defaults. A lower cap
+	// saves that memory for hosts that are not contacted again soon, at the
+	// cost of a new connection (and TLS handshake) when they are.
+	MaxIdleConns int
+	// ReadBufferSize and WriteBufferSize size each connection's buffers.
+	// Defaults 4 KiB and 1 KiB: a GET request's header fits in 1 KiB, and a
+	// larger write only flushes sooner. Bodies are read past the buffer.
+	ReadBufferSize, WriteBufferSize int
 	// DNSCacheTTL is how long resolved addresses are reused. Default 5 min;
 	// negative disables the cache.
 	DNSCacheTTL time.Duration
@@ -168,6 +179,15 @@ func (o *Options) withDefaults() Options {
 	if c.MaxConnsPerHost <= 0 {
 		c.MaxConnsPerHost = 4
 	}
+	if c.MaxIdleConns <= 0 {
+		c.MaxIdleConns = 1024
+	}
+	if c.ReadBufferSize <= 0 {
+		c.ReadBufferSize = 4 << 10
+	}
+	if c.WriteBufferSize <= 0 {
+		c.WriteBufferSize = 1 << 10
+	}
 	if c.DNSCacheTTL == 0 {
 		c.DNSCacheTTL = 5 * time.Minute
 	}
@@ -191,7 +211,9 @@ func New(opts *Options) *HTTP {
 	tr := &http.Transport{
 		DialContext:            dial.DialContext,
 		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           1024,
+		MaxIdleConns:           o.MaxIdleConns,
+		ReadBufferSize:         o.ReadBufferSize,
+		WriteBufferSize:        o.WriteBufferSize,
 		MaxIdleConnsPerHost:    o.MaxConnsPerHost,
 		MaxConnsPerHost:        o.MaxConnsPerHost,
 		IdleConnTimeout:        90 * time.Second,

@@ -387,3 +387,28 @@ func BenchmarkFetch(b *testing.B) {
 	}
 	_ = io.Discard
 }
+
+// TestTransportOptions checks that the connection options reach the
+// Transport, with their documented defaults.
+func TestTransportOptions(t *testing.T) {
+	tests := []struct {
+		name                  string
+		opts                  *Options
+		idle, perHost, rd, wr int
+	}{
+		{name: "defaults", opts: nil, idle: 1024, perHost: 4, rd: 4 << 10, wr: 1 << 10},
+		{name: "set", opts: &Options{MaxIdleConns: 64, MaxConnsPerHost: 2, ReadBufferSize: 8 << 10, WriteBufferSize: 512},
+			idle: 64, perHost: 2, rd: 8 << 10, wr: 512},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := New(tt.opts).transport
+			if tr.MaxIdleConns != tt.idle || tr.MaxIdleConnsPerHost != tt.perHost || tr.MaxConnsPerHost != tt.perHost ||
+				tr.ReadBufferSize != tt.rd || tr.WriteBufferSize != tt.wr {
+				t.Errorf("Transport: MaxIdleConns %d, per host idle %d / max %d, buffers %d/%d; want %d, %d/%d, %d/%d",
+					tr.MaxIdleConns, tr.MaxIdleConnsPerHost, tr.MaxConnsPerHost, tr.ReadBufferSize, tr.WriteBufferSize,
+					tt.idle, tt.perHost, tt.perHost, tt.rd, tt.wr)
+			}
+		})
+	}
+}
