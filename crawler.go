@@ -486,9 +486,10 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 		if !c.cfg.followNofollow && l.Rel&(extract.RelNofollow|extract.RelSponsored|extract.RelUGC) != 0 {
 			continue
 		}
-		// l.Text shares one buffer with the page's other texts; a copy
-		// keeps a queued URL from holding the whole page's text alive.
-		r := frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: strings.Clone(l.Text)}
+		// l.Text shares one buffer with the page's other texts; the
+		// frontier copies what it queues (see frontier.Frontier), so the
+		// many links that are already known cost no copy here.
+		r := frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text}
 		if c.cfg.priority != nil {
 			r.Priority = c.cfg.priority(l, p)
 		}

@@ -71,12 +71,14 @@
 //
 // # Memory
 //
-// A queued URL costs an 80-byte entry (URL, referrer and anchor string
-// headers, interned host, fingerprint, priority, depth, retries) in blocks
-// of 102 entries, plus its slot in the seen set (an open-addressing table of
-// fingerprints, about 13 bytes per URL ever accepted). BenchmarkMemoryFootprint
-// measures about 95 bytes per URL for 1M URLs over 10k hosts, beyond the URL
-// strings themselves. URL fingerprints are 64-bit: two URLs with the same
+// A queued URL costs a 64-byte entry (a string header for the URL and its
+// anchor text, copied together into one allocation when there is an anchor;
+// the referrer's string header, shared with the referring page's other
+// links; interned host, fingerprint, priority, depth, retries) in 8 KiB
+// blocks of 128 entries, plus its slot in the seen set (an open-addressing
+// table of fingerprints, about 13 bytes per URL ever accepted).
+// BenchmarkMemoryFootprint measures about 88 bytes per URL for 1M URLs over
+// 10k hosts, beyond the URL strings themselves. URL fingerprints are 64-bit: two URLs with the same
 // fingerprint (probability about n²/2⁶⁵ for n URLs) count as one.
 //
 // # Concurrency

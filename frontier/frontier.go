@@ -25,7 +25,7 @@ type Request struct {
 	Depth    int     // seeds have depth 1; a link on a depth-d page has depth d+1
 	Priority float64 // higher is fetched sooner (see Strategy and MemoryOptions.FrontQueues)
 	Referrer string  // URL of the page the link was found on, if any
-	Anchor   string  // anchor text of the link, if any
+	Anchor   string  // anchor text of the link, if any (Memory gives NUL bytes back as U+FFFD)
 	Retries  int     // how many times this request came back with Outcome.Retry
 	// Redirects counts the redirects that led to this URL: a crawler queues
 	// a redirect's target as a new request with Redirects one more than the
@@ -88,7 +88,10 @@ func (out Outcome) Release(s *politeness.Schedule, host string, now time.Time) e
 //     (duplicates are dropped by URL fingerprint, see Fingerprint, for the
 //     life of the frontier, including URLs already handed out) and that
 //     satisfy its limits (depth, per-host budget). It reports how many it
-//     added. Push does not block waiting for workers.
+//     added. Push does not block waiting for workers. The strings of a
+//     pushed Request may share memory with larger buffers (a Crawler passes
+//     anchor texts cut from one buffer per page): a frontier that keeps
+//     them queued in memory should copy them rather than keep them pinned.
 //   - Next blocks until a queued request's host may be contacted now and
 //     returns it. The request is leased: its host counts as contacted until
 //     Done. Next returns ErrEmpty when nothing is queued and nothing is

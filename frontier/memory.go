@@ -190,8 +190,8 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 	}
 	// Work that needs no lock: host keys and fingerprints.
 	var entBuf [8]entry
-	var hostBuf [8]string
-	ents, hostNames := entBuf[:0], hostBuf[:0]
+	var hostBuf, anchorBuf [8]string
+	ents, hostNames, anchors := entBuf[:0], hostBuf[:0], anchorBuf[:0]
 	var errs []error
 	for i := range reqs {
 		r := &reqs[i]
@@ -210,9 +210,8 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			}
 		}
 		ents = append(ents, entry{
-			url:       r.URL,
+			data:      r.URL, // joined with the anchor once accepted
 			referrer:  r.Referrer,
-			anchor:    r.Anchor,
 			fp:        Fingerprint(r.URL),
 			prio:      r.Priority,
 			depth:     clamp32(r.Depth),
@@ -220,6 +219,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			redirects: clamp16(r.Redirects),
 		})
 		hostNames = append(hostNames, host)
+		anchors = append(anchors, r.Anchor)
 	}
 
 	m.mu.Lock()
@@ -239,6 +239,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 		hi.accepted++
 		m.seen.add(e.fp)
 		e.host = hi
+		e.data = joinAnchor(e.data, anchors[i])
 		added++
 		if m.strategy == DFS && hi.back != nil {
 			// The newest URL is the top of its host's stack; going through
@@ -502,9 +503,8 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			retries++
 		}
 		e := entry{
-			url:       req.URL,
+			data:      joinAnchor(req.URL, req.Anchor),
 			referrer:  req.Referrer,
-			anchor:    req.Anchor,
 			host:      hi,
 			fp:        fp,
 			prio:      req.Priority,

@@ -1,11 +1,13 @@
 package frontier
 
-// entry is a queued request in its compact form: 80 bytes on 64-bit
-// platforms plus the strings it refers to. The host is interned.
+import "strings"
+
+// entry is a queued request in its compact form: 64 bytes on 64-bit
+// platforms plus the strings it refers to. The host is interned. The URL
+// and the anchor text share one string, data (see joinAnchor).
 type entry struct {
-	url       string
+	data      string
 	referrer  string
-	anchor    string
 	host      *hostInfo
 	fp        uint64
 	prio      float64
@@ -14,14 +16,34 @@ type entry struct {
 	redirects int16
 }
 
+// joinAnchor returns the entry data for url and anchor: the URL alone, or,
+// when there is an anchor or the URL holds a NUL byte, the URL, a NUL and
+// the anchor with its own NUL bytes (which HTML text never holds) turned
+// into U+FFFD, so that the last NUL splits the two. Joining copies both
+// strings into one allocation, so a queued anchor pins no page buffer it
+// was cut from.
+func joinAnchor(url, anchor string) string {
+	if anchor == "" && strings.IndexByte(url, 0) < 0 {
+		return url
+	}
+	if strings.IndexByte(anchor, 0) >= 0 {
+		anchor = strings.ReplaceAll(anchor, "\x00", "\uFFFD")
+	}
+	return url + "\x00" + anchor
+}
+
 func (e *entry) request() Request {
+	u, anchor := e.data, ""
+	if i := strings.LastIndexByte(u, 0); i >= 0 {
+		u, anchor = u[:i], u[i+1:]
+	}
 	return Request{
-		URL:       e.url,
+		URL:       u,
 		Host:      e.host.name,
 		Depth:     int(e.depth),
 		Priority:  e.prio,
 		Referrer:  e.referrer,
-		Anchor:    e.anchor,
+		Anchor:    anchor,
 		Retries:   int(e.retries),
 		Redirects: int(e.redirects),
 		fp:        e.fp,
@@ -36,10 +58,9 @@ type hostInfo struct {
 	accepted int        // URLs accepted for this host (the per-host budget)
 }
 
-// blockLen entries make one deque block: 8,160 bytes, just under the 8 KiB
-// allocation size class. Blocks keep the slack of a queue under one block,
+// blockLen entries make one deque block: 8 KiB, an allocation size class. Blocks keep the slack of a queue under one block,
 // unlike a doubling slice, and never copy entries.
-const blockLen = 102
+const blockLen = 128
 
 type block [blockLen]entry
 

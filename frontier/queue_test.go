@@ -7,8 +7,34 @@ import (
 )
 
 func TestEntrySize(t *testing.T) {
-	if got := unsafe.Sizeof(entry{}); got > 80 {
-		t.Errorf("unsafe.Sizeof(entry{}) = %d, want at most 80", got)
+	if got := unsafe.Sizeof(entry{}); got > 64 {
+		t.Errorf("unsafe.Sizeof(entry{}) = %d, want at most 64", got)
+	}
+	if got := unsafe.Sizeof(block{}); got > 8192 {
+		t.Errorf("unsafe.Sizeof(block{}) = %d, want at most 8192 (one size class)", got)
+	}
+}
+
+// TestEntryAnchor checks that an entry gives back the URL and anchor it
+// was made from, including the cases joinAnchor cannot join.
+func TestEntryAnchor(t *testing.T) {
+	tests := []struct {
+		name, url, anchor, wantAnchor string
+	}{
+		{name: "no anchor", url: "http://a.test/x", anchor: "", wantAnchor: ""},
+		{name: "anchor", url: "http://a.test/x", anchor: "Next page", wantAnchor: "Next page"},
+		{name: "anchor with NUL", url: "http://a.test/x", anchor: "a\x00b", wantAnchor: "a\uFFFDb"},
+		{name: "URL with NUL", url: "http://a.test/\x00", anchor: "", wantAnchor: ""},
+		{name: "URL with NUL and anchor", url: "http://a.test/\x00\x00", anchor: "text", wantAnchor: "text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := entry{data: joinAnchor(tt.url, tt.anchor), host: &hostInfo{name: "a.test"}}
+			r := e.request()
+			if r.URL != tt.url || r.Anchor != tt.wantAnchor {
+				t.Errorf("request() = URL %q, Anchor %q; want %q, %q", r.URL, r.Anchor, tt.url, tt.wantAnchor)
+			}
+		})
 	}
 }
 
