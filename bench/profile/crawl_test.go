@@ -61,13 +61,14 @@ func TestCrawl(t *testing.T) {
 	var peakG int
 	heapPath := os.Getenv("TRAWL_BENCH_HEAP")
 	heapDone := false
+	heapAt := envInt(t, "TRAWL_BENCH_HEAP_AT", 60)
 	progress := func(st trawl.Stats) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		if m.Sys > peak.Sys {
 			peak, peakG = m, runtime.NumGoroutine()
 		}
-		if heapPath != "" && !heapDone && st.Fetched >= int64(maxPages)*6/10 {
+		if heapPath != "" && !heapDone && st.Fetched >= int64(maxPages)*int64(heapAt)/100 {
 			heapDone = true
 			writeHeap(t, heapPath)
 		}

@@ -15,7 +15,8 @@
 //
 // TRAWL_BENCH_MAX_PAGES, TRAWL_BENCH_WORKERS and TRAWL_BENCH_HOST_CONCURRENCY
 // change the job (scenario C: 150000, 128, 1); TRAWL_BENCH_HEAP names a file
-// for a heap profile taken at 60 % of the cap, while the crawl runs;
+// for a heap profile taken while the crawl runs, when TRAWL_BENCH_HEAP_AT
+// percent of the cap (default 60) is fetched;
 // TRAWL_BENCH_CLONE_ANCHOR=1 copies anchor texts on Push (an experiment);
 // TRAWL_BENCH_NAMES=1 crawls an in-process web whose hosts are names
 // (h0.test, …) instead of IPv4 literals.
