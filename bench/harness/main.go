@@ -49,6 +49,7 @@ var scenarios = map[string]Scenario{
 var userAgents = map[string]string{
 	"trawl":         "trawlbench/1.0 (+https://example.com/bench)",
 	"trawl-default": "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-disk":    "trawlbench/1.0 (+https://example.com/bench)",
 	"colly":         "collybench/1.0 (+https://example.com/bench)",
 	"gocrawl":       "gocrawlbench/1.0 (+https://example.com/bench)",
 }
@@ -246,6 +247,21 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 		// comparison.
 		name = "sitespider"
 		args = append(args, "-allow-private", "-progress=false")
+	case "trawl-disk":
+		// sitespider with its persistent frontier (-state): the queue and
+		// the seen set live in an on-disk store instead of the heap.
+		name = "sitespider"
+		state, err := os.MkdirTemp("", "trawl-disk-")
+		if err != nil {
+			web.Process.Kill()
+			web.Wait()
+			return r, err
+		}
+		defer os.RemoveAll(state)
+		args = append(args, "-allow-private", "-progress=false", "-state", filepath.Join(state, "state"))
+		if sc.Delay == 0 {
+			args = append(args, "-adaptive", "0")
+		}
 	case "colly", "gocrawl":
 	default:
 		web.Process.Kill()
