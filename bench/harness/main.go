@@ -50,6 +50,7 @@ var userAgents = map[string]string{
 	"trawl":         "trawlbench/1.0 (+https://example.com/bench)",
 	"trawl-default": "trawlbench/1.0 (+https://example.com/bench)",
 	"trawl-disk":    "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-gogc50":  "trawlbench/1.0 (+https://example.com/bench)",
 	"colly":         "collybench/1.0 (+https://example.com/bench)",
 	"gocrawl":       "gocrawlbench/1.0 (+https://example.com/bench)",
 }
@@ -231,6 +232,7 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 		"-user-agent", ua,
 	}
 	name := crawler
+	var env []string
 	switch crawler {
 	case "trawl":
 		name = "sitespider"
@@ -262,6 +264,15 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 		if sc.Delay == 0 {
 			args = append(args, "-adaptive", "0")
 		}
+	case "trawl-gogc50":
+		// sitespider as for "trawl", with the Go collector's heap growth
+		// halved (GOGC=50): less memory for more GC CPU.
+		name = "sitespider"
+		env = []string{"GOGC=50"}
+		args = append(args, "-allow-private", "-progress=false")
+		if sc.Delay == 0 {
+			args = append(args, "-adaptive", "0")
+		}
 	case "colly", "gocrawl":
 	default:
 		web.Process.Kill()
@@ -270,6 +281,9 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 	}
 	r.Args = append([]string{name}, args...)
 	cmd := exec.Command(filepath.Join(bin, name), args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var outBuf strings.Builder
 	cmd.Stdout = &outBuf
 	cmd.Stderr = io.Discard
