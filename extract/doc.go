@@ -88,6 +88,12 @@
 // attributes, so no tokenizer client reaches zero allocations per tag;
 // TestExtractorAllocs checks that the Extractor adds none.)
 //
+// Options.SkipText is for link discovery alone: the page text is not
+// collected (links, anchor texts and page signals are unchanged), which
+// saves about 8 % of the Extractor's time. On 200 crawltest pages the
+// Extractor costs about 1.25× the bare tokenizer, which is 3.3× faster than
+// goquery's parse (cd bench && go test -bench ExtractLinks ./micro).
+//
 // # Main content
 //
 // MainText returns a page's main content (article, post or story) as plain
@@ -166,8 +172,8 @@
 //
 // Every quantity has a hard cap, so a hostile page cannot make extraction
 // allocate without limit or run forever: tokens scanned (MaxTokens), bytes
-// in one token (MaxTokenLen, via the tokenizer's SetMaxBuf, which also caps
-// its buffer), links (MaxLinks), page text (MaxTextLen), link text
+// in one token (MaxTokenLen, via the reader the Extractor gives the
+// tokenizer, which also caps the tokenizer's buffer), links (MaxLinks), page text (MaxTextLen), link text
 // (MaxLinkTextLen) and attribute values used (MaxAttrLen). The first four
 // set Document.Truncated when hit; the others cut silently. Zero Options
 // fields mean the Default* constants. Memory for one document is then

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -13,9 +14,10 @@ import (
 
 // RawLink is a link as the Extractor found it: the attribute value before
 // resolution against the base URL. Its slices point into buffers owned by
-// the Extractor and are valid only until the next call to Next or Reset;
-// copy what must outlive that. A RawLink must not be shared between
-// goroutines while its Extractor runs.
+// the Extractor (Text often into the page text) and are valid only until
+// the next call to Next or Reset; read them, do not write them, and copy
+// what must outlive that. A RawLink must not be shared between goroutines
+// while its Extractor runs.
 type RawLink struct {
 	Href []byte // attribute value with character references decoded, unresolved
 	Text []byte // anchor text (or alt/title), whitespace-collapsed, at most MaxLinkTextLen bytes
@@ -36,9 +38,11 @@ type RawLink struct {
 //
 // An Extractor is not safe for concurrent use; give each worker its own.
 type Extractor struct {
-	lim     limits
-	botName string
-	z       *html.Tokenizer
+	lim      limits
+	botName  string
+	skipText bool
+	z        *html.Tokenizer
+	src      tokenReader
 
 	tokens    int
 	links     int
@@ -46,11 +50,22 @@ type Extractor struct {
 	err       error
 	truncated bool
 
-	cur              RawLink
-	curHref, curText []byte
+	// The current link, which Link returns. Its fields are kept apart so
+	// that setting one writes no more than it must.
+	curHref, curText []byte // reused buffers
+	linkText         []byte // the link's text: curText, or a slice of text
+	linkTag          string
+	linkRel          Rel
 
-	// The open <a> element, whose text is still being collected.
+	// The open <a> element, whose text is still being collected. Its
+	// text is what the page text gains while it is open, so while that
+	// holds (aDerived) it is read from text[aFrom:] when the element ends
+	// and costs no second collapse. It is collected in aText instead with
+	// SkipText, once the page text is full, and once the anchor text
+	// outgrows MaxLinkTextLen.
 	inA                        bool
+	aDerived                   bool
+	aFrom                      int
 	aHref, aText, aAlt, aTitle []byte
 	aSep                       byte
 	aRel                       Rel
@@ -73,7 +88,6 @@ type Extractor struct {
 	textSep   byte
 	textFull  bool
 	nameBuf   [16]byte
-	at        attrs
 	scratch   []byte // decoded attribute values of the current tag
 }
 
@@ -89,6 +103,7 @@ const (
 // attrs holds the attributes the Extractor looks at; nil means absent.
 type attrs struct {
 	href, src, rel, alt, title, name, content, httpEquiv, lang []byte
+	seen                                                       attrSet
 }
 
 // NewExtractor returns an Extractor with the bounds in opts (nil means
@@ -96,7 +111,7 @@ type attrs struct {
 func NewExtractor(opts *Options) *Extractor {
 	e := &Extractor{lim: opts.limits(), done: true}
 	if opts != nil {
-		e.botName = opts.BotName
+		e.botName, e.skipText = opts.BotName, opts.SkipText
 	}
 	return e
 }
@@ -104,11 +119,11 @@ func NewExtractor(opts *Options) *Extractor {
 // Reset starts scanning the document read from r, forgetting the previous
 // one. The input is assumed to be UTF-8 (fetchers convert other charsets).
 func (e *Extractor) Reset(r io.Reader) {
-	e.z = html.NewTokenizer(r)
-	e.z.SetMaxBuf(e.lim.maxTokenLen)
+	e.z = html.NewTokenizer(&e.src)
+	e.src = tokenReader{r: r, z: e.z, max: e.lim.maxTokenLen}
 	e.tokens, e.links, e.done, e.err, e.truncated = 0, 0, false, nil, false
-	e.cur = RawLink{}
-	e.inA, e.aRel = false, 0
+	e.curHref, e.linkText, e.linkTag, e.linkRel = e.curHref[:0], nil, "", 0
+	e.inA, e.aDerived, e.aRel = false, false, 0
 	e.pendingRaw, e.foreign, e.template = rawNone, 0, 0
 	e.title, e.titleDone = e.title[:0], false
 	e.base, e.baseSeen = e.base[:0], false
@@ -134,7 +149,7 @@ func (e *Extractor) Next() bool {
 		case html.ErrorToken:
 			e.done = true
 			if err := e.z.Err(); err != io.EOF {
-				if errors.Is(err, html.ErrBufferExceeded) {
+				if err == errTokenTooLong {
 					e.truncated = true
 				} else {
 					e.err = fmt.Errorf("extract: read: %w", err)
@@ -142,7 +157,9 @@ func (e *Extractor) Next() bool {
 			}
 			return e.closeAnchor()
 		case html.TextToken:
-			e.textToken()
+			if e.pendingRaw != rawNone || !e.skipText || e.inA {
+				e.textToken()
+			}
 		case html.StartTagToken:
 			if e.startTag(false) {
 				return true
@@ -152,7 +169,10 @@ func (e *Extractor) Next() bool {
 				return true
 			}
 		case html.EndTagToken:
-			if e.endTag() {
+			if e.skipText && !e.inA && e.template == 0 && e.foreign == 0 {
+				// Without page text, an end tag here changes nothing.
+				e.pendingRaw = rawNone
+			} else if e.endTag() {
 				return true
 			}
 		default: // comments and doctypes
@@ -162,9 +182,42 @@ func (e *Extractor) Next() bool {
 	return false
 }
 
+// errTokenTooLong is tokenReader's error for a token longer than
+// MaxTokenLen bytes.
+var errTokenTooLong = errors.New("extract: token too long")
+
+// tokenReader is the tokenizer's reader. It bounds the current token as
+// the tokenizer's SetMaxBuf would, but with one check per read instead of
+// one per byte in the tokenizer's hottest loop: the tokenizer reads only
+// when it has consumed every byte it holds, and then its Raw is the part of
+// the current token read so far; the reader hands out no more than
+// MaxTokenLen bytes of a token and fails with errTokenTooLong when asked
+// for more. The bound thus depends on the stream alone, not on how the
+// underlying reader splits it. (That Raw is up to date during a read is
+// x/net/html's behaviour, not its documented contract; TestHostilePages
+// and FuzzLinks would notice a change.)
+type tokenReader struct {
+	r   io.Reader
+	z   *html.Tokenizer
+	max int // MaxTokenLen
+}
+
+func (t *tokenReader) Read(p []byte) (int, error) {
+	room := t.max - len(t.z.Raw())
+	if room <= 0 {
+		return 0, errTokenTooLong
+	}
+	if len(p) > room {
+		p = p[:room]
+	}
+	return t.r.Read(p)
+}
+
 // Link returns the link found by the last call to Next that returned true.
 // Its slices are valid until the next call to Next or Reset.
-func (e *Extractor) Link() RawLink { return e.cur }
+func (e *Extractor) Link() RawLink {
+	return RawLink{Href: e.curHref, Text: e.linkText, Tag: e.linkTag, Rel: e.linkRel}
+}
 
 // Err returns the error that ended the scan early, other than io.EOF:
 // an error from the reader. Malformed HTML is never an error.
@@ -201,7 +254,7 @@ func (e *Extractor) Lang() []byte { return e.lang }
 // Text returns the visible text of the document: text outside script,
 // style, noscript, template, iframe and title elements, with runs of
 // whitespace collapsed to one space and a '\n' between block-level
-// elements; at most MaxTextLen bytes.
+// elements; at most MaxTextLen bytes. It is empty with Options.SkipText.
 func (e *Extractor) Text() []byte { return e.text }
 
 const (
@@ -215,23 +268,76 @@ func (e *Extractor) closeAnchor() bool {
 		return false
 	}
 	e.inA = false
+	derived := e.aDerived
+	e.aDerived = false
 	if e.links >= e.lim.maxLinks {
 		e.truncated = true
 		return false
 	}
 	e.links++
-	if len(e.aText) == 0 {
+	text := e.aText
+	if derived {
+		text, _ = e.derivedAnchorText(len(e.text))
+	}
+	if len(text) == 0 {
 		var sep byte
 		src := e.aAlt
 		if len(src) == 0 {
 			src = e.aTitle
 		}
-		e.aText, _ = appendCollapsed(e.aText, src, &sep, e.lim.maxLinkTextLen)
+		e.aText, _ = appendCollapsed(e.aText[:0], src, &sep, e.lim.maxLinkTextLen)
+		text = e.aText
 	}
+	// Swap buffers: the next <a> reuses aHref and aText before the caller
+	// reads this link.
 	e.curHref, e.aHref = e.aHref, e.curHref[:0]
 	e.curText, e.aText = e.aText, e.curText[:0]
-	e.cur = RawLink{Href: e.curHref, Text: e.curText, Tag: "a", Rel: e.aRel}
+	e.linkText, e.linkTag, e.linkRel = text, "a", e.aRel
 	return true
+}
+
+// derivedAnchorText returns the open anchor's text while it is derived
+// from the page text: text[aFrom:end] without the separator that may lead
+// it, and with the line breaks between blocks as spaces, as the anchor
+// text has them. It returns a slice of the page text (inText), capped so
+// that appending to it cannot write there, or, if there were line breaks,
+// a copy in aText.
+func (e *Extractor) derivedAnchorText(end int) (v []byte, inText bool) {
+	v = e.text[e.aFrom:end:end]
+	if len(v) > 0 && (v[0] == ' ' || v[0] == '\n') {
+		v = v[1:]
+	}
+	if bytes.IndexByte(v, '\n') < 0 {
+		return v, true
+	}
+	e.aText = append(e.aText[:0], v...)
+	for i, c := range e.aText {
+		if c == '\n' {
+			e.aText[i] = ' '
+		}
+	}
+	return e.aText, false
+}
+
+// materializeAnchor stops deriving the open anchor's text from the page
+// text, which stood at length end with separator sep before the current
+// text token: the anchor text collected so far goes to aText, and the
+// caller adds the token to it.
+func (e *Extractor) materializeAnchor(end int, sep byte) {
+	v, inText := e.derivedAnchorText(end)
+	if inText {
+		e.aText = append(e.aText[:0], v...)
+	}
+	// Once the anchor text is not empty, its separator is pending exactly
+	// when the page text's is (and is ' ' in anchor text). Before that,
+	// aSep has been kept up to date.
+	if len(v) > 0 {
+		e.aSep = 0
+		if sep != 0 {
+			e.aSep = ' '
+		}
+	}
+	e.aDerived = false
 }
 
 // emit makes a link of an element without content the current link.
@@ -247,62 +353,125 @@ func (e *Extractor) emit(tag string, href []byte, rel Rel, text []byte) bool {
 	var sep byte
 	e.curHref = append(e.curHref[:0], href...)
 	e.curText, _ = appendCollapsed(e.curText[:0], text, &sep, e.lim.maxLinkTextLen)
-	e.cur = RawLink{Href: e.curHref, Text: e.curText, Tag: tag, Rel: rel}
+	e.linkText, e.linkTag, e.linkRel = e.curText, tag, rel
 	return true
 }
 
-// tagName lower-cases the tag name of raw, which starts at offset start, into
-// e.nameBuf and returns it with the offset just after it. Names longer than
-// the buffer come back empty: no tag the Extractor knows is that long.
+// tagName returns the tag name of raw, which starts at offset start,
+// lower-cased, with the offset just after it. A name that is already lower
+// case (nearly all) is a slice of raw; others are lower-cased into
+// e.nameBuf, and come back empty if longer: no tag the Extractor knows is
+// that long.
 func (e *Extractor) tagName(raw []byte, start int) (name []byte, end int) {
 	end = start
+	upper := false
 	for end < len(raw) {
 		c := raw[end]
-		if isSpace(c) || c == '/' || c == '>' {
+		if c <= '>' && (c == '>' || c == '/' || isSpace(c)) {
 			break
+		}
+		if c-'A' < 26 {
+			upper = true
 		}
 		end++
 	}
-	if end-start > len(e.nameBuf) {
+	name = raw[start:end]
+	if !upper {
+		return name, end
+	}
+	if len(name) > len(e.nameBuf) {
 		return nil, end
 	}
-	n := copy(e.nameBuf[:], raw[start:end])
+	n := copy(e.nameBuf[:], name)
 	lowerASCII(e.nameBuf[:n])
 	return e.nameBuf[:n], end
 }
 
 func (e *Extractor) textToken() {
+	if e.pendingRaw != rawNone && e.rawText() {
+		return
+	}
+	if e.template > 0 || e.skipText && !e.inA { // see also Next
+		return
+	}
+	// The raw bytes are the text unless they hold something Text would
+	// decode; the collapse scan spots those and starts again from Text.
+	t := e.z.Raw()
+	if len(t) == 1 && spaceMask&(1<<t[0]) != 0 {
+		e.space() // the line break between two tags, most often
+		return
+	}
+	e.visibleText(t)
+}
+
+// rawText handles the text token after the start tag of an element whose
+// content is raw text, and reports whether it is done with it: only the
+// visible content of textarea, xmp and plaintext goes on as text.
+func (e *Extractor) rawText() bool {
 	kind := e.pendingRaw
 	e.pendingRaw = rawNone
 	switch kind {
 	case rawSkip:
-		return
+		return true
 	case rawTitle:
 		if !e.titleDone {
 			var sep byte
 			e.title, _ = appendCollapsed(e.title[:0], e.z.Text(), &sep, maxTitleLen)
 			e.titleDone = len(e.title) > 0
 		}
-		return
+		return true
 	}
-	if e.template > 0 {
-		return
+	return false
+}
+
+// space notes a text token of one whitespace byte: only a pending
+// separator, as collapse would note it.
+func (e *Extractor) space() {
+	if e.textSep == 0 && !e.textFull && !e.skipText {
+		e.textSep = ' '
 	}
-	// The raw bytes are the text unless they hold something Text would
-	// decode; IndexByte is much faster than Text's byte-by-byte CR scan.
-	t := e.z.Raw()
-	if bytes.IndexByte(t, '&') >= 0 || bytes.IndexByte(t, '\r') >= 0 || bytes.IndexByte(t, 0) >= 0 {
-		t = e.z.Text()
+	if e.inA && e.aSep == 0 && (!e.aDerived || len(e.text) == e.aFrom) {
+		e.aSep = ' '
 	}
-	if e.inA {
-		e.aText, _ = appendCollapsed(e.aText, t, &e.aSep, e.lim.maxLinkTextLen)
-	}
-	if !e.textFull {
-		var full bool
-		e.text, full = appendCollapsed(e.text, t, &e.textSep, e.lim.maxTextLen)
-		if full {
-			e.textFull, e.truncated = true, true
+}
+
+// visibleText adds the raw bytes t of a visible text token to the page
+// text and the open anchor's text.
+func (e *Extractor) visibleText(t []byte) {
+	raw := true
+	if e.inA && !e.aDerived {
+		n, sep := len(e.aText), e.aSep
+		var ok bool
+		if e.aText, _, ok = appendRawText(e.aText, t, &e.aSep, e.lim.maxLinkTextLen); !ok {
+			t, raw = e.z.Text(), false
+			e.aText, e.aSep = e.aText[:n], sep
+			e.aText, _ = appendCollapsed(e.aText, t, &e.aSep, e.lim.maxLinkTextLen)
 		}
+	}
+	if e.textFull || e.skipText {
+		return
+	}
+	n, sep := len(e.text), e.textSep
+	full, ok := false, false
+	if e.text, full, ok = collapse(e.text, t, &e.textSep, e.lim.maxTextLen, raw); !ok {
+		t = e.z.Text()
+		e.text, e.textSep = e.text[:n], sep
+		e.text, full = appendCollapsed(e.text, t, &e.textSep, e.lim.maxTextLen)
+	}
+	if full {
+		e.textFull, e.truncated = true, true
+	}
+	if e.aDerived && len(e.text) == e.aFrom && len(t) > 0 {
+		// A token that adds nothing is whitespace: note it for an
+		// anchor text still empty, as appendCollapsed would.
+		e.aSep = ' '
+	}
+	if e.aDerived && (full || len(e.text)-e.aFrom > e.lim.maxLinkTextLen) {
+		// The page text is cut in this token or the anchor text may be:
+		// from here on the anchor text is collected on its own, with its
+		// own bound.
+		e.materializeAnchor(n, sep)
+		e.aText, _ = appendCollapsed(e.aText, t, &e.aSep, e.lim.maxLinkTextLen)
 	}
 }
 
@@ -321,87 +490,111 @@ func (e *Extractor) startTag(selfClosing bool) bool {
 	e.pendingRaw = rawNone
 	raw := e.z.Raw()
 	name, nameEnd := e.tagName(raw, 1)
-	switch string(name) {
-	case "a":
-		ready := e.closeAnchor()
-		e.readAttrs(raw, nameEnd)
-		if h := e.at.href; h != nil && len(h) <= e.lim.maxAttrLen && !skipHref(h) {
-			e.inA = true
-			e.aHref = append(e.aHref[:0], h...)
-			e.aText, e.aSep = e.aText[:0], 0
-			e.aAlt = e.aAlt[:0]
-			e.aTitle = e.aTitle[:0]
-			if len(e.at.title) <= e.lim.maxAttrLen {
-				e.aTitle = append(e.aTitle, e.at.title...)
-			}
-			e.aRel, _ = parseRel(e.at.rel)
+	// The common kinds first, in a small function; the rest apart.
+	switch k := classify(name); k {
+	case tagBlock:
+		e.breakText('\n')
+	case tagBreak, tagWbr:
+		e.breakText(' ')
+	case tagOther:
+	case tagA:
+		return e.startA(raw, nameEnd)
+	default:
+		return e.startOther(k, raw, nameEnd, selfClosing)
+	}
+	return false
+}
+
+// startA opens an <a> element, ending the one open before, which it
+// reports as startTag does.
+func (e *Extractor) startA(raw []byte, nameEnd int) bool {
+	ready := e.closeAnchor()
+	h, title, rel := onlyHref(raw, nameEnd), []byte(nil), []byte(nil)
+	if h == nil {
+		at := e.readAttrs(raw, nameEnd, wantHref|wantTitle|wantRel)
+		h, title, rel = at.href, at.title, at.rel
+	}
+	if h != nil && len(h) <= e.lim.maxAttrLen && !skipHref(h) {
+		e.inA = true
+		e.aDerived, e.aFrom = !e.textFull && !e.skipText, len(e.text)
+		e.aHref = append(e.aHref[:0], h...)
+		e.aText, e.aSep = e.aText[:0], 0
+		e.aAlt = e.aAlt[:0]
+		e.aTitle = e.aTitle[:0]
+		if len(title) > 0 && len(title) <= e.lim.maxAttrLen {
+			e.aTitle = append(e.aTitle, title...)
 		}
-		return ready
-	case "area":
-		e.readAttrs(raw, nameEnd)
-		rel, _ := parseRel(e.at.rel)
-		return e.emit("area", e.at.href, rel, e.boundedAttr(e.at.alt))
-	case "frame", "iframe":
-		tag := "frame"
-		if name[0] == 'i' {
-			tag = "iframe"
-			e.rawElement(rawSkip)
+		e.aRel = 0
+		if len(rel) > 0 {
+			e.aRel, _ = parseRel(rel)
 		}
-		e.readAttrs(raw, nameEnd)
-		return e.emit(tag, e.at.src, 0, e.boundedAttr(e.at.title))
-	case "link":
-		e.readAttrs(raw, nameEnd)
-		rel, resource := parseRel(e.at.rel)
+	}
+	return ready
+}
+
+// startOther handles the start tags of kind k other than a, blocks and
+// breaks.
+func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing bool) bool {
+	switch k {
+	case tagArea:
+		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantAlt)
+		rel, _ := parseRel(at.rel)
+		return e.emit("area", at.href, rel, e.boundedAttr(at.alt))
+	case tagFrame:
+		at := e.readAttrs(raw, nameEnd, wantSrc|wantTitle)
+		return e.emit("frame", at.src, 0, e.boundedAttr(at.title))
+	case tagIframe:
+		e.rawElement(rawSkip)
+		at := e.readAttrs(raw, nameEnd, wantSrc|wantTitle)
+		return e.emit("iframe", at.src, 0, e.boundedAttr(at.title))
+	case tagLink:
+		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantTitle)
+		rel, resource := parseRel(at.rel)
 		if resource || rel&(RelCanonical|RelAlternate|RelNext|RelPrev) == 0 {
 			return false
 		}
-		if rel&RelCanonical != 0 && !e.canonSeen && e.at.href != nil && len(e.at.href) <= e.lim.maxAttrLen {
+		if rel&RelCanonical != 0 && !e.canonSeen && at.href != nil && len(at.href) <= e.lim.maxAttrLen {
 			e.canonSeen = true
-			e.canonical = append(e.canonical[:0], e.at.href...)
+			e.canonical = append(e.canonical[:0], at.href...)
 		}
-		return e.emit("link", e.at.href, rel, e.boundedAttr(e.at.title))
-	case "meta":
+		return e.emit("link", at.href, rel, e.boundedAttr(at.title))
+	case tagMeta:
 		return e.meta(raw, nameEnd)
-	case "base":
-		e.readAttrs(raw, nameEnd)
-		if !e.baseSeen && e.at.href != nil && len(e.at.href) <= e.lim.maxAttrLen {
-			e.baseSeen = true
-			e.base = append(e.base[:0], e.at.href...)
+	case tagBase:
+		if !e.baseSeen {
+			at := e.readAttrs(raw, nameEnd, wantHref)
+			if at.href != nil && len(at.href) <= e.lim.maxAttrLen {
+				e.baseSeen = true
+				e.base = append(e.base[:0], at.href...)
+			}
 		}
-	case "html":
+	case tagHTML:
 		if !e.htmlSeen {
 			e.htmlSeen = true
-			e.readAttrs(raw, nameEnd)
-			if e.at.lang != nil {
-				e.setLang(e.at.lang)
+			if at := e.readAttrs(raw, nameEnd, wantLang); at.lang != nil {
+				e.setLang(at.lang)
 			}
 		}
-	case "img":
+	case tagImg:
 		if e.inA && len(e.aAlt) == 0 {
-			e.readAttrs(raw, nameEnd)
-			if len(e.at.alt) <= e.lim.maxAttrLen {
-				e.aAlt = append(e.aAlt, e.at.alt...)
+			at := e.readAttrs(raw, nameEnd, wantAlt)
+			if len(at.alt) <= e.lim.maxAttrLen {
+				e.aAlt = append(e.aAlt, at.alt...)
 			}
 		}
-	case "title":
+	case tagTitle:
 		e.rawElement(rawTitle)
-	case "script", "style", "noscript", "noembed", "noframes":
+	case tagRawSkip:
 		e.rawElement(rawSkip)
-	case "textarea", "xmp", "plaintext":
+	case tagRawVisible:
 		e.rawElement(rawVisible)
-	case "template":
+	case tagTemplate:
 		if !selfClosing {
 			e.template++
 		}
-	case "svg", "math":
+	case tagForeign:
 		if !selfClosing {
 			e.foreign++
-		}
-	case "br", "td", "th", "wbr":
-		e.breakText(' ')
-	default:
-		if isBlock(name) {
-			e.breakText('\n')
 		}
 	}
 	return false
@@ -420,31 +613,39 @@ func (e *Extractor) rawElement(kind rawKind) {
 
 func (e *Extractor) endTag() bool {
 	e.pendingRaw = rawNone
-	name, _ := e.tagName(e.z.Raw(), 2)
-	switch string(name) {
-	case "a":
+	raw := e.z.Raw()
+	if len(raw) == 4 && raw[3] == '>' {
+		// </a> and </p>, the commonest end tags, without the name lookup.
+		switch raw[2] | 0x20 { // exact for letters
+		case 'a':
+			return e.closeAnchor()
+		case 'p':
+			e.breakText('\n')
+			return false
+		}
+	}
+	name, _ := e.tagName(raw, 2)
+	switch classify(name) {
+	case tagA:
 		return e.closeAnchor()
-	case "template":
+	case tagTemplate:
 		if e.template > 0 {
 			e.template--
 		}
-	case "svg", "math":
+	case tagForeign:
 		if e.foreign > 0 {
 			e.foreign--
 		}
-	case "br", "td", "th":
+	case tagBreak:
 		e.breakText(' ')
-	default:
-		if isBlock(name) {
-			e.breakText('\n')
-		}
+	case tagBlock, tagHTML:
+		e.breakText('\n')
 	}
 	return false
 }
 
 func (e *Extractor) meta(raw []byte, nameEnd int) bool {
-	e.readAttrs(raw, nameEnd)
-	at := &e.at
+	at := e.readAttrs(raw, nameEnd, wantName|wantContent|wantHTTPEquiv)
 	if at.content == nil || len(at.content) > e.lim.maxAttrLen {
 		return false
 	}
@@ -492,21 +693,21 @@ func (e *Extractor) boundedAttr(v []byte) []byte {
 	return v
 }
 
-// readAttrs fills e.at from the attributes of the tag token raw. The fast
-// path slices the raw token in place; values that need decoding (character
-// references, CR, NUL) send the whole tag through the tokenizer's TagAttr,
-// which allocates but is exact.
-func (e *Extractor) readAttrs(raw []byte, nameEnd int) {
-	e.at = attrs{}
+// readAttrs returns the attributes in want of the tag token raw. The fast
+// path slices the raw token in place and stops once every wanted attribute
+// is found; values that need decoding (character references, CR, NUL) are
+// decoded into e.scratch for the common references, else the whole tag
+// goes through the tokenizer's TagAttr, which allocates but is exact.
+func (e *Extractor) readAttrs(raw []byte, nameEnd int, want attrSet) (at attrs) {
 	e.scratch = e.scratch[:0]
 	s := attrScanner{raw: raw, i: nameEnd}
-	for {
+	for at.seen != want {
 		k, v, ok := s.next()
 		if !ok {
-			return
+			return at
 		}
-		p := e.setAttr(k, v)
-		if p == nil || !needsDecode(v) {
+		p := at.set(k, v, want)
+		if p == nil || s.plain {
 			continue
 		}
 		// "&amp;" and the like are common in hrefs: decode them into
@@ -515,18 +716,37 @@ func (e *Extractor) readAttrs(raw []byte, nameEnd int) {
 		var ok2 bool
 		e.scratch, ok2 = appendDecodedAttr(e.scratch, v)
 		if !ok2 {
-			break
+			return e.tagAttrs(want)
 		}
 		*p = e.scratch[start:len(e.scratch):len(e.scratch)]
 	}
-	e.at = attrs{}
+	return at
+}
+
+// onlyHref returns the href of the start tag raw if the tag is exactly
+// <name href="...">, the usual shape of a link, with nothing to decode in
+// the value, and nil otherwise. The attribute scanner would find the same.
+func onlyHref(raw []byte, nameEnd int) []byte {
+	i := nameEnd + len(` href="`)
+	if i >= len(raw) || string(raw[nameEnd:i]) != ` href="` {
+		return nil
+	}
+	k, plain := quotedEnd(raw[i:], '"')
+	if k < 0 || !plain || i+k+1 >= len(raw) || raw[i+k+1] != '>' {
+		return nil
+	}
+	return raw[i : i+k : i+k]
+}
+
+// tagAttrs is readAttrs through the tokenizer's TagAttr.
+func (e *Extractor) tagAttrs(want attrSet) (at attrs) {
 	for {
 		k, v, more := e.z.TagAttr()
 		if k != nil {
-			e.setAttr(k, v)
+			at.set(k, v, want)
 		}
 		if !more {
-			return
+			return at
 		}
 	}
 }
@@ -572,47 +792,80 @@ func appendDecodedAttr(dst, v []byte) (out []byte, ok bool) {
 	return dst, true
 }
 
-// setAttr stores v if k is an attribute the Extractor wants and the first
-// of its name, and returns the field it stored it in, or nil.
-func (e *Extractor) setAttr(k, v []byte) *[]byte {
-	var p *[]byte
-	switch {
-	case equalFoldASCII(k, "href"):
-		p = &e.at.href
-	case equalFoldASCII(k, "src"):
-		p = &e.at.src
-	case equalFoldASCII(k, "rel"):
-		p = &e.at.rel
-	case equalFoldASCII(k, "alt"):
-		p = &e.at.alt
-	case equalFoldASCII(k, "title"):
-		p = &e.at.title
-	case equalFoldASCII(k, "name"):
-		p = &e.at.name
-	case equalFoldASCII(k, "content"):
-		p = &e.at.content
-	case equalFoldASCII(k, "http-equiv"):
-		p = &e.at.httpEquiv
-	case equalFoldASCII(k, "lang"):
-		p = &e.at.lang
-	case equalFoldASCII(k, "xml:lang"):
-		if e.at.lang != nil {
-			return nil
+// attrSet is a set of the attributes the Extractor reads, one bit each.
+type attrSet uint16
+
+const (
+	wantHref attrSet = 1 << iota
+	wantSrc
+	wantRel
+	wantAlt
+	wantTitle
+	wantName
+	wantContent
+	wantHTTPEquiv
+	wantLang
+	wantAll = 1<<iota - 1
+)
+
+// set stores v if k names an attribute in want that is not yet seen, and
+// returns the field it stored it in, or nil. k may be in any case; a
+// present but empty value is stored as a non-nil empty slice.
+func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
+	var (
+		p   *[]byte
+		bit attrSet
+	)
+	switch len(k) {
+	case 3:
+		switch {
+		case equalFoldASCII(k, "src"):
+			p, bit = &at.src, wantSrc
+		case equalFoldASCII(k, "rel"):
+			p, bit = &at.rel, wantRel
+		case equalFoldASCII(k, "alt"):
+			p, bit = &at.alt, wantAlt
 		}
-		p = &e.at.lang
-	default:
+	case 4:
+		switch {
+		case equalFoldASCII(k, "href"):
+			p, bit = &at.href, wantHref
+		case equalFoldASCII(k, "name"):
+			p, bit = &at.name, wantName
+		case equalFoldASCII(k, "lang"):
+			p, bit = &at.lang, wantLang
+		}
+	case 5:
+		if equalFoldASCII(k, "title") {
+			p, bit = &at.title, wantTitle
+		}
+	case 7:
+		if equalFoldASCII(k, "content") {
+			p, bit = &at.content, wantContent
+		}
+	case 8:
+		// The first of lang and xml:lang wins.
+		if equalFoldASCII(k, "xml:lang") {
+			p, bit = &at.lang, wantLang
+		}
+	case 10:
+		if equalFoldASCII(k, "http-equiv") {
+			p, bit = &at.httpEquiv, wantHTTPEquiv
+		}
+	}
+	if want&bit == 0 || at.seen&bit != 0 {
 		return nil
 	}
-	if *p != nil {
-		return nil
-	}
+	at.seen |= bit
 	if v == nil {
-		v = e.nameBuf[:0] // present but empty, as in <a href>
+		v = []byte{} // present but empty, as in <a href>
 	}
 	*p = v
 	return p
 }
 
+// needsDecode reports whether v holds a byte that TagAttr would decode:
+// '&', '\r' or NUL.
 func needsDecode(v []byte) bool {
 	for _, c := range v {
 		if c == '&' || c == '\r' || c == 0 {
@@ -625,98 +878,151 @@ func needsDecode(v []byte) bool {
 // attrScanner walks the attributes of a start-tag token's raw bytes with
 // exactly the state machine of the x/net/html tokenizer's readTag, so that
 // it finds the same key and value spans without the tokenizer's per-attribute
-// copies. Values come back undecoded.
+// copies. Values come back undecoded; plain says the last one has no byte
+// that decoding could change.
 type attrScanner struct {
-	raw []byte
-	i   int
-}
-
-func (s *attrScanner) skipSpace() {
-	for s.i < len(s.raw) && isSpace(s.raw[s.i]) {
-		s.i++
-	}
+	raw   []byte
+	i     int
+	plain bool // the value next returned holds no '&' and no byte below ' '
 }
 
 // next returns the next attribute with a non-empty key.
 func (s *attrScanner) next() (key, val []byte, ok bool) {
+	raw, i := s.raw, s.i
 	for {
-		s.skipSpace()
-		if s.i >= len(s.raw) || s.raw[s.i] == '>' {
+		i = skipSpace(raw, i)
+		if i >= len(raw) || raw[i] == '>' {
+			s.i = i
 			return nil, nil, false
 		}
 		// Attribute key: up to whitespace, '/', '>' or an '=' that is not
-		// the key's first byte.
-		ks := s.i
-		s.i++
-		if s.raw[ks] == '/' || isSpace(s.raw[ks]) {
-			s.i = ks // empty key; the value step consumes the '/'
-		} else {
-			for s.i < len(s.raw) {
-				c := s.raw[s.i]
-				if c == '=' || c == '/' || c == '>' || isSpace(c) {
+		// the key's first byte. A '/' is an empty key; the value step
+		// consumes it.
+		ks := i
+		if raw[i] != '/' {
+			for i++; i < len(raw); i++ {
+				if c := raw[i]; c <= '>' && (c == '=' || c == '/' || c == '>' || isSpace(c)) {
 					break
 				}
-				s.i++
 			}
 		}
-		key = s.raw[ks:s.i]
-		val = s.value()
+		key = raw[ks:i]
+		val, i = s.value(i)
 		if len(key) > 0 {
+			s.i = i
 			return key, val, true
 		}
 	}
 }
 
-// value reads an optional "= value" after a key.
-func (s *attrScanner) value() []byte {
-	s.skipSpace()
-	if s.i >= len(s.raw) {
-		return nil
+// value reads an optional "= value" at raw[i:] after a key and returns it
+// with the offset after it.
+func (s *attrScanner) value(i int) ([]byte, int) {
+	raw := s.raw
+	s.plain = true
+	i = skipSpace(raw, i)
+	if i >= len(raw) {
+		return nil, i
 	}
-	c := s.raw[s.i]
-	s.i++
-	if c == '/' {
-		return nil
-	}
-	if c != '=' {
-		s.i--
-		return nil
-	}
-	s.skipSpace()
-	if s.i >= len(s.raw) {
-		return nil
-	}
-	q := s.raw[s.i]
-	s.i++
-	switch q {
-	case '>':
-		s.i--
-		return nil
-	case '\'', '"':
-		vs := s.i
-		for s.i < len(s.raw) {
-			if s.raw[s.i] == q {
-				s.i++
-				return s.raw[vs : s.i-1]
-			}
-			s.i++
-		}
-		return s.raw[vs:]
+	switch raw[i] {
+	case '/':
+		return nil, i + 1
+	case '=':
 	default:
-		vs := s.i - 1
-		for s.i < len(s.raw) {
-			c := s.raw[s.i]
-			if isSpace(c) {
-				s.i++
-				return s.raw[vs : s.i-1]
-			}
-			if c == '>' {
-				return s.raw[vs:s.i]
-			}
-			s.i++
-		}
-		return s.raw[vs:]
+		return nil, i
 	}
+	i = skipSpace(raw, i+1)
+	if i >= len(raw) {
+		return nil, i
+	}
+	switch q := raw[i]; q {
+	case '>':
+		return nil, i
+	case '\'', '"':
+		vs := i + 1
+		k, plain := quotedEnd(raw[vs:], q)
+		s.plain = plain
+		if k >= 0 {
+			return raw[vs : vs+k], vs + k + 1
+		}
+		return raw[vs:], len(raw)
+	default:
+		vs := i
+		for i++; i < len(raw); i++ {
+			if c := raw[i]; c == '>' {
+				break
+			} else if isSpace(c) {
+				v := raw[vs:i]
+				s.plain = !needsDecode(v)
+				return v, i + 1
+			}
+		}
+		v := raw[vs:i]
+		s.plain = !needsDecode(v)
+		return v, i
+	}
+}
+
+// skipSpace returns the offset of the first byte at or after i in raw that
+// is not whitespace.
+func skipSpace(raw []byte, i int) int {
+	for i < len(raw) && raw[i] <= ' ' && isSpace(raw[i]) {
+		i++
+	}
+	return i
+}
+
+// quotedEnd returns the index of the first q in b, or -1, and whether the
+// bytes before it are plain: no '&' and no byte below ' ' (a superset of
+// what TagAttr decodes). It looks at eight bytes at a time; the lowest
+// byte each borrow trick flags is a true match.
+func quotedEnd(b []byte, q byte) (k int, plain bool) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	qs := uint64(q) * ones
+	n := len(b)
+	j := 0
+	for n >= 8 && j < n {
+		// The next eight bytes, or the last ones shifted down so that the
+		// bytes before j drop out.
+		var x, valid uint64 = 0, highs
+		if j+8 <= n {
+			x = binary.LittleEndian.Uint64(b[j:])
+		} else {
+			shift := 8 * uint(8-(n-j))
+			x = binary.LittleEndian.Uint64(b[n-8:]) >> shift
+			valid >>= shift
+		}
+		y, a := x^qs, x^'&'*ones
+		mq := (y - ones) &^ y & valid
+		md := ((x-' '*ones)&^x | (a-ones)&^a) & valid
+		if mq|md == 0 {
+			if valid != highs {
+				return -1, true
+			}
+			j += 8
+			continue
+		}
+		if mq != 0 && bits.TrailingZeros64(mq) < bits.TrailingZeros64(md) {
+			return j + bits.TrailingZeros64(mq)>>3, true
+		}
+		break // a byte to decode comes first
+	}
+	for ; j < n; j++ {
+		c := b[j]
+		if c == q {
+			return j, true
+		}
+		if c < ' ' || c == '&' {
+			if k := bytes.IndexByte(b[j:], q); k >= 0 {
+				return j + k, false
+			}
+			return -1, false
+		}
+	}
+	return -1, true
 }
 
 // skipHref reports hrefs that can never yield a crawlable link, so that
@@ -784,16 +1090,72 @@ func equalFoldString(b []byte, s string) bool {
 	return true
 }
 
-// isBlock reports elements that start a new line of page text.
-func isBlock(name []byte) bool {
+// tagKind is what the Extractor does with an element, by tag name.
+type tagKind uint8
+
+const (
+	tagOther      tagKind = iota
+	tagA                  // a link with text
+	tagArea               // a link without content, as are frame, iframe and link
+	tagFrame              // src
+	tagIframe             // src; raw text content
+	tagLink               // rel and href
+	tagMeta               // refresh, robots, content-language
+	tagBase               // base href
+	tagHTML               // lang; a block at its end tag
+	tagImg                // alt, for the text of an image link
+	tagTitle              // the title
+	tagRawSkip            // script, style ...: raw text, not visible
+	tagRawVisible         // textarea, xmp, plaintext: raw text, visible
+	tagTemplate           // inert content
+	tagForeign            // svg, math
+	tagBreak              // br, td, th: a space in the text
+	tagWbr                // a space, at its start tag only
+	tagBlock              // starts a new line of page text
+)
+
+// classify returns the kind of the lower-case tag name.
+func classify(name []byte) tagKind {
 	switch string(name) {
-	case "address", "article", "aside", "blockquote", "body", "caption", "dd", "details",
-		"dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form",
-		"h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li", "main", "nav",
-		"ol", "option", "p", "pre", "section", "summary", "table", "tr", "ul", "head", "html":
-		return true
+	case "a":
+		return tagA
+	case "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "dd", "dl", "dt",
+		"hr", "nav", "pre", "body", "form", "head", "main", "table", "aside", "header",
+		"footer", "option", "figure", "dialog", "hgroup", "address", "article", "caption",
+		"details", "section", "summary", "fieldset", "blockquote", "figcaption":
+		return tagBlock
+	case "html":
+		return tagHTML
+	case "br", "td", "th":
+		return tagBreak
+	case "wbr":
+		return tagWbr
+	case "img":
+		return tagImg
+	case "area":
+		return tagArea
+	case "frame":
+		return tagFrame
+	case "iframe":
+		return tagIframe
+	case "link":
+		return tagLink
+	case "meta":
+		return tagMeta
+	case "base":
+		return tagBase
+	case "title":
+		return tagTitle
+	case "script", "style", "noscript", "noembed", "noframes":
+		return tagRawSkip
+	case "textarea", "xmp", "plaintext":
+		return tagRawVisible
+	case "template":
+		return tagTemplate
+	case "svg", "math":
+		return tagForeign
 	}
-	return false
+	return tagOther
 }
 
 // appendCollapsed appends src to dst with runs of whitespace (ASCII and
@@ -801,15 +1163,33 @@ func isBlock(name []byte) bool {
 // ' ' a space, '\n' a line break; it is written only between two non-space
 // runs, so dst never starts or ends with one. At most limit bytes are kept,
 // cut at a UTF-8 boundary; full reports that the limit was reached.
-//
-// Text is mostly words separated by single spaces, so the scan extends a
-// segment over those and copies each segment with one append, skipping
-// eight bytes at a time where no byte is below '!' or equal to 0xC2.
 func appendCollapsed(dst, src []byte, sep *byte, limit int) (out []byte, full bool) {
+	out, full, _ = collapse(dst, src, sep, limit, false)
+	return out, full
+}
+
+// appendRawText is appendCollapsed for the raw bytes of a text token: it
+// gives up, with ok false, at the first byte that the tokenizer's Text
+// would rewrite ('&', '\r' or NUL), so that the caller can truncate dst,
+// restore *sep and start again from Text. Spotting them in the collapse
+// scan spares the text a pass of its own.
+func appendRawText(dst, src []byte, sep *byte, limit int) (out []byte, full, ok bool) {
+	return collapse(dst, src, sep, limit, true)
+}
+
+// collapse is appendCollapsed and, with raw set, appendRawText.
+//
+// Text is mostly words separated by single spaces, which need no
+// rewriting, so each segment between other whitespace is copied with one
+// append; segmentEnd finds its end eight bytes at a time.
+func collapse(dst, src []byte, sep *byte, limit int, raw bool) (out []byte, full, ok bool) {
 	n := len(src)
 	i := 0
 	for i < n {
 		c := src[i]
+		if raw && (c == '&' || c == '\r' || c == 0) {
+			return dst, false, false
+		}
 		if isSpace(c) {
 			if *sep == 0 {
 				*sep = ' '
@@ -824,31 +1204,9 @@ func appendCollapsed(dst, src []byte, sep *byte, limit int) (out []byte, full bo
 			i += 2
 			continue
 		}
-		j := i + 1
-	scan:
-		for j < n {
-			for j+8 <= n && plainWord(binary.LittleEndian.Uint64(src[j:])) {
-				j += 8
-			}
-			if j >= n {
-				break
-			}
-			c := src[j]
-			switch {
-			case c > ' ' && c != 0xC2:
-				j++
-			case c == ' ' && j+1 < n && src[j+1] > ' ' && src[j+1] != 0xC2:
-				j += 2 // a single space between words stays in the segment
-			case c == 0xC2:
-				if j+1 < n && src[j+1] == 0xA0 {
-					break scan
-				}
-				j++
-			case spaceMask&(1<<c) != 0:
-				break scan
-			default: // a control character that is not whitespace
-				j++
-			}
+		j, ok := segmentEnd(src, i+1, raw)
+		if !ok {
+			return dst, false, false
 		}
 		need := 0
 		if *sep != 0 && len(dst) > 0 {
@@ -872,7 +1230,7 @@ func appendCollapsed(dst, src []byte, sep *byte, limit int) (out []byte, full bo
 				}
 				dst = append(dst, cut...)
 			}
-			return dst, true
+			return dst, true, true
 		}
 		if need == 1 {
 			dst = append(dst, *sep)
@@ -881,27 +1239,94 @@ func appendCollapsed(dst, src []byte, sep *byte, limit int) (out []byte, full bo
 		dst = append(dst, run...)
 		i = j
 	}
-	return dst, false
+	return dst, false, true
 }
 
-// plainWord reports whether the eight bytes in x can be copied as they
-// are: no control character or whitespace other than ' ', no 0xC2 (which
-// may start U+00A0), no two adjacent spaces, and no space in the last byte
-// (which the next byte might double). It may say false for a plain word,
-// never true for another.
-func plainWord(x uint64) bool {
+// segmentEnd returns the end of the segment of src that starts before j
+// (src[j-1] belongs to it and is not whitespace): the first whitespace
+// byte other than a single space between two segment bytes, or the first
+// U+00A0. With raw set it gives up, ok false, at '&' or NUL; '\r' ends the
+// segment, and collapse gives up there.
+//
+// Eight bytes at a time it looks for the bytes that may end the segment:
+// bytes below ' ', 0xC2, '&', and a space after a space (carrying the
+// word's last byte into the next word). The borrow tricks never miss such
+// a byte but may flag others after a true match; the byte-wise step sorts
+// them out.
+func segmentEnd(src []byte, j int, raw bool) (end int, ok bool) {
+	const highs = 0x8080808080808080
+	n := len(src)
+	var prevSpace uint64 // 0x80 if src[j-1] may be a space
+	for j < n {
+		if n >= 8 {
+			// The next eight bytes, or the last ones shifted down so that
+			// the bytes before j drop out.
+			var x, valid uint64 = 0, highs
+			if j+8 <= n {
+				x = binary.LittleEndian.Uint64(src[j:])
+			} else {
+				shift := 8 * uint(8-(n-j))
+				x = binary.LittleEndian.Uint64(src[n-8:]) >> shift
+				valid >>= shift
+			}
+			m, sp := segmentWord(x, prevSpace)
+			if m &= valid; m == 0 {
+				if valid != highs {
+					break
+				}
+				prevSpace = sp >> 56
+				j += 8
+				continue
+			}
+			j += bits.TrailingZeros64(m) >> 3
+		}
+		switch c := src[j]; {
+		case c > ' ' && c != 0xC2 && c != '&':
+			prevSpace = 0
+		case c == ' ':
+			if src[j-1] == ' ' {
+				return j - 1, true
+			}
+			prevSpace = 0x80
+		case c == 0xC2:
+			if j+1 < n && src[j+1] == 0xA0 {
+				return trimSpaceEnd(src, j), true
+			}
+			prevSpace = 0
+		case spaceMask&(1<<c) != 0:
+			return trimSpaceEnd(src, j), true
+		case raw && (c == '&' || c == 0):
+			return j, false
+		default: // '&' when not raw, control characters
+			prevSpace = 0
+		}
+		j++
+	}
+	return trimSpaceEnd(src, n), true
+}
+
+// segmentWord flags, with 0x80 in m, the bytes of x that segmentEnd must
+// look at, and returns with sp the bytes that may be spaces. prevSpace is
+// 0x80 if the byte before x may be a space.
+func segmentWord(x, prevSpace uint64) (m, sp uint64) {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
-		lows  = 0x7F7F7F7F7F7F7F7F
 	)
-	y := x ^ 0xC2C2C2C2C2C2C2C2
-	if ((x-0x20*ones)&^x|(y-ones)&^y)&highs != 0 {
-		return false // some byte < 0x20 or == 0xC2 (may err towards false)
+	y := x ^ 0xC2*ones
+	a := x ^ '&'*ones
+	z := x ^ ' '*ones
+	sp = (z - ones) &^ z & highs
+	m = ((x-' '*ones)&^x|(y-ones)&^y|(a-ones)&^a)&highs | sp&(sp<<8|prevSpace)
+	return m, sp
+}
+
+// trimSpaceEnd returns end, less one if src[end-1] is a space.
+func trimSpaceEnd(src []byte, end int) int {
+	if src[end-1] == ' ' {
+		return end - 1
 	}
-	z := x ^ 0x20*ones
-	sp := ^((z&lows + lows) | z | lows) // 0x80 exactly at the space bytes
-	return sp&(sp>>8) == 0 && sp>>56 == 0
+	return end
 }
 
 // spaceMask has bit c set for each ASCII whitespace byte c.

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"golang.org/x/net/html"
 )
@@ -333,23 +334,49 @@ func checkReadAttrs(t *testing.T, tag []byte) {
 	}
 	raw := e.z.Raw()
 	_, end := e.tagName(raw, 1)
-	e.readAttrs(raw, end)
-	got := format(e.at)
+	got := format(e.readAttrs(raw, end, wantAll))
 
 	ref := NewExtractor(nil)
 	ref.Reset(bytes.NewReader(tag))
 	ref.z.Next()
+	var at attrs
 	for {
 		k, v, more := ref.z.TagAttr()
 		if k != nil {
-			ref.setAttr(k, v)
+			at.set(k, v, wantAll)
 		}
 		if !more {
 			break
 		}
 	}
-	if want := format(ref.at); got != want {
+	if want := format(at); got != want {
 		t.Errorf("readAttrs(%q):\n%s\nTagAttr:\n%s", tag, got, want)
+	}
+	// Asking for fewer attributes gives the same values for those.
+	for _, want := range []attrSet{wantHref | wantTitle | wantRel, wantSrc | wantTitle, wantName | wantContent | wantHTTPEquiv, wantLang, wantAlt} {
+		// A fresh token each time: the fallback to TagAttr reads a
+		// token's attributes once.
+		e := NewExtractor(nil)
+		e.Reset(bytes.NewReader(tag))
+		e.z.Next()
+		raw := e.z.Raw()
+		sub := e.readAttrs(raw, end, want)
+		if sub.seen != at.seen&want {
+			t.Errorf("readAttrs(%q, %b) found %b, want %b", tag, want, sub.seen, at.seen&want)
+		}
+		for _, f := range []struct {
+			bit      attrSet
+			got, all []byte
+		}{{wantHref, sub.href, at.href}, {wantSrc, sub.src, at.src}, {wantRel, sub.rel, at.rel}, {wantAlt, sub.alt, at.alt},
+			{wantTitle, sub.title, at.title}, {wantName, sub.name, at.name}, {wantContent, sub.content, at.content},
+			{wantHTTPEquiv, sub.httpEquiv, at.httpEquiv}, {wantLang, sub.lang, at.lang}} {
+			if want&f.bit != 0 && string(f.got) != string(f.all) {
+				t.Errorf("readAttrs(%q, %b): attribute %b = %q, want %q", tag, want, f.bit, f.got, f.all)
+			}
+		}
+	}
+	if h := onlyHref(raw, end); h != nil && string(h) != string(at.href) {
+		t.Errorf("onlyHref(%q) = %q, TagAttr href %q", tag, h, at.href)
 	}
 }
 
@@ -361,5 +388,205 @@ func TestReadAttrsDecoding(t *testing.T) {
 		`<meta name=robots content="noindex&amp;">`, `<a href="/x&" title=&amp;>`,
 	} {
 		checkReadAttrs(t, []byte(tag))
+	}
+}
+
+// rawLinks runs a fresh Extractor with opts over page and returns its links
+// and page text, formatted.
+func rawLinks(t *testing.T, page string, opts *Options) (links, text string, truncated bool) {
+	t.Helper()
+	e := NewExtractor(opts)
+	e.Reset(strings.NewReader(page))
+	var b strings.Builder
+	for e.Next() {
+		l := e.Link()
+		fmt.Fprintf(&b, "[%s %s %q]", l.Tag, l.Href, l.Text)
+	}
+	return b.String(), string(e.Text()), e.Truncated()
+}
+
+// TestAnchorText checks anchor text in the cases where the Extractor reads
+// it off the page text and where it collects it on its own: the same text
+// either way, with SkipText (always on its own) as the reference.
+func TestAnchorText(t *testing.T) {
+	tests := []struct {
+		name      string
+		page      string
+		opts      Options
+		wantLinks string
+		wantText  string
+	}{
+		{name: "plain", page: `<p>before <a href=/a>the link</a> after`,
+			wantLinks: `[a /a "the link"]`, wantText: "before the link after"},
+		{name: "references in anchor and page", page: `<p>x &amp; y <a href=/a>b &amp; c</a> &lt;z&gt;`,
+			wantLinks: `[a /a "b & c"]`, wantText: "x & y b & c <z>"},
+		{name: "reference as the whole anchor", page: `<a href=/a>&amp;</a><a href=/b>&nbsp;x&nbsp;</a>`,
+			wantLinks: `[a /a "&"][a /b "x"]`, wantText: "& x"},
+		{name: "blocks inside", page: `<p>intro<a href=/a><div>one</div><div>two</div></a>outro`,
+			wantLinks: `[a /a "one two"]`, wantText: "intro\none\ntwo\noutro"},
+		{name: "separator before anchor", page: `<p>intro</p><a href=/a>x</a>`,
+			wantLinks: `[a /a "x"]`, wantText: "intro\nx"},
+		{name: "whitespace tokens", page: "<a href=/a>\n<b>x</b>\n<b>y</b>\n</a>",
+			wantLinks: `[a /a "x y"]`, wantText: "x y"},
+		{name: "no space between tokens", page: `<a href=/a>x<b>y</b>z</a>`,
+			wantLinks: `[a /a "xyz"]`, wantText: "xyz"},
+		{name: "hidden content", page: `<a href=/a>x<script>var s</script><template>t</template>y</a>`,
+			wantLinks: `[a /a "xy"]`, wantText: "xy"},
+		{name: "image fallback", page: `<p>p <a href=/a><img alt="the alt"></a> q`,
+			wantLinks: `[a /a "the alt"]`, wantText: "p q"},
+		{name: "next anchor ends one", page: `<a href=/a>one <a href=/b>two</a>`,
+			wantLinks: `[a /a "one"][a /b "two"]`, wantText: "one two"},
+		{name: "end of input ends one", page: `<a href=/a>one two`,
+			wantLinks: `[a /a "one two"]`, wantText: "one two"},
+		{name: "anchor text cut", page: `<a href=/a>abcdef ghij</a> tail`, opts: Options{MaxLinkTextLen: 8},
+			wantLinks: `[a /a "abcdef g"]`, wantText: "abcdef ghij tail"},
+		{name: "anchor text cut, then a short token", page: " <a href=/a>0000 00<b>0</b></a>", opts: Options{MaxLinkTextLen: 5},
+			wantLinks: `[a /a "00000"]`, wantText: "0000 000"},
+		{name: "anchor text cut after a space", page: "<a href=/a> 0000 00<b>0</b></a>", opts: Options{MaxLinkTextLen: 5},
+			wantLinks: `[a /a "0000"]`, wantText: "0000 000"},
+		{name: "page text fills inside anchor", page: `<p>one two <a href=/a>three four five</a> six`, opts: Options{MaxTextLen: 12},
+			wantLinks: `[a /a "three four five"]`, wantText: "one two thre"},
+		{name: "page text full before anchor", page: `<p>one two three <a href=/a>four</a>`, opts: Options{MaxTextLen: 5},
+			wantLinks: `[a /a "four"]`, wantText: "one t"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			links, text, _ := rawLinks(t, tt.page, &tt.opts)
+			if links != tt.wantLinks || text != tt.wantText {
+				t.Errorf("Extractor(%q): links %s, text %q; want %s, %q", tt.page, links, text, tt.wantLinks, tt.wantText)
+			}
+			skip := tt.opts
+			skip.SkipText = true
+			links, text, _ = rawLinks(t, tt.page, &skip)
+			if links != tt.wantLinks || text != "" {
+				t.Errorf("Extractor(%q) with SkipText: links %s, text %q; want %s, \"\"", tt.page, links, text, tt.wantLinks)
+			}
+		})
+	}
+}
+
+// TestLinkTextIsolated checks that appending to a link's Text, which may be
+// a slice of the page text, cannot overwrite the page text.
+func TestLinkTextIsolated(t *testing.T) {
+	e := NewExtractor(nil)
+	e.Reset(strings.NewReader(`<a href=/a>first</a> second`))
+	if !e.Next() {
+		t.Fatal("Next() = false, want a link")
+	}
+	l := e.Link()
+	_ = append(l.Text, "XXXXXXXX"...)
+	for e.Next() {
+	}
+	if got := string(e.Text()); got != "first second" {
+		t.Errorf("Text() = %q after appending to a Link.Text, want %q", got, "first second")
+	}
+}
+
+func TestSkipText(t *testing.T) {
+	page := `<html lang=de><title>T</title><meta name=robots content=nofollow><link rel=canonical href=/c>` +
+		`<p>` + strings.Repeat("word ", 40) + `<a href=/a title=t>A <b>b</b></a><area href=/r alt=r><a href=/i><img alt=i></a>`
+	opts := &Options{MaxTextLen: 50}
+	full := linksOf(t, page, opts)
+	skip := linksOf(t, page, &Options{MaxTextLen: 50, SkipText: true})
+	if skip.Text != "" {
+		t.Errorf("SkipText: Text = %q, want empty", skip.Text)
+	}
+	if !full.Truncated || skip.Truncated {
+		t.Errorf("Truncated = %v, with SkipText %v; want true (page text cut), false", full.Truncated, skip.Truncated)
+	}
+	if got, want := formatLinks(skip.Links), formatLinks(full.Links); got != want || len(full.Links) != 4 {
+		t.Errorf("SkipText: Links%s\nwant (as without):%s", got, want)
+	}
+	if skip.Title != full.Title || skip.Robots != full.Robots || skip.Canonical != full.Canonical || skip.Lang != full.Lang {
+		t.Errorf("SkipText: signals %q %+v %q %q, want %q %+v %q %q",
+			skip.Title, skip.Robots, skip.Canonical, skip.Lang, full.Title, full.Robots, full.Canonical, full.Lang)
+	}
+}
+
+// TestMaxTokenLen checks the token bound at its edge: a tag of exactly
+// MaxTokenLen bytes is read, a longer one stops the scan, and how the
+// reader splits the input makes no difference.
+func TestMaxTokenLen(t *testing.T) {
+	tests := []struct {
+		name      string
+		page      string
+		wantLinks string
+		wantTrunc bool
+	}{
+		{name: "tag of MaxTokenLen bytes", page: `<a href="/abcd">x</a>`, wantLinks: `[a /abcd "x"]`},
+		{name: "longer tag", page: `<a href="/abcde">x</a>`, wantTrunc: true},
+		{name: "long text", page: `<a href="/a">` + strings.Repeat("y", 40) + `</a>`, wantLinks: `[a /a "` + strings.Repeat("y", 16) + `"]`, wantTrunc: true},
+		{name: "many short tokens", page: strings.Repeat(`<a href="/abcd">x</a>`, 3), wantLinks: strings.Repeat(`[a /abcd "x"]`, 3)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, r := range []struct {
+				name string
+				r    io.Reader
+			}{{"whole", strings.NewReader(tt.page)}, {"byte by byte", iotest.OneByteReader(strings.NewReader(tt.page))}} {
+				e := NewExtractor(&Options{MaxTokenLen: 16})
+				e.Reset(r.r)
+				var b strings.Builder
+				for e.Next() {
+					l := e.Link()
+					fmt.Fprintf(&b, "[%s %s %q]", l.Tag, l.Href, l.Text)
+				}
+				if got := b.String(); got != tt.wantLinks || e.Truncated() != tt.wantTrunc || e.Err() != nil {
+					t.Errorf("%s: links %s, Truncated %v, Err %v; want %s, %v, nil", r.name, got, e.Truncated(), e.Err(), tt.wantLinks, tt.wantTrunc)
+				}
+			}
+		})
+	}
+}
+
+func TestOnlyHref(t *testing.T) {
+	tests := []struct {
+		tag  string
+		want string // "<nil>" for nil
+	}{
+		{tag: `<a href="/x">`, want: "/x"},
+		{tag: `<a href="">`, want: ""},
+		{tag: `<a href="/x" title=t>`, want: "<nil>"},
+		{tag: `<a href="/x&amp;y">`, want: "<nil>"},
+		{tag: `<a HREF="/x">`, want: "<nil>"},
+		{tag: `<a href='/x'>`, want: "<nil>"},
+		{tag: `<a href="/x`, want: "<nil>"},
+		{tag: `<a href="/x"/>`, want: "<nil>"},
+	}
+	for _, tt := range tests {
+		var e Extractor
+		_, end := e.tagName([]byte(tt.tag), 1)
+		got := "<nil>"
+		if h := onlyHref([]byte(tt.tag), end); h != nil {
+			got = string(h)
+		}
+		if got != tt.want {
+			t.Errorf("onlyHref(%q) = %s, want %s", tt.tag, got, tt.want)
+		}
+		if tt.want != "<nil>" {
+			checkReadAttrs(t, []byte(tt.tag))
+			if at := e.readAttrs([]byte(tt.tag), end, wantAll); string(at.href) != got {
+				t.Errorf("onlyHref(%q) = %q, readAttrs finds %q", tt.tag, got, at.href)
+			}
+		}
+	}
+}
+
+func TestQuotedEnd(t *testing.T) {
+	for _, s := range []string{
+		``, `"`, `abc"`, `abcdefgh"`, `abcdefghijklmnop"rest"`, `abcdefg&hij"`, `a&b"`, "abcdefgh\rij\"",
+		`abcdefghijklmnopqrstuvwx`, `x"&`, "abcdefghijkl\x00\"", `0123456789abcdef&"`, `01234567"89&`,
+	} {
+		b := []byte(s)
+		k, plain := quotedEnd(b, '"')
+		wantK := bytes.IndexByte(b, '"')
+		v := b
+		if wantK >= 0 {
+			v = b[:wantK]
+		}
+		wantPlain := !bytes.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == '&' })
+		if k != wantK || plain != wantPlain {
+			t.Errorf("quotedEnd(%q) = %d, %v; want %d, %v", s, k, plain, wantK, wantPlain)
+		}
 	}
 }

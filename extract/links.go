@@ -15,7 +15,7 @@ const (
 	DefaultMaxTextLen     = 1 << 20 // bytes of Document.Text
 	DefaultMaxLinkTextLen = 256     // bytes of each Link.Text
 	DefaultMaxAttrLen     = 8 << 10 // bytes of an href, src or other attribute used
-	DefaultMaxTokenLen    = 4 << 20 // bytes of one token (tokenizer SetMaxBuf)
+	DefaultMaxTokenLen    = 4 << 20 // bytes of one token
 )
 
 // Options configures Links and NewExtractor. A nil *Options is valid and
@@ -30,6 +30,13 @@ type Options struct {
 	// applies to it, as do X-Robots-Tag and meta values prefixed "BOTNAME:".
 	// Empty means only directives for all robots apply.
 	BotName string
+
+	// SkipText skips the visible page text: Document.Text and
+	// Extractor.Text stay empty and never set Truncated. Links with their
+	// anchor text, the title and the other page signals are unchanged.
+	// For link discovery alone: it spares the Extractor the page text's
+	// share of its work. Default false: the text is collected.
+	SkipText bool
 
 	// MaxLinks caps the links of one document; further links are dropped
 	// and Truncated is set. Default DefaultMaxLinks.
@@ -53,8 +60,10 @@ type Options struct {
 	MaxAttrLen int
 
 	// MaxTokenLen caps the bytes of a single token, such as a long inline
-	// script; a longer token stops the scan and sets Truncated. It bounds
-	// the tokenizer's buffer. Default DefaultMaxTokenLen.
+	// script: a token that needs more input than that (counting the byte
+	// the tokenizer looks ahead past text) stops the scan and sets
+	// Truncated. It bounds the tokenizer's buffer. Default
+	// DefaultMaxTokenLen.
 	MaxTokenLen int
 }
 
@@ -99,7 +108,7 @@ type Document struct {
 	Canonical string   // first <link rel=canonical>, resolved and normalized; "" if none or invalid
 	Lang      string   // <html lang>, else <meta http-equiv=content-language>; "" if unknown
 	Links     []Link   // in document order, at most MaxLinks; duplicates kept
-	Text      string   // visible text, see Extractor.Text; at most MaxTextLen bytes
+	Text      string   // visible text, see Extractor.Text; at most MaxTextLen bytes; empty with SkipText
 	Truncated bool     // a document bound was hit (see Extractor.Truncated)
 }
 
@@ -118,7 +127,7 @@ type Document struct {
 func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
 	e := NewExtractor(opts)
 	e.Reset(r)
-	if l, ok := r.(interface{ Len() int }); ok {
+	if l, ok := r.(interface{ Len() int }); ok && !e.skipText {
 		// Readers that know their size (bytes.Reader, strings.Reader,
 		// bytes.Buffer) spare the page text its growth copies.
 		e.text = make([]byte, 0, min(l.Len(), e.lim.maxTextLen))

@@ -14,8 +14,10 @@ import (
 // FuzzLinks checks the properties callers rely on for any input: no
 // panic; every link an absolute http(s) URL that normalizes to itself;
 // every bound kept; the same result for the same input, whether the reader
-// returns it whole or byte by byte; and the Extractor's attribute scanner
-// agreeing with the tokenizer.
+// returns it whole or byte by byte; the same links and signals with
+// SkipText (where anchor text is collected on its own rather than read off
+// the page text); and the Extractor's attribute scanner agreeing with the
+// tokenizer.
 //
 //	go test -run='^$' -fuzz=FuzzLinks -fuzztime=5m -parallel=1 ./extract
 func FuzzLinks(f *testing.F) {
@@ -66,6 +68,18 @@ func FuzzLinks(f *testing.F) {
 		if got := fmt.Sprintf("%+v", *slow); got != want {
 			t.Errorf("one-byte reader differs:\n%s\nwhole:\n%s", got, want)
 		}
+		skipOpts := *opts
+		skipOpts.SkipText = true
+		skip, _ := Links(strings.NewReader(html), page, &skipOpts)
+		if skip.Text != "" {
+			t.Errorf("SkipText: Text = %q, want empty", skip.Text)
+		}
+		noText := *doc
+		noText.Text, noText.Truncated = "", false
+		skip.Truncated = false // the page text may have set it without SkipText
+		if got, want := fmt.Sprintf("%+v", *skip), fmt.Sprintf("%+v", noText); got != want {
+			t.Errorf("SkipText differs:\n%s\nwithout:\n%s", got, want)
+		}
 		checkAttrScanner(t, []byte(html))
 		checkReadAttrs(t, []byte(html))
 	})
@@ -103,6 +117,15 @@ func FuzzAppendCollapsed(f *testing.F) {
 		}
 		var sep byte
 		got, _ := appendCollapsed(nil, []byte(s), &sep, limit)
+		// appendRawText is the same, or gives up on a byte Text decodes.
+		var rawSep byte
+		raw, _, ok := appendRawText(nil, []byte(s), &rawSep, limit)
+		if ok && (string(raw) != string(got) || rawSep != sep) {
+			t.Fatalf("appendRawText(%q, limit %d) = %q, sep %q; appendCollapsed %q, %q", s, limit, raw, rawSep, got, sep)
+		}
+		if !ok && !strings.ContainsAny(s, "&\r\x00") {
+			t.Fatalf("appendRawText(%q) gave up, with nothing to decode", s)
+		}
 		want := collapseRef([]byte(s))
 		if len(got) > limit {
 			t.Fatalf("appendCollapsed(%q, limit %d) = %q, longer than limit", s, limit, got)

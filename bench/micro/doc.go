@@ -3,7 +3,11 @@
 // `go test -bench` run so benchstat can put them next to each other:
 //
 //   - link extraction: trawl's extract.Extractor vs goquery's `a[href]`
-//     (github.com/PuerkitoBio/goquery) over pages of a crawltest web (MB/s);
+//     (github.com/PuerkitoBio/goquery) over pages of a crawltest web (MB/s),
+//     with two more columns: the Extractor with Options.SkipText (links and
+//     page signals without the visible page text) and the bare
+//     golang.org/x/net/html tokenizer the Extractor streams over, its
+//     ceiling;
 //   - resolve + normalize one href: trawl's urlnorm.Normalizer vs net/url
 //     resolution plus purell (github.com/PuerkitoBio/purell) alone;
 //   - robots.txt parse + match: trawl's robots package vs

@@ -183,25 +183,39 @@ func TestSameRobots(t *testing.T) {
 	}
 }
 
+// BenchmarkExtractLinks compares link extraction over the corpus pages:
+// impl=trawl is the Extractor as the crawler uses it (links with anchor
+// text, page signals and the visible page text); impl=trawl-skiptext the
+// same with Options.SkipText (no page text); impl=goquery parses a DOM and
+// selects a[href]; impl=tokenizer runs the x/net/html tokenizer alone,
+// which the Extractor streams over: its ceiling.
 func BenchmarkExtractLinks(b *testing.B) {
 	c := load(b)
-	b.Run("impl=trawl", func(b *testing.B) {
-		e := extract.NewExtractor(&extract.Options{BotName: botName})
-		r := new(bytes.Reader)
-		b.ReportAllocs()
-		b.SetBytes(c.bytes)
-		links := 0
-		for b.Loop() {
-			for _, p := range c.pages {
-				r.Reset(p)
-				e.Reset(r)
-				for e.Next() {
-					links++
+	for _, v := range []struct {
+		name string
+		opts extract.Options
+	}{
+		{"trawl", extract.Options{BotName: botName}},
+		{"trawl-skiptext", extract.Options{BotName: botName, SkipText: true}},
+	} {
+		b.Run("impl="+v.name, func(b *testing.B) {
+			e := extract.NewExtractor(&v.opts)
+			r := new(bytes.Reader)
+			b.ReportAllocs()
+			b.SetBytes(c.bytes)
+			links := 0
+			for b.Loop() {
+				for _, p := range c.pages {
+					r.Reset(p)
+					e.Reset(r)
+					for e.Next() {
+						links++
+					}
 				}
 			}
-		}
-		b.ReportMetric(float64(links)/float64(b.N), "links/op")
-	})
+			b.ReportMetric(float64(links)/float64(b.N), "links/op")
+		})
+	}
 	b.Run("impl=goquery", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(c.bytes)
@@ -220,6 +234,22 @@ func BenchmarkExtractLinks(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(links)/float64(b.N), "links/op")
+	})
+	// The ceiling: golang.org/x/net/html's tokenizer alone (NewTokenizer
+	// and Next over every token, nothing else), which the extractor
+	// streams over.
+	b.Run("impl=tokenizer", func(b *testing.B) {
+		r := new(bytes.Reader)
+		b.ReportAllocs()
+		b.SetBytes(c.bytes)
+		for b.Loop() {
+			for _, p := range c.pages {
+				r.Reset(p)
+				z := html.NewTokenizer(r)
+				for z.Next() != html.ErrorToken {
+				}
+			}
+		}
 	})
 }
 
