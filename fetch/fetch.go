@@ -119,8 +119,10 @@ type Options struct {
 	// cost of a new connection (and TLS handshake) when they are.
 	MaxIdleConns int
 	// ReadBufferSize and WriteBufferSize size each connection's buffers.
-	// Defaults 4 KiB and 1 KiB: a GET request's header fits in 1 KiB, and a
-	// larger write only flushes sooner. Bodies are read past the buffer.
+	// Defaults 2 KiB and 1 KiB: most response headers fit in 2 KiB (longer
+	// lines are read in pieces), a GET request's header fits in 1 KiB, and
+	// bodies are read past the buffer into the page's own. Every kept-alive
+	// connection holds both.
 	ReadBufferSize, WriteBufferSize int
 	// DNSCacheTTL is how long resolved addresses are reused. Default 5 min;
 	// negative disables the cache.
@@ -183,7 +185,7 @@ func (o *Options) withDefaults() Options {
 		c.MaxIdleConns = 1024
 	}
 	if c.ReadBufferSize <= 0 {
-		c.ReadBufferSize = 4 << 10
+		c.ReadBufferSize = 2 << 10
 	}
 	if c.WriteBufferSize <= 0 {
 		c.WriteBufferSize = 1 << 10

@@ -396,7 +396,7 @@ func TestTransportOptions(t *testing.T) {
 		opts                  *Options
 		idle, perHost, rd, wr int
 	}{
-		{name: "defaults", opts: nil, idle: 1024, perHost: 4, rd: 4 << 10, wr: 1 << 10},
+		{name: "defaults", opts: nil, idle: 1024, perHost: 4, rd: 2 << 10, wr: 1 << 10},
 		{name: "set", opts: &Options{MaxIdleConns: 64, MaxConnsPerHost: 2, ReadBufferSize: 8 << 10, WriteBufferSize: 512},
 			idle: 64, perHost: 2, rd: 8 << 10, wr: 512},
 	}
@@ -410,5 +410,35 @@ func TestTransportOptions(t *testing.T) {
 					tt.idle, tt.perHost, tt.perHost, tt.rd, tt.wr)
 			}
 		})
+	}
+}
+
+// TestLongResponseHeader checks that a response whose header lines are
+// longer than the connection's read buffer is read whole, header and body.
+func TestLongResponseHeader(t *testing.T) {
+	long := strings.Repeat("v", 6<<10)
+	body := "<html><body>" + strings.Repeat("<p>text</p>", 1000) + "</body></html>"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("X-Long", long)
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	f := New(&Options{AllowPrivateNetworks: true})
+	u, err := url.Parse(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // the second fetch reuses the connection
+		resp, err := f.Fetch(context.Background(), &Request{URL: u})
+		if err != nil {
+			t.Fatalf("fetch %d: %v", i, err)
+		}
+		if got := resp.Header.Get("X-Long"); got != long {
+			t.Errorf("fetch %d: X-Long has %d bytes, want %d", i, len(got), len(long))
+		}
+		if string(resp.Body) != body {
+			t.Errorf("fetch %d: body has %d bytes, want %d", i, len(resp.Body), len(body))
+		}
 	}
 }
