@@ -8,8 +8,8 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"sync"
-	"time"
 
+	"github.com/trawl-dev/trawl/frontier/internal/wakeup"
 	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/urlnorm"
 )
@@ -106,7 +106,7 @@ type Memory struct {
 	rng      *rand.Rand
 	pruneAt  int
 	spare    []*deque      // empty back queues kept for reuse, with their block
-	wake     chan struct{} // closed and replaced on change; nil when no one waits
+	wake     wakeup.Signal // closed on change, for Next's waiters
 }
 
 var _ Frontier = (*Memory)(nil)
@@ -114,11 +114,6 @@ var _ Frontier = (*Memory)(nil)
 // pruneMin is how many hosts the politeness schedule may remember before
 // Next prunes the idle ones (about 150 bytes each).
 const pruneMin = 1 << 16
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time                         { return time.Now() }
-func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // NewMemory returns an empty in-memory frontier configured by opts (nil
 // means defaults).
@@ -138,7 +133,7 @@ func NewMemory(opts *MemoryOptions) *Memory {
 	}
 	clock := o.Politeness.Clock
 	if clock == nil {
-		clock = systemClock{}
+		clock = politeness.SystemClock{}
 	}
 	m := &Memory{
 		strategy:   o.Strategy,
@@ -252,7 +247,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 	}
 	if added > 0 {
 		m.refill()
-		m.broadcast()
+		m.wake.Broadcast()
 	}
 	m.mu.Unlock()
 	return added, errors.Join(errs...)
@@ -460,20 +455,10 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 			m.mu.Unlock()
 			return req, nil
 		}
-		if m.wake == nil {
-			m.wake = make(chan struct{})
-		}
-		changed := m.wake
+		changed := m.wake.Chan()
 		m.mu.Unlock()
-		var timer <-chan time.Time
-		if !wake.IsZero() {
-			timer = m.clock.After(wake.Sub(now))
-		}
-		select {
-		case <-ctx.Done():
-			return Request{}, ctx.Err()
-		case <-changed:
-		case <-timer:
+		if err := wakeup.Wait(ctx, changed, m.clock.After, now, wake); err != nil {
+			return Request{}, err
 		}
 	}
 }
@@ -515,7 +500,7 @@ func (m *Memory) Done(req Request, out Outcome) error {
 		m.returnBack(hi, e)
 		m.queued++
 	}
-	m.broadcast()
+	m.wake.Broadcast()
 	return nil
 }
 
@@ -570,11 +555,4 @@ func (m *Memory) Boost(rawURL string, delta float64) bool {
 	e.prio += delta
 	hi.best.push(e)
 	return true
-}
-
-func (m *Memory) broadcast() {
-	if m.wake != nil {
-		close(m.wake)
-		m.wake = nil
-	}
 }

@@ -86,7 +86,7 @@ func (cfg Config) withDefaults() Config {
 		cfg.Burst = 1
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = systemClock{}
+		cfg.Clock = SystemClock{}
 	}
 	if cfg.Policy == nil {
 		ps := []Policy{Fixed(cfg.MinDelay), CrawlDelay()}

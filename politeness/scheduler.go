@@ -14,10 +14,15 @@ type Clock interface {
 	After(d time.Duration) <-chan time.Time
 }
 
-type systemClock struct{}
+// SystemClock is the Clock of package time, the default when
+// Config.Clock is nil.
+type SystemClock struct{}
 
-func (systemClock) Now() time.Time                         { return time.Now() }
-func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+// Now returns time.Now().
+func (SystemClock) Now() time.Time { return time.Now() }
+
+// After returns time.After(d).
+func (SystemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // Scheduler is the blocking form of Schedule: Acquire waits until some host
 // may be contacted and leases it; Release ends the contact. Add and Remove

@@ -15,6 +15,7 @@ import (
 	"github.com/cockroachdb/pebble/vfs"
 
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/frontier/internal/wakeup"
 	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/urlnorm"
 )
@@ -119,7 +120,7 @@ type Frontier struct {
 	deferred []string             // hosts with a back queue waiting in rest
 	lastSync time.Time
 	pruneAt  int
-	wake     chan struct{}
+	wake     wakeup.Signal // closed on change, for Next's waiters
 }
 
 var _ frontier.Frontier = (*Frontier)(nil)
@@ -163,11 +164,6 @@ type lease struct {
 }
 
 const pruneMin = 1 << 16
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time                         { return time.Now() }
-func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 type quietLogger struct{}
 
@@ -218,7 +214,7 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 	}
 	clock := o.Politeness.Clock
 	if clock == nil {
-		clock = systemClock{}
+		clock = politeness.SystemClock{}
 	}
 	cache := pebble.NewCache(o.CacheSize)
 	defer cache.Unref()
@@ -543,7 +539,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 			f.mu.Unlock()
 			return added, err
 		}
-		f.broadcast()
+		f.wake.Broadcast()
 		if now := f.clock.Now(); f.syncEvery > 0 && now.Sub(f.lastSync) >= f.syncEvery {
 			f.lastSync, syncNow = now, true
 		}
@@ -780,20 +776,10 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 		if !restWake.IsZero() && (wake.IsZero() || restWake.Before(wake)) {
 			wake = restWake
 		}
-		if f.wake == nil {
-			f.wake = make(chan struct{})
-		}
-		changed := f.wake
+		changed := f.wake.Chan()
 		f.mu.Unlock()
-		var timer <-chan time.Time
-		if !wake.IsZero() {
-			timer = f.clock.After(wake.Sub(now))
-		}
-		select {
-		case <-ctx.Done():
-			return frontier.Request{}, ctx.Err()
-		case <-changed:
-		case <-timer:
+		if err := wakeup.Wait(ctx, changed, f.clock.After, now, wake); err != nil {
+			return frontier.Request{}, err
 		}
 	}
 }
@@ -892,7 +878,7 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		b.Set(hostKey(tabNext, ls.host), binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())), nil)
 	}
 	err := f.apply(b)
-	f.broadcast()
+	f.wake.Broadcast()
 	f.lastSync = now
 	f.mu.Unlock()
 	if err != nil {
@@ -941,7 +927,7 @@ func (f *Frontier) Close() error {
 		return nil
 	}
 	f.closed = true
-	f.broadcast()
+	f.wake.Broadcast()
 	f.life.Lock()
 	defer f.life.Unlock()
 	err := f.db.LogData(nil, pebble.Sync)
@@ -953,11 +939,4 @@ func (f *Frontier) Close() error {
 		return fmt.Errorf("disk: close: %w", err)
 	}
 	return nil
-}
-
-func (f *Frontier) broadcast() {
-	if f.wake != nil {
-		close(f.wake)
-		f.wake = nil
-	}
 }
