@@ -183,10 +183,12 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	// Work that needs no lock: host keys and fingerprints.
+	// Work that needs no lock: host keys and fingerprints. Each entry's
+	// host key and anchor wait in extras until the entry is accepted.
+	type extra struct{ host, anchor string }
 	var entBuf [8]entry
-	var hostBuf, anchorBuf [8]string
-	ents, hostNames, anchors := entBuf[:0], hostBuf[:0], anchorBuf[:0]
+	var extraBuf [8]extra
+	ents, extras := entBuf[:0], extraBuf[:0]
 	var errs []error
 	for i := range reqs {
 		r := &reqs[i]
@@ -213,8 +215,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			retries:   clamp16(r.Retries),
 			redirects: clamp16(r.Redirects),
 		})
-		hostNames = append(hostNames, host)
-		anchors = append(anchors, r.Anchor)
+		extras = append(extras, extra{host, r.Anchor})
 	}
 
 	m.mu.Lock()
@@ -223,9 +224,9 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 		if m.seen.contains(e.fp) {
 			continue
 		}
-		hi := m.hosts[hostNames[i]]
+		hi := m.hosts[extras[i].host]
 		if hi == nil {
-			hi = &hostInfo{name: hostNames[i]}
+			hi = &hostInfo{name: extras[i].host}
 			m.hosts[hi.name] = hi
 		}
 		if m.maxPerHost > 0 && hi.accepted >= m.maxPerHost {
@@ -234,7 +235,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 		hi.accepted++
 		m.seen.add(e.fp)
 		e.host = hi
-		e.data = joinAnchor(e.data, anchors[i])
+		e.data = joinAnchor(e.data, extras[i].anchor)
 		added++
 		if m.strategy == DFS && hi.back != nil {
 			// The newest URL is the top of its host's stack; going through
