@@ -234,44 +234,32 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 	name := crawler
 	var env []string
 	switch crawler {
-	case "trawl":
+	case "trawl", "trawl-default", "trawl-disk", "trawl-gogc50":
 		name = "sitespider"
 		args = append(args, "-allow-private", "-progress=false")
-		if sc.Delay == 0 {
+		if sc.Delay == 0 && crawler != "trawl-default" {
 			// "No delay" for trawl means none of its delays: its adaptive
 			// politeness (a host rests 10 × its last fetch time) is a
-			// delay the other crawlers do not have.
+			// delay the other crawlers do not have. trawl-default keeps
+			// it: a sensitivity check, not part of the comparison.
 			args = append(args, "-adaptive", "0")
 		}
-	case "trawl-default":
-		// sitespider with its default adaptive delay even when the
-		// scenario asks for none: a sensitivity check, not part of the
-		// comparison.
-		name = "sitespider"
-		args = append(args, "-allow-private", "-progress=false")
-	case "trawl-disk":
-		// sitespider with its persistent frontier (-state): the queue and
-		// the seen set live in an on-disk store instead of the heap.
-		name = "sitespider"
-		state, err := os.MkdirTemp("", "trawl-disk-")
-		if err != nil {
-			web.Process.Kill()
-			web.Wait()
-			return r, err
-		}
-		defer os.RemoveAll(state)
-		args = append(args, "-allow-private", "-progress=false", "-state", filepath.Join(state, "state"))
-		if sc.Delay == 0 {
-			args = append(args, "-adaptive", "0")
-		}
-	case "trawl-gogc50":
-		// sitespider as for "trawl", with the Go collector's heap growth
-		// halved (GOGC=50): less memory for more GC CPU.
-		name = "sitespider"
-		env = []string{"GOGC=50"}
-		args = append(args, "-allow-private", "-progress=false")
-		if sc.Delay == 0 {
-			args = append(args, "-adaptive", "0")
+		switch crawler {
+		case "trawl-disk":
+			// The persistent frontier (-state): the queue and the seen
+			// set live in an on-disk store instead of the heap.
+			state, err := os.MkdirTemp("", "trawl-disk-")
+			if err != nil {
+				web.Process.Kill()
+				web.Wait()
+				return r, err
+			}
+			defer os.RemoveAll(state)
+			args = append(args, "-state", filepath.Join(state, "state"))
+		case "trawl-gogc50":
+			// The Go collector's heap growth halved: less memory for
+			// more GC CPU.
+			env = []string{"GOGC=50"}
 		}
 	case "colly", "gocrawl":
 	default:
