@@ -52,27 +52,42 @@ func fill(b *testing.B, f *frontier.Memory, reqs []frontier.Request) {
 // BenchmarkMemoryFootprint measures the heap a Memory frontier holds for
 // 1M queued URLs over 10k hosts, beyond the URL strings themselves (they
 // are allocated before the measurement), and reports it as bytes/URL.
+//
+// With spill=true the front queues spill to a file in a temporary directory
+// (MemoryOptions.SpillDir): what remains is the seen set, the host table and
+// the few blocks at the ends of each queue.
 func BenchmarkMemoryFootprint(b *testing.B) {
 	reqs := benchReqs()
-	b.Run(fmt.Sprintf("urls=%d/hosts=%d", benchURLs, benchHosts), func(b *testing.B) {
-		b.ReportAllocs()
-		var perURL float64
-		for b.Loop() {
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			f := frontier.NewMemory(benchOptions(16))
-			fill(b, f, reqs)
-			runtime.GC()
-			runtime.ReadMemStats(&after)
-			if f.Len() != benchURLs {
-				b.Fatalf("Len() = %d, want %d", f.Len(), benchURLs)
+	for _, spill := range []bool{false, true} {
+		b.Run(fmt.Sprintf("urls=%d/hosts=%d/spill=%v", benchURLs, benchHosts, spill), func(b *testing.B) {
+			b.ReportAllocs()
+			var perURL float64
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				opts := benchOptions(16)
+				if spill {
+					opts.SpillDir = b.TempDir()
+				}
+				f := frontier.NewMemory(opts)
+				fill(b, f, reqs)
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				if f.Len() != benchURLs {
+					b.Fatalf("Len() = %d, want %d", f.Len(), benchURLs)
+				}
+				perURL = float64(after.HeapAlloc-before.HeapAlloc) / benchURLs
+				if spill && f.SpillStats().Entries == 0 {
+					b.Fatal("nothing spilled")
+				}
+				if err := f.Close(); err != nil {
+					b.Fatal(err)
+				}
 			}
-			perURL = float64(after.HeapAlloc-before.HeapAlloc) / benchURLs
-			runtime.KeepAlive(f)
-		}
-		b.ReportMetric(perURL, "bytes/URL")
-	})
+			b.ReportMetric(perURL, "bytes/URL")
+		})
+	}
 }
 
 // BenchmarkMemoryPush pushes URLs one call each into a frontier that grows to

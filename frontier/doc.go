@@ -74,12 +74,25 @@
 // A queued URL costs a 64-byte entry (a string header for the URL and its
 // anchor text, copied together into one allocation when there is an anchor;
 // the referrer's string header, shared with the referring page's other
-// links; interned host, fingerprint, priority, depth, retries) in 8 KiB
-// blocks of 128 entries, plus its slot in the seen set (an open-addressing
-// table of fingerprints, about 13 bytes per URL ever accepted).
+// links; interned host, fingerprint, priority, depth, retries), plus its
+// slot in the seen set (an open-addressing table of fingerprints, about 13
+// bytes per URL ever accepted). Front queues keep entries in 8 KiB blocks
+// of 128; back queues, about three per worker and mostly short, in ring
+// buffers that grow and shrink with them.
 // BenchmarkMemoryFootprint measures about 88 bytes per URL for 1M URLs over
 // 10k hosts, beyond the URL strings themselves. URL fingerprints are 64-bit: two URLs with the same
 // fingerprint (probability about n²/2⁶⁵ for n URLs) count as one.
+//
+// With MemoryOptions.SpillDir, BFS and DFS front queues keep only the
+// blocks at their ends in memory and write the rest to a temporary file
+// (encoded, about 60 bytes per URL plus its URL, anchor and referrer, with
+// a checksum per block), as Mercator kept its queues on disk: the same
+// benchmark measures about 14 bytes per URL, the seen set and the host
+// table. The order is the same as without spilling. A block that cannot be
+// read back (an I/O error, a damaged file) makes Next return the error; a
+// file that cannot be written stops the spilling and keeps everything in
+// memory (SpillStats reports it). Close removes the file; on Unix it has no
+// name from the start, so a crashed crawl leaves nothing behind.
 //
 // # Concurrency
 //

@@ -72,6 +72,16 @@ type MemoryOptions struct {
 	Politeness politeness.Config
 	// Seed seeds the randomized selector.
 	Seed uint64
+	// SpillDir, if set, keeps the front queues of a BFS or DFS frontier
+	// mostly on disk, as Mercator did: each front queue holds its first
+	// block and its last two (128 URLs each) in memory and writes the blocks
+	// between them to one temporary file in SpillDir, reading each back
+	// when the queue reaches it. A queued URL then costs no memory beyond
+	// its seen-set slot, whether the front queues hold a thousand URLs or a
+	// hundred million; the file needs about 60 bytes per spilled URL plus
+	// its URL, anchor text and referrer. Priority front queues are heaps
+	// and do not spill. Close removes the file. Default "": no spilling.
+	SpillDir string
 }
 
 // Memory is the in-memory Mercator frontier. K front queues hold URLs by
@@ -101,11 +111,13 @@ type Memory struct {
 	queued   int // front + back
 	backs    int // hosts with a back queue
 	hosts    map[string]*hostInfo
+	hostList []*hostInfo // by hostInfo.id
+	sp       *spill      // nil unless SpillDir is set (BFS and DFS)
 	seen     fpSet
 	leased   map[uint64]*hostInfo
 	rng      *rand.Rand
 	pruneAt  int
-	spare    []*deque      // empty back queues kept for reuse, with their block
+	spare    []*ring       // empty back queues kept for reuse, with their buffer
 	wake     wakeup.Signal // closed on change, for Next's waiters
 }
 
@@ -157,7 +169,13 @@ func NewMemory(opts *MemoryOptions) *Memory {
 			m.heaps[i] = prioQueue{level: uint32(i), pos: pos}
 		}
 	} else {
+		if o.SpillDir != "" {
+			m.sp = &spill{dir: o.SpillDir, hosts: &m.hostList}
+		}
 		m.fifo = make([]deque, m.k)
+		for i := range m.fifo {
+			m.fifo[i].sp = m.sp
+		}
 	}
 	return m
 }
@@ -226,8 +244,9 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 		}
 		hi := m.hosts[extras[i].host]
 		if hi == nil {
-			hi = &hostInfo{name: extras[i].host}
+			hi = &hostInfo{name: extras[i].host, id: uint32(len(m.hostList))}
 			m.hosts[hi.name] = hi
+			m.hostList = append(m.hostList, hi)
 		}
 		if m.maxPerHost > 0 && hi.accepted >= m.maxPerHost {
 			continue
@@ -273,17 +292,27 @@ func (m *Memory) pushFront(e entry) {
 	m.queued++
 }
 
-// popFront takes the next entry from front queue l, by strategy.
-func (m *Memory) popFront(l int) entry {
-	m.frontLen--
+// popFront takes the next entry from front queue l, by strategy. It reports
+// false if the queue turned out empty: its spilled blocks could not be read
+// back (the lost entries are no longer counted; Next reports the error).
+func (m *Memory) popFront(l int) (e entry, ok bool) {
 	switch {
 	case m.heaps != nil:
-		return m.heaps[l].pop()
+		e, ok = m.heaps[l].pop(), true
 	case m.strategy == DFS:
-		return m.fifo[l].popBack()
+		e, ok = m.fifo[l].popBack()
 	default:
-		return m.fifo[l].popFront()
+		e, ok = m.fifo[l].popFront()
 	}
+	if m.sp != nil {
+		lost := m.sp.takeLost()
+		m.frontLen -= lost
+		m.queued -= lost
+	}
+	if ok {
+		m.frontLen--
+	}
+	return e, ok
 }
 
 func (m *Memory) frontQueueLen(l int) int {
@@ -335,8 +364,9 @@ func (m *Memory) pickFront() int {
 // URL starts a back queue for its host.
 func (m *Memory) refill() {
 	for m.backs < m.target && m.frontLen > 0 {
-		e := m.popFront(m.pickFront())
-		m.appendBack(e)
+		if e, ok := m.popFront(m.pickFront()); ok {
+			m.appendBack(e)
+		}
 	}
 }
 
@@ -367,15 +397,15 @@ func (m *Memory) backLen(hi *hostInfo) int {
 	return hi.back.len()
 }
 
-// newBack gives hi an empty back queue, reusing a spare one: a back queue
-// often holds a single URL, and a fresh block per refill would cost 8 KiB.
+// newBack gives hi an empty back queue, reusing a spare one with its
+// buffer: a back queue often holds a single URL.
 func (m *Memory) newBack(hi *hostInfo) {
 	if n := len(m.spare); n > 0 {
 		hi.back = m.spare[n-1]
 		m.spare[n-1] = nil
 		m.spare = m.spare[:n-1]
 	} else {
-		hi.back = new(deque)
+		hi.back = new(ring)
 	}
 	if m.strategy == Priority {
 		// Under Priority a host's back queue is a heap as well: with fewer
@@ -387,9 +417,10 @@ func (m *Memory) newBack(hi *hostInfo) {
 	m.sched.Add(hi.name)
 }
 
-// dropBack removes hi's empty back queue.
+// dropBack removes hi's empty back queue, keeping it as a spare unless its
+// buffer grew large.
 func (m *Memory) dropBack(hi *hostInfo) {
-	if len(m.spare) < m.target {
+	if len(m.spare) < m.target && len(hi.back.buf) <= 4*ringMin {
 		m.spare = append(m.spare, hi.back)
 	}
 	hi.back = nil
@@ -433,6 +464,11 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 			return Request{}, err
 		}
 		m.mu.Lock()
+		if m.sp != nil && m.sp.err != nil {
+			err := m.sp.err
+			m.mu.Unlock()
+			return Request{}, err
+		}
 		if m.queued == 0 && len(m.leased) == 0 {
 			m.mu.Unlock()
 			return Request{}, ErrEmpty
@@ -517,6 +553,39 @@ func (m *Memory) Leased() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.leased)
+}
+
+// SpillStats describes a frontier's spill file (MemoryOptions.SpillDir).
+type SpillStats struct {
+	Entries   int   // queued URLs in the file now
+	FileBytes int64 // size of the file
+	// Err is the first error creating or writing the file, after which the
+	// frontier stopped spilling and keeps every URL in memory; nothing is
+	// lost. (An error reading the file back loses URLs: Next returns it.)
+	Err error
+}
+
+// SpillStats returns the state of the spill file; all zero without
+// MemoryOptions.SpillDir.
+func (m *Memory) SpillStats() SpillStats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sp == nil {
+		return SpillStats{}
+	}
+	return SpillStats{Entries: m.sp.spilled, FileBytes: m.sp.end, Err: m.sp.wErr}
+}
+
+// Close removes the spill file, if there is one. The frontier must not be
+// used afterwards: the URLs in the file are gone. Without SpillDir, Close
+// does nothing.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sp == nil {
+		return nil
+	}
+	return m.sp.close()
 }
 
 // Boost adds delta to the priority of rawURL if it is waiting in a

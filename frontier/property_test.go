@@ -30,9 +30,23 @@ func TestMemoryConformance(t *testing.T) {
 			GroupKey: func(host string) string { return host[:2] },
 		}}},
 	}
+	for _, strategy := range []frontier.Strategy{frontier.BFS, frontier.DFS} {
+		configs = append(configs, struct {
+			name string
+			opts frontier.MemoryOptions
+		}{name: strategy.String() + " spilling", opts: frontier.MemoryOptions{Strategy: strategy, Workers: 2, SpillDir: "set per test"}})
+	}
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
-			frontiertest.Run(t, func(*testing.T) frontier.Frontier { return frontier.NewMemory(&c.opts) })
+			frontiertest.Run(t, func(t *testing.T) frontier.Frontier {
+				opts := c.opts
+				if opts.SpillDir != "" {
+					opts.SpillDir = t.TempDir()
+				}
+				f := frontier.NewMemory(&opts)
+				t.Cleanup(func() { f.Close() })
+				return f
+			})
 		})
 	}
 }

@@ -53,86 +53,193 @@ func (e *entry) request() Request {
 // hostInfo is the frontier's state for one host.
 type hostInfo struct {
 	name     string
-	back     *deque     // the host's back queue; nil when it has none
+	back     *ring      // the host's back queue; nil when it has none
 	best     *prioQueue // under Priority, the back queue's entries, best first (back stays empty)
 	accepted int        // URLs accepted for this host (the per-host budget)
+	id       uint32     // index in Memory.hostList, by which spilled entries name their host
 }
 
-// blockLen entries make one deque block: 8 KiB, an allocation size class. Blocks keep the slack of a queue under one block,
-// unlike a doubling slice, and never copy entries.
+// blockLen entries make one deque block: 8 KiB, an allocation size class.
+// Blocks keep the slack of a queue under one block, unlike a doubling
+// slice, never copy entries, and are the unit a spilling front queue writes
+// out (see spill.go).
 const blockLen = 128
 
 type block [blockLen]entry
 
-// deque is a double-ended queue of entries in fixed-size blocks.
+// seg is one block of a deque: in memory (b) or, once spilled, at ref in
+// the spill file.
+type seg struct {
+	b   *block
+	ref spillRef
+}
+
+// deque is a double-ended queue of entries in fixed-size blocks: a front
+// queue. With sp set, the blocks between its first and its last two are
+// written to the spill file and read back when a pop reaches them, so a
+// front queue holds at most about three blocks in memory however long it
+// grows. Front queues push at the back only; they pop at the front (BFS)
+// or at the back (DFS).
 type deque struct {
-	blocks []*block
-	head   int // index of the first entry in blocks[0]
-	n      int
+	segs []seg
+	head int // index of the first entry in segs[0]
+	n    int
+	sp   *spill // nil: everything stays in memory
 }
 
 func (d *deque) len() int { return d.n }
 
 func (d *deque) pushBack(e entry) {
 	pos := d.head + d.n
-	if pos/blockLen == len(d.blocks) {
-		d.blocks = append(d.blocks, new(block))
+	if pos/blockLen == len(d.segs) {
+		d.segs = append(d.segs, seg{b: new(block)})
+		if i := len(d.segs) - 3; i >= 1 && d.sp != nil && d.segs[i].b != nil {
+			d.sp.write(&d.segs[i])
+		}
 	}
-	d.blocks[pos/blockLen][pos%blockLen] = e
+	d.segs[pos/blockLen].b[pos%blockLen] = e
 	d.n++
 }
 
-func (d *deque) pushFront(e entry) {
-	if d.n == 0 && len(d.blocks) > 0 {
-		clear(d.blocks[1:])
-		d.blocks = d.blocks[:1]
-		d.head = blockLen
+// load brings segment i back into memory. If the spill file cannot give it
+// back, the segment's entries are lost: load drops them (the spill file
+// counts them and keeps the error) and reports false.
+func (d *deque) load(i int) bool {
+	if d.segs[i].b != nil {
+		return true
 	}
-	if d.head == 0 {
-		d.blocks = append(d.blocks, nil)
-		copy(d.blocks[1:], d.blocks)
-		d.blocks[0] = new(block)
-		d.head = blockLen
+	b, err := d.sp.read(d.segs[i].ref)
+	if err == nil {
+		d.segs[i] = seg{b: b}
+		return true
 	}
-	d.head--
-	d.blocks[0][d.head] = e
-	d.n++
+	// Every segment but the first and the last is full, and only those
+	// between them are spilled.
+	d.sp.fail(err, blockLen)
+	d.segs = append(d.segs[:i], d.segs[i+1:]...)
+	d.n -= blockLen
+	return false
 }
 
-func (d *deque) popFront() entry {
-	b := d.blocks[0]
-	e := b[d.head]
+// popFront removes the first entry; ok is false if the queue turned out to
+// be empty because a spilled block was lost.
+func (d *deque) popFront() (e entry, ok bool) {
+	for d.n > 0 && !d.load(0) {
+	}
+	if d.n == 0 {
+		return entry{}, false
+	}
+	b := d.segs[0].b
+	e = b[d.head]
 	b[d.head] = entry{}
 	d.head++
 	d.n--
 	if d.head == blockLen {
-		d.blocks[0] = nil
-		d.blocks = d.blocks[1:]
+		d.segs[0] = seg{}
+		d.segs = d.segs[1:]
 		d.head = 0
 	}
 	if d.n == 0 {
 		d.head = 0
 	}
-	return e
+	return e, true
 }
 
-func (d *deque) popBack() entry {
+// popBack removes the last entry; ok is false if the queue turned out to be
+// empty because a spilled block was lost.
+func (d *deque) popBack() (e entry, ok bool) {
+	for d.n > 0 && !d.load((d.head+d.n-1)/blockLen) {
+	}
+	if d.n == 0 {
+		return entry{}, false
+	}
 	pos := d.head + d.n - 1
-	b := d.blocks[pos/blockLen]
-	e := b[pos%blockLen]
+	b := d.segs[pos/blockLen].b
+	e = b[pos%blockLen]
 	b[pos%blockLen] = entry{}
 	d.n--
 	if pos%blockLen == 0 {
-		d.blocks[len(d.blocks)-1] = nil
-		d.blocks = d.blocks[:len(d.blocks)-1]
+		d.segs[len(d.segs)-1] = seg{}
+		d.segs = d.segs[:len(d.segs)-1]
 	}
 	if d.n == 0 {
 		d.head = 0
-		if len(d.blocks) > 1 {
-			clear(d.blocks[1:])
-			d.blocks = d.blocks[:1]
+		if len(d.segs) > 1 {
+			clear(d.segs[1:])
+			d.segs = d.segs[:1]
 		}
 	}
+	return e, true
+}
+
+// ring is a double-ended queue of entries in one circular slice: a back
+// queue. Back queues are many (about three per worker) and short, so they
+// grow from a few entries and shrink again, instead of taking a whole block
+// each.
+type ring struct {
+	buf  []entry
+	head int
+	n    int
+}
+
+// ringMin is the smallest buffer a ring allocates.
+const ringMin = 4
+
+func (r *ring) len() int { return r.n }
+
+func (r *ring) at(i int) *entry { return &r.buf[(r.head+i)%len(r.buf)] }
+
+// resize moves the entries to a new buffer of size c.
+func (r *ring) resize(c int) {
+	buf := make([]entry, c)
+	for i := range r.n {
+		buf[i] = *r.at(i)
+	}
+	r.buf, r.head = buf, 0
+}
+
+func (r *ring) grow() {
+	if r.n == len(r.buf) {
+		r.resize(max(2*len(r.buf), ringMin))
+	}
+}
+
+// shrink halves the buffer when it is at most a quarter full.
+func (r *ring) shrink() {
+	if len(r.buf) > 4*ringMin && r.n <= len(r.buf)/4 {
+		r.resize(len(r.buf) / 2)
+	}
+}
+
+func (r *ring) pushBack(e entry) {
+	r.grow()
+	r.n++
+	*r.at(r.n - 1) = e
+}
+
+func (r *ring) pushFront(e entry) {
+	r.grow()
+	r.head = (r.head + len(r.buf) - 1) % len(r.buf)
+	r.n++
+	r.buf[r.head] = e
+}
+
+func (r *ring) popFront() entry {
+	p := &r.buf[r.head]
+	e := *p
+	*p = entry{}
+	r.head = (r.head + 1) % len(r.buf)
+	r.n--
+	r.shrink()
+	return e
+}
+
+func (r *ring) popBack() entry {
+	p := r.at(r.n - 1)
+	e := *p
+	*p = entry{}
+	r.n--
+	r.shrink()
 	return e
 }
 

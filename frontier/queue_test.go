@@ -38,40 +38,6 @@ func TestEntryAnchor(t *testing.T) {
 	}
 }
 
-// TestDequeModel compares deque with a slice under random operations that
-// cross block boundaries in both directions.
-func TestDequeModel(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	var d deque
-	var ref []uint64
-	for i := range 20000 {
-		switch op := rng.IntN(4); {
-		case op == 0 || len(ref) == 0 && op >= 2:
-			d.pushBack(entry{fp: uint64(i)})
-			ref = append(ref, uint64(i))
-		case op == 1:
-			d.pushFront(entry{fp: uint64(i)})
-			ref = append([]uint64{uint64(i)}, ref...)
-		case op == 2:
-			if got := d.popFront().fp; got != ref[0] {
-				t.Fatalf("op %d: popFront() = %d, want %d", i, got, ref[0])
-			}
-			ref = ref[1:]
-		default:
-			if got := d.popBack().fp; got != ref[len(ref)-1] {
-				t.Fatalf("op %d: popBack() = %d, want %d", i, got, ref[len(ref)-1])
-			}
-			ref = ref[:len(ref)-1]
-		}
-		if d.len() != len(ref) {
-			t.Fatalf("op %d: len() = %d, want %d", i, d.len(), len(ref))
-		}
-		if want := (d.head + d.n + blockLen - 1) / blockLen; d.n > 0 && len(d.blocks) != want {
-			t.Fatalf("op %d: %d blocks for head %d and %d entries, want %d", i, len(d.blocks), d.head, d.n, want)
-		}
-	}
-}
-
 // TestPrioQueueModel checks the heap order and the position index that
 // Boost relies on, under random pushes, pops and removals.
 func TestPrioQueueModel(t *testing.T) {

@@ -1,0 +1,308 @@
+package frontier
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"math/bits"
+	"os"
+)
+
+// spill is the file that holds the middle of the front queues when
+// MemoryOptions.SpillDir is set, as Mercator kept its queues on disk with
+// buffers at both ends. Each spilled block is encoded (see encodeBlock) into
+// a slot of a power-of-two size class of at least spillMinSlot bytes; a slot
+// read back is free for the next block of its class, so the file stays
+// within about twice the largest amount spilled at once. The file is
+// created on the first spill and removed at once where the system allows
+// (it lives on, unnamed, until closed), else by Close.
+//
+// All methods are called under Memory.mu.
+type spill struct {
+	dir   string
+	hosts *[]*hostInfo // Memory.hostList: entries name their host by index
+
+	f    *os.File
+	name string    // path still to remove at close, if any
+	end  int64     // file size: where a new slot goes
+	free [][]int64 // free slot offsets by size class
+
+	buf []byte // encoding scratch
+
+	spilled int   // entries in the file now
+	lost    int   // entries lost to read errors, not yet taken by Memory
+	err     error // first read error: the frontier lost entries
+	wErr    error // first write error: spilling stopped
+	closed  bool
+}
+
+// spillRef locates a spilled block.
+type spillRef struct {
+	off  int64
+	size int32 // encoded bytes
+}
+
+// spillMinSlot is the smallest slot: an encoded block of 128 entries with
+// short URLs needs about 8 KiB.
+const spillMinSlot = 4096
+
+// class returns the size class of an encoded block of n bytes and its slot
+// size.
+func class(n int) (int, int64) {
+	c := 0
+	if n > spillMinSlot {
+		c = bits.Len(uint(n-1)) - bits.Len(spillMinSlot-1)
+	}
+	return c, spillMinSlot << c
+}
+
+// write encodes s's block into the file and replaces it there by a
+// reference. If the file cannot be created or written, spilling stops for
+// good (the error is kept for Memory.SpillErr) and the block stays in
+// memory.
+func (sp *spill) write(s *seg) {
+	if sp.wErr != nil || sp.closed {
+		return
+	}
+	if sp.f == nil {
+		f, err := os.CreateTemp(sp.dir, "trawl-frontier-*.spill")
+		if err != nil {
+			sp.wErr = fmt.Errorf("frontier: spill: %w", err)
+			return
+		}
+		sp.f, sp.name = f, f.Name()
+		if os.Remove(sp.name) == nil {
+			sp.name = ""
+		}
+	}
+	sp.buf = encodeBlock(sp.buf[:0], s.b)
+	c, size := class(len(sp.buf))
+	for len(sp.free) <= c {
+		sp.free = append(sp.free, nil)
+	}
+	var off int64
+	if n := len(sp.free[c]); n > 0 {
+		off = sp.free[c][n-1]
+		sp.free[c] = sp.free[c][:n-1]
+	} else {
+		off = sp.end
+		sp.end += size
+	}
+	if _, err := sp.f.WriteAt(sp.buf, off); err != nil {
+		sp.free[c] = append(sp.free[c], off)
+		sp.wErr = fmt.Errorf("frontier: spill: %w", err)
+		return
+	}
+	*s = seg{ref: spillRef{off: off, size: int32(len(sp.buf))}}
+	sp.spilled += blockLen
+}
+
+// read returns the block at ref and frees its slot.
+func (sp *spill) read(ref spillRef) (*block, error) {
+	if sp.closed {
+		return nil, errors.New("frontier: spill: read after Close")
+	}
+	if cap(sp.buf) < int(ref.size) {
+		sp.buf = make([]byte, ref.size)
+	}
+	buf := sp.buf[:ref.size]
+	if _, err := sp.f.ReadAt(buf, ref.off); err != nil {
+		return nil, fmt.Errorf("frontier: spill: read %d bytes at %d: %w", ref.size, ref.off, err)
+	}
+	b, err := decodeBlock(buf, *sp.hosts)
+	if err != nil {
+		return nil, fmt.Errorf("frontier: spill: block at %d: %w", ref.off, err)
+	}
+	c, _ := class(int(ref.size))
+	sp.free[c] = append(sp.free[c], ref.off)
+	sp.spilled -= blockLen
+	return b, nil
+}
+
+// fail records that n spilled entries could not be read back.
+func (sp *spill) fail(err error, n int) {
+	if sp.err == nil {
+		sp.err = err
+	}
+	sp.spilled -= n
+	sp.lost += n
+}
+
+// takeLost returns the entries lost since the last call.
+func (sp *spill) takeLost() int {
+	n := sp.lost
+	sp.lost = 0
+	return n
+}
+
+// close closes and, if still named, removes the file.
+func (sp *spill) close() error {
+	if sp.closed {
+		return nil
+	}
+	sp.closed = true
+	if sp.f == nil {
+		return nil
+	}
+	err := sp.f.Close()
+	if sp.name != "" {
+		if rerr := os.Remove(sp.name); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// Entry flags in the spill encoding.
+const (
+	flagPrio     = 1 << iota // priority follows (else 0)
+	flagRetries              // retries and redirects follow (else 0, 0)
+	flagReferrer             // a new referrer follows (else the previous entry's)
+)
+
+// encodeBlock appends the encoding of a full block to dst: a CRC-32C of
+// the rest, then per entry a flag byte, the fingerprint (8 bytes), the
+// host's index, the depth (varints), the priority (8 bytes, if not 0), the
+// retries and redirects (if not 0), the data and, when it differs from the
+// previous entry's, the referrer (length-prefixed). Links of one page are
+// queued together, so most entries share their neighbour's referrer and
+// store it once.
+func encodeBlock(dst []byte, b *block) []byte {
+	dst = append(dst, 0, 0, 0, 0)
+	var prev string
+	for i := range b {
+		e := &b[i]
+		var flags byte
+		if e.prio != 0 {
+			flags |= flagPrio
+		}
+		if e.retries != 0 || e.redirects != 0 {
+			flags |= flagRetries
+		}
+		if i == 0 || e.referrer != prev {
+			flags |= flagReferrer
+		}
+		dst = append(dst, flags)
+		dst = binary.LittleEndian.AppendUint64(dst, e.fp)
+		dst = binary.AppendUvarint(dst, uint64(e.host.id))
+		dst = binary.AppendVarint(dst, int64(e.depth))
+		if flags&flagPrio != 0 {
+			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(e.prio))
+		}
+		if flags&flagRetries != 0 {
+			dst = binary.AppendUvarint(dst, uint64(e.retries))
+			dst = binary.AppendUvarint(dst, uint64(e.redirects))
+		}
+		dst = binary.AppendUvarint(dst, uint64(len(e.data)))
+		dst = append(dst, e.data...)
+		if flags&flagReferrer != 0 {
+			dst = binary.AppendUvarint(dst, uint64(len(e.referrer)))
+			dst = append(dst, e.referrer...)
+			prev = e.referrer
+		}
+	}
+	binary.LittleEndian.PutUint32(dst, crc32.Checksum(dst[4:], castagnoli))
+	return dst
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+var errCorrupt = errors.New("corrupt block")
+
+// decodeBlock decodes a block encoded by encodeBlock. Entries with the same
+// referrer share one string again.
+func decodeBlock(src []byte, hosts []*hostInfo) (*block, error) {
+	if len(src) < 4 || binary.LittleEndian.Uint32(src) != crc32.Checksum(src[4:], castagnoli) {
+		return nil, errCorrupt
+	}
+	d := decoder{src: src[4:]}
+	b := new(block)
+	var referrer string
+	for i := range b {
+		e := &b[i]
+		flags := d.byte()
+		e.fp = d.uint64()
+		id := d.uvarint()
+		if id >= uint64(len(hosts)) {
+			return nil, errCorrupt
+		}
+		e.host = hosts[id]
+		e.depth = int32(d.varint())
+		if flags&flagPrio != 0 {
+			e.prio = math.Float64frombits(d.uint64())
+		}
+		if flags&flagRetries != 0 {
+			e.retries = int16(d.uvarint())
+			e.redirects = int16(d.uvarint())
+		}
+		e.data = d.string()
+		if flags&flagReferrer != 0 {
+			referrer = d.string()
+		}
+		e.referrer = referrer
+	}
+	if d.bad || len(d.src) != 0 {
+		return nil, errCorrupt
+	}
+	return b, nil
+}
+
+// decoder reads the spill encoding; bad is set by the first read past the
+// end, after which reads return zeros.
+type decoder struct {
+	src []byte
+	bad bool
+}
+
+func (d *decoder) byte() byte {
+	if len(d.src) < 1 {
+		d.bad = true
+		return 0
+	}
+	c := d.src[0]
+	d.src = d.src[1:]
+	return c
+}
+
+func (d *decoder) uint64() uint64 {
+	if len(d.src) < 8 {
+		d.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.src)
+	d.src = d.src[8:]
+	return v
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.src)
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.src = d.src[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.src)
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.src = d.src[n:]
+	return v
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.src)) {
+		d.bad = true
+		return ""
+	}
+	s := string(d.src[:n])
+	d.src = d.src[n:]
+	return s
+}
