@@ -43,7 +43,8 @@ type Crawler struct {
 	stats    stats
 	reserved atomic.Int64 // page fetches begun, for WithMaxPages
 	ran      atomic.Bool
-	stop     context.CancelFunc // stops handing out URLs once a limit is reached
+	stop     context.CancelFunc    // stops handing out URLs once a limit is reached
+	frontErr atomic.Pointer[error] // first error from the frontier's Next, which ends the crawl
 }
 
 // New returns a Crawler configured by opts, or an error naming the first
@@ -94,6 +95,7 @@ func New(opts ...Option) (*Crawler, error) {
 		Workers:    cfg.workers,
 		MaxDepth:   cfg.maxDepth,
 		MaxPerHost: cfg.hostBudget,
+		SpillDir:   cfg.spillDir,
 		Politeness: politeness.Config{
 			MinDelay:        minDelay(cfg.delay),
 			Factor:          adaptiveFactor(cfg.adaptive),
@@ -215,11 +217,12 @@ func (c *Crawler) spacedHops(fetch robots.FetchFunc) robots.FetchFunc {
 // Run is running.
 func (c *Crawler) Stats() Stats { return c.stats.snapshot(c.front.Len()) }
 
-// Run crawls until the frontier is exhausted, the page limit is reached, or
-// ctx is cancelled. In every case it lets in-flight fetches finish (a
-// cancelled ctx cuts them short), closes the Store, and returns only when
-// every goroutine it started has exited. It returns ctx.Err() when ctx was
-// cancelled, the Store's Close error if any, and nil otherwise. Run may be
+// Run crawls until the frontier is exhausted, the page limit is reached, the
+// frontier fails, or ctx is cancelled. In every case it lets in-flight
+// fetches finish (a cancelled ctx cuts them short), closes the Store, and
+// returns only when every goroutine it started has exited. It returns
+// ctx.Err() when ctx was cancelled, the frontier's error (from Next) if it
+// failed, the Store's Close error if any, and nil otherwise. Run may be
 // called once.
 func (c *Crawler) Run(ctx context.Context) error {
 	if !c.ran.CompareAndSwap(false, true) {
@@ -249,9 +252,17 @@ func (c *Crawler) Run(ctx context.Context) error {
 	reporter.Wait()
 
 	var err error
+	if ferr := c.frontErr.Load(); ferr != nil {
+		err = fmt.Errorf("trawl: frontier: %w", *ferr)
+	}
 	if c.cfg.store != nil {
 		if cerr := c.cfg.store.Close(); cerr != nil {
-			err = fmt.Errorf("trawl: closing store: %w", cerr)
+			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))
+		}
+	}
+	if m, ok := c.front.(*frontier.Memory); ok {
+		if serr := m.SpillStats().Err; serr != nil {
+			c.log.Warn("the frontier stopped spilling to disk and kept its queue in memory", "err", serr)
 		}
 	}
 	// A frontier given with WithFrontier belongs to the caller, who may
@@ -285,6 +296,7 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 		if err != nil {
 			if !errors.Is(err, frontier.ErrEmpty) && nextCtx.Err() == nil {
 				c.log.Error("frontier failed", "err", err)
+				c.frontErr.CompareAndSwap(nil, &err)
 				c.stop()
 			}
 			return
