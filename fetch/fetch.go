@@ -114,15 +114,16 @@ type Options struct {
 	// MaxIdleConns caps the idle keep-alive connections kept over all
 	// hosts (0 = 1024); the least recently used is closed first. Each idle
 	// connection holds two goroutines and its buffers (ReadBufferSize +
-	// WriteBufferSize), about 12 KiB in all with the defaults. A lower cap
+	// WriteBufferSize), about 10 KiB in all with the defaults. A lower cap
 	// saves that memory for hosts that are not contacted again soon, at the
 	// cost of a new connection (and TLS handshake) when they are.
 	MaxIdleConns int
 	// ReadBufferSize and WriteBufferSize size each connection's buffers.
-	// Defaults 2 KiB and 1 KiB: most response headers fit in 2 KiB (longer
-	// lines are read in pieces), a GET request's header fits in 1 KiB, and
-	// bodies are read past the buffer into the page's own. Every kept-alive
-	// connection holds both.
+	// Defaults 1 KiB and 512 bytes: a response's header takes one read per
+	// KiB (longer lines are read in pieces), a GET request's header takes
+	// one write or two, and bodies are read past the buffer into the page's
+	// own. Every kept-alive connection holds both, so with thousands of
+	// hosts their size is most of the crawler's memory per host.
 	ReadBufferSize, WriteBufferSize int
 	// DNSCacheTTL is how long resolved addresses are reused. Default 5 min;
 	// negative disables the cache.
@@ -185,10 +186,10 @@ func (o *Options) withDefaults() Options {
 		c.MaxIdleConns = 1024
 	}
 	if c.ReadBufferSize <= 0 {
-		c.ReadBufferSize = 2 << 10
+		c.ReadBufferSize = 1 << 10
 	}
 	if c.WriteBufferSize <= 0 {
-		c.WriteBufferSize = 1 << 10
+		c.WriteBufferSize = 512
 	}
 	if c.DNSCacheTTL == 0 {
 		c.DNSCacheTTL = 5 * time.Minute

@@ -396,7 +396,7 @@ func TestTransportOptions(t *testing.T) {
 		opts                  *Options
 		idle, perHost, rd, wr int
 	}{
-		{name: "defaults", opts: nil, idle: 1024, perHost: 4, rd: 2 << 10, wr: 1 << 10},
+		{name: "defaults", opts: nil, idle: 1024, perHost: 4, rd: 1 << 10, wr: 512},
 		{name: "set", opts: &Options{MaxIdleConns: 64, MaxConnsPerHost: 2, ReadBufferSize: 8 << 10, WriteBufferSize: 512},
 			idle: 64, perHost: 2, rd: 8 << 10, wr: 512},
 	}
