@@ -62,6 +62,7 @@ type flags struct {
 	userAgent       string
 	out             string
 	state           string
+	spill           string
 	allowPrivate    bool
 	progress        bool
 	demo            bool
@@ -92,6 +93,7 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
 	fs.StringVar(&f.out, "out", "", "store pages in `DIR` (numbered files, urls.txt, stats.txt)")
 	fs.StringVar(&f.state, "state", "", "keep the crawl's frontier in `DIR` and resume from it (with -out, storing continues)")
+	fs.StringVar(&f.spill, "spill", os.TempDir(), "keep most of the queue in an unnamed temporary file in `DIR` instead of in memory (breadth-first crawls without -state; empty: keep it in memory)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fs.BoolVar(&f.progress, "progress", isTerminal(stderr), "show a progress line on stderr (default: when stderr is a terminal)")
 	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed)")
@@ -176,6 +178,9 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 			return 1
 		}
 		opts = append(opts, trawl.WithStore(dir))
+	}
+	if f.spill != "" {
+		opts = append(opts, trawl.WithSpillDir(f.spill))
 	}
 	if f.state != "" {
 		opts = append(opts, withState(f.state))

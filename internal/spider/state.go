@@ -1,3 +1,5 @@
+//go:build !trawl_nostate
+
 package spider
 
 import (
