@@ -3,16 +3,19 @@ package profile
 import (
 	"bufio"
 	"context"
+	"net"
 	"os"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
+	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/politeness"
 )
@@ -62,6 +65,11 @@ func TestCrawl(t *testing.T) {
 	heapPath := os.Getenv("TRAWL_BENCH_HEAP")
 	heapDone := false
 	heapAt := envInt(t, "TRAWL_BENCH_HEAP_AT", 60)
+	if heapPath != "" {
+		// One sample per 16 KiB allocated instead of 512 KiB: the live heap
+		// here is a few MB, and coarse samples misattribute it.
+		runtime.MemProfileRate = 16 << 10
+	}
 	progress := func(st trawl.Stats) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
@@ -74,8 +82,21 @@ func TestCrawl(t *testing.T) {
 		}
 	}
 	opts := []trawl.Option{trawl.WithProgress(time.Second, progress)}
+	// Connections dialed, to tell keep-alive reuse from reconnection.
+	var dials atomic.Int64
+	dial := (&net.Dialer{}).DialContext
 	if web != nil {
-		opts = append(opts, trawl.WithDialContext(web.DialContext))
+		dial = web.DialContext
+	}
+	opts = append(opts, trawl.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return dial(ctx, network, addr)
+	}))
+	if n := envInt(t, "TRAWL_BENCH_IDLE_CONNS", 0); n > 0 {
+		opts = append(opts, trawl.WithFetchOptions(fetch.Options{MaxIdleConns: n}))
+	}
+	if os.Getenv("TRAWL_BENCH_SPILL") == "1" {
+		opts = append(opts, trawl.WithSpillDir(t.TempDir()))
 	}
 	if os.Getenv("TRAWL_BENCH_CLONE_ANCHOR") == "1" {
 		// The experiment behind the report's memory recommendation: the
@@ -107,7 +128,7 @@ func TestCrawl(t *testing.T) {
 	t.Logf("at peak Sys %d MB: HeapAlloc %d MB, HeapInuse %d MB, HeapIdle-Released %d MB, StackInuse %d MB, %d goroutines; GC cycles %d, total allocated %d MB (%d KB per page)",
 		peak.Sys>>20, peak.HeapAlloc>>20, peak.HeapInuse>>20, (peak.HeapIdle-peak.HeapReleased)>>20, peak.StackInuse>>20, peakG,
 		peak.NumGC, peak.TotalAlloc>>20, peak.TotalAlloc>>10/uint64(max(st.Fetched, 1)))
-	t.Logf("%d pages in %s (%.0f pages/s); %d discovered, %d duplicates", st.Fetched, st.Elapsed, st.PagesPerSecond, st.Discovered, st.DuplicateURLs)
+	t.Logf("%d pages in %s (%.0f pages/s); %d discovered, %d duplicates; %d connections dialed", st.Fetched, st.Elapsed, st.PagesPerSecond, st.Discovered, st.DuplicateURLs, dials.Load())
 	if st.Fetched < int64(maxPages)*99/100 {
 		t.Errorf("fetched %d pages, want about the cap %d", st.Fetched, maxPages)
 	}

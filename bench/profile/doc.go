@@ -17,7 +17,8 @@
 // change the job (scenario C: 150000, 128, 1); TRAWL_BENCH_HEAP names a file
 // for a heap profile taken while the crawl runs, when TRAWL_BENCH_HEAP_AT
 // percent of the cap (default 60) is fetched;
-// TRAWL_BENCH_CLONE_ANCHOR=1 copies anchor texts on Push (an experiment);
+// TRAWL_BENCH_SPILL=1 spills the frontier's queue to a temporary directory
+// (sitespider's -spill); TRAWL_BENCH_CLONE_ANCHOR=1 copies anchor texts on Push (an experiment);
 // TRAWL_BENCH_NAMES=1 crawls an in-process web whose hosts are names
 // (h0.test, …) instead of IPv4 literals.
 //
