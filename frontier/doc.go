@@ -85,8 +85,8 @@
 //
 // With MemoryOptions.SpillDir, BFS and DFS front queues keep only the
 // blocks at their ends in memory and write the rest to a temporary file
-// (encoded, about 60 bytes per URL plus its URL, anchor and referrer, with
-// a checksum per block), as Mercator kept its queues on disk: the same
+// (encoded, about 15 bytes per URL besides its URL and anchor text, with a
+// checksum per block), as Mercator kept its queues on disk: the same
 // benchmark measures about 14 bytes per URL, the seen set and the host
 // table. The order is the same as without spilling. A block that cannot be
 // read back (an I/O error, a damaged file) makes Next return the error; a

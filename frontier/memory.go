@@ -78,9 +78,11 @@ type MemoryOptions struct {
 	// between them to one temporary file in SpillDir, reading each back
 	// when the queue reaches it. A queued URL then costs no memory beyond
 	// its seen-set slot, whether the front queues hold a thousand URLs or a
-	// hundred million; the file needs about 60 bytes per spilled URL plus
-	// its URL, anchor text and referrer. Priority front queues are heaps
-	// and do not spill. Close removes the file. Default "": no spilling.
+	// hundred million; the file takes about 15 bytes per spilled URL
+	// besides its URL and anchor text (a referrer is stored once for a run
+	// of URLs from the same page), in slots of whole 4 KiB pages that are
+	// reused. Priority front queues are heaps and do not spill. Close
+	// removes the file. Default "": no spilling.
 	SpillDir string
 }
 

@@ -6,16 +6,15 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"math/bits"
 	"os"
 )
 
 // spill is the file that holds the middle of the front queues when
 // MemoryOptions.SpillDir is set, as Mercator kept its queues on disk with
 // buffers at both ends. Each spilled block is encoded (see encodeBlock) into
-// a slot of a power-of-two size class of at least spillMinSlot bytes; a slot
-// read back is free for the next block of its class, so the file stays
-// within about twice the largest amount spilled at once. The file is
+// a slot of whole 4 KiB pages; a slot read back is free for the next block
+// of its size, so the file stays near the largest amount spilled at once
+// (blocks of similar URLs take slots of the same size). The file is
 // created on the first spill and removed at once where the system allows
 // (it lives on, unnamed, until closed), else by Close.
 //
@@ -44,18 +43,15 @@ type spillRef struct {
 	size int32 // encoded bytes
 }
 
-// spillMinSlot is the smallest slot: an encoded block of 128 entries with
-// short URLs needs about 8 KiB.
-const spillMinSlot = 4096
+// spillPage is the unit of slot sizes: an encoded block of 128 entries
+// with short URLs takes about 9 KiB, a 12 KiB slot.
+const spillPage = 4096
 
-// class returns the size class of an encoded block of n bytes and its slot
-// size.
+// class returns the size class of an encoded block of n bytes (its slot is
+// class+1 pages) and its slot size.
 func class(n int) (int, int64) {
-	c := 0
-	if n > spillMinSlot {
-		c = bits.Len(uint(n-1)) - bits.Len(spillMinSlot-1)
-	}
-	return c, spillMinSlot << c
+	pages := max((n+spillPage-1)/spillPage, 1)
+	return pages - 1, int64(pages) * spillPage
 }
 
 // write encodes s's block into the file and replaces it there by a
