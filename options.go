@@ -125,7 +125,9 @@ func WithHostBudget(n int) Option { return func(c *config) { c.hostBudget = n } 
 // bytes), at a few hundred nanoseconds of encoding per URL. The file is
 // removed when Run returns. Applies to the default frontier only, and not
 // to best-first crawls (WithPriority, WithInlinkBoost), whose queues are
-// heaps. Default "": the queue stays in memory.
+// heaps. dir should be on disk: a file in a memory file system (tmpfs, as
+// /tmp is on some systems) takes memory again, though about half as much.
+// Default "": the queue stays in memory.
 func WithSpillDir(dir string) Option { return func(c *config) { c.spillDir = dir } }
 
 // WithPriority makes the crawl best-first: score is called for every link

@@ -5,8 +5,8 @@
 // frontier in DIR (package frontier/disk) and resumes from it; the crash
 // test (TRAWL_CRASH_TEST=1 for the long one) kills a spider to prove it.
 // Without -state the in-memory frontier keeps the middle of its queue in an
-// unnamed temporary file (-spill DIR, default the system's temporary
-// directory; -spill= keeps it all in memory). Built with -tags
+// unnamed temporary file (-spill DIR, default $TMPDIR or /var/tmp, which
+// stays on disk where /tmp is in memory; -spill= keeps it all in memory). Built with -tags
 // trawl_nostate, a spider leaves out -state and the embedded store it
 // needs (15 MB of a 28 MB binary, and cgo): -state then fails with an
 // error naming the tag.
@@ -99,7 +99,7 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
 	fs.StringVar(&f.out, "out", "", "store pages in `DIR` (numbered files, urls.txt, stats.txt)")
 	fs.StringVar(&f.state, "state", "", "keep the crawl's frontier in `DIR` and resume from it (with -out, storing continues)")
-	fs.StringVar(&f.spill, "spill", os.TempDir(), "keep most of the queue in an unnamed temporary file in `DIR` instead of in memory (breadth-first crawls without -state; empty: keep it in memory)")
+	fs.StringVar(&f.spill, "spill", spillDir(), "keep most of the queue in an unnamed temporary file in `DIR` instead of in memory (breadth-first crawls without -state; empty: keep it in memory)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fs.BoolVar(&f.progress, "progress", isTerminal(stderr), "show a progress line on stderr (default: when stderr is a terminal)")
 	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed)")
@@ -239,6 +239,19 @@ func readSeeds(path string) ([]string, error) {
 		}
 	}
 	return out, sc.Err()
+}
+
+// spillDir is -spill's default: $TMPDIR if set, else /var/tmp where it
+// exists, which stays on disk on systems that mount /tmp in memory (where a
+// spill file would take the memory it is meant to save), else os.TempDir().
+func spillDir() string {
+	if d := os.Getenv("TMPDIR"); d != "" {
+		return d
+	}
+	if fi, err := os.Stat("/var/tmp"); err == nil && fi.IsDir() {
+		return "/var/tmp"
+	}
+	return os.TempDir()
 }
 
 func isTerminal(w io.Writer) bool {
