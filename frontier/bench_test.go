@@ -92,25 +92,36 @@ func BenchmarkMemoryFootprint(b *testing.B) {
 
 // BenchmarkMemoryPush pushes URLs one call each into a frontier that grows to
 // 1M URLs over 10k hosts (then starts again).
+//
+// With spill=true the front queues spill to a file (MemoryOptions.SpillDir):
+// every 128th push writes a block.
 func BenchmarkMemoryPush(b *testing.B) {
 	reqs := benchReqs()
-	b.Run(fmt.Sprintf("urls=%d/hosts=%d", benchURLs, benchHosts), func(b *testing.B) {
-		b.ReportAllocs()
-		ctx := context.Background()
-		f := frontier.NewMemory(benchOptions(16))
-		i := 0
-		for b.Loop() {
-			if i == len(reqs) {
-				b.StopTimer()
-				f, i = frontier.NewMemory(benchOptions(16)), 0
-				b.StartTimer()
+	for _, spill := range []bool{false, true} {
+		b.Run(fmt.Sprintf("urls=%d/hosts=%d/spill=%v", benchURLs, benchHosts, spill), func(b *testing.B) {
+			b.ReportAllocs()
+			ctx := context.Background()
+			opts := benchOptions(16)
+			if spill {
+				opts.SpillDir = b.TempDir()
 			}
-			if _, err := f.Push(ctx, reqs[i]); err != nil {
-				b.Fatal(err)
+			f := frontier.NewMemory(opts)
+			defer func() { f.Close() }()
+			i := 0
+			for b.Loop() {
+				if i == len(reqs) {
+					b.StopTimer()
+					f.Close()
+					f, i = frontier.NewMemory(opts), 0
+					b.StartTimer()
+				}
+				if _, err := f.Push(ctx, reqs[i]); err != nil {
+					b.Fatal(err)
+				}
+				i++
 			}
-			i++
-		}
-	})
+		})
+	}
 }
 
 // BenchmarkMemoryNextDone hands out and finishes URLs from a frontier
@@ -120,36 +131,46 @@ func BenchmarkMemoryPush(b *testing.B) {
 //
 // The goroutines share b.N through a counter, so this benchmark uses b.N
 // rather than b.Loop.
+//
+// With spill=true the front queues spill to a file (MemoryOptions.SpillDir),
+// so most Next calls that refill a back queue read a block back.
 func BenchmarkMemoryNextDone(b *testing.B) {
-	for _, g := range []int{1, 2, 16} {
-		b.Run(fmt.Sprintf("urls=%d/hosts=%d/goroutines=%d", benchURLs, benchHosts, g), func(b *testing.B) {
-			reqs := benchReqs()
-			if b.N > len(reqs) {
-				reqs = benchRequests(b.N)
-			}
-			f := frontier.NewMemory(benchOptions(g))
-			fill(b, f, reqs)
-			ctx := context.Background()
-			var ops atomic.Int64
-			var wg sync.WaitGroup
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range g {
-				wg.Go(func() {
-					for ops.Add(1) <= int64(b.N) {
-						r, err := f.Next(ctx)
-						if err != nil {
-							b.Error(err)
-							return
+	for _, spill := range []bool{false, true} {
+		for _, g := range []int{1, 2, 16} {
+			b.Run(fmt.Sprintf("urls=%d/hosts=%d/goroutines=%d/spill=%v", benchURLs, benchHosts, g, spill), func(b *testing.B) {
+				reqs := benchReqs()
+				if b.N > len(reqs) {
+					reqs = benchRequests(b.N)
+				}
+				opts := benchOptions(g)
+				if spill {
+					opts.SpillDir = b.TempDir()
+				}
+				f := frontier.NewMemory(opts)
+				defer f.Close()
+				fill(b, f, reqs)
+				ctx := context.Background()
+				var ops atomic.Int64
+				var wg sync.WaitGroup
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range g {
+					wg.Go(func() {
+						for ops.Add(1) <= int64(b.N) {
+							r, err := f.Next(ctx)
+							if err != nil {
+								b.Error(err)
+								return
+							}
+							if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+								b.Error(err)
+								return
+							}
 						}
-						if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-		})
+					})
+				}
+				wg.Wait()
+			})
+		}
 	}
 }
