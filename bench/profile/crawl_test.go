@@ -128,6 +128,8 @@ func TestCrawl(t *testing.T) {
 	t.Logf("at peak Sys %d MB: HeapAlloc %d MB, HeapInuse %d MB, HeapIdle-Released %d MB, StackInuse %d MB, %d goroutines; GC cycles %d, total allocated %d MB (%d KB per page)",
 		peak.Sys>>20, peak.HeapAlloc>>20, peak.HeapInuse>>20, (peak.HeapIdle-peak.HeapReleased)>>20, peak.StackInuse>>20, peakG,
 		peak.NumGC, peak.TotalAlloc>>20, peak.TotalAlloc>>10/uint64(max(st.Fetched, 1)))
+	t.Logf("runtime at peak: GCSys %d KB, MSpanSys %d KB, BuckHashSys %d KB, OtherSys %d KB, MCacheSys %d KB",
+		peak.GCSys>>10, peak.MSpanSys>>10, peak.BuckHashSys>>10, peak.OtherSys>>10, peak.MCacheSys>>10)
 	t.Logf("%d pages in %s (%.0f pages/s); %d discovered, %d duplicates; %d connections dialed", st.Fetched, st.Elapsed, st.PagesPerSecond, st.Discovered, st.DuplicateURLs, dials.Load())
 	if st.Fetched < int64(maxPages)*99/100 {
 		t.Errorf("fetched %d pages, want about the cap %d", st.Fetched, maxPages)
