@@ -548,6 +548,8 @@ func TestNewValidates(t *testing.T) {
 		{name: "negative max pages", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithMaxPages(-1)}, want: "max pages"},
 		{name: "nil filter", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithFilters(nil)}, want: "nil filter"},
 		{name: "empty user agent", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithUserAgent("")}, want: "user agent"},
+		{name: "missing spill directory", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithSpillDir("/nonexistent/spill")}, want: "spill directory"},
+		{name: "spill directory is a file", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithSpillDir("crawler_test.go")}, want: "not a directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"time"
 
 	"github.com/trawl-dev/trawl/dedup"
@@ -123,11 +124,12 @@ func WithHostBudget(n int) Option { return func(c *config) { c.hostBudget = n } 
 // instead of in memory (frontier.MemoryOptions.SpillDir): a BFS crawl's
 // queue then costs no memory per URL beyond its seen-set slot (about 13
 // bytes), at a few hundred nanoseconds of encoding per URL. The file is
-// removed when Run returns. Applies to the default frontier only, and not
-// to best-first crawls (WithPriority, WithInlinkBoost), whose queues are
-// heaps. dir should be on disk: a file in a memory file system (tmpfs, as
-// /tmp is on some systems) takes memory again, though about half as much.
-// Default "": the queue stays in memory.
+// removed when Run returns. It applies to the default frontier (and is
+// passed to WithFrontierFunc's function), not to best-first crawls
+// (WithPriority, WithInlinkBoost), whose queues are heaps. New fails if
+// dir is not a directory. dir should be on disk: a file in a memory file
+// system (tmpfs, as /tmp is on some systems) takes memory again, though
+// about half as much. Default "": the queue stays in memory.
 func WithSpillDir(dir string) Option { return func(c *config) { c.spillDir = dir } }
 
 // WithPriority makes the crawl best-first: score is called for every link
@@ -313,6 +315,13 @@ func (c *config) validate() error {
 	for _, f := range c.filters {
 		if f == nil {
 			return fmt.Errorf("trawl: nil filter")
+		}
+	}
+	if c.spillDir != "" {
+		if fi, err := os.Stat(c.spillDir); err != nil {
+			return fmt.Errorf("trawl: spill directory: %w", err)
+		} else if !fi.IsDir() {
+			return fmt.Errorf("trawl: spill directory %s is not a directory", c.spillDir)
 		}
 	}
 	return nil
