@@ -7,6 +7,8 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
+
+	"github.com/trawl-dev/trawl/frontier/internal/wire"
 )
 
 // spill is the file that holds the middle of the front queues when
@@ -158,13 +160,13 @@ const (
 	flagReferrer             // a new referrer follows (else the previous entry's)
 )
 
-// encodeBlock appends the encoding of a full block to dst: a CRC-32C of
-// the rest, then per entry a flag byte, the fingerprint (8 bytes), the
-// host's index, the depth (varints), the priority (8 bytes, if not 0), the
-// retries and redirects (if not 0), the data and, when it differs from the
-// previous entry's, the referrer (length-prefixed). Links of one page are
-// queued together, so most entries share their neighbour's referrer and
-// store it once.
+// encodeBlock appends the encoding of a full block to dst (package wire's
+// conventions): a CRC-32C of the rest, then per entry a flag byte, the
+// fingerprint (8 bytes), the host's index, the depth (varints), the
+// priority (8 bytes, if not 0), the retries and redirects (if not 0), the
+// data and, when it differs from the previous entry's, the referrer
+// (length-prefixed). Links of one page are queued together, so most
+// entries share their neighbour's referrer and store it once.
 func encodeBlock(dst []byte, b *block) []byte {
 	dst = append(dst, 0, 0, 0, 0)
 	var prev string
@@ -181,25 +183,23 @@ func encodeBlock(dst []byte, b *block) []byte {
 			flags |= flagReferrer
 		}
 		dst = append(dst, flags)
-		dst = binary.LittleEndian.AppendUint64(dst, e.fp)
+		dst = binary.BigEndian.AppendUint64(dst, e.fp)
 		dst = binary.AppendUvarint(dst, uint64(e.host.id))
 		dst = binary.AppendVarint(dst, int64(e.depth))
 		if flags&flagPrio != 0 {
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(e.prio))
+			dst = binary.BigEndian.AppendUint64(dst, math.Float64bits(e.prio))
 		}
 		if flags&flagRetries != 0 {
 			dst = binary.AppendUvarint(dst, uint64(e.retries))
 			dst = binary.AppendUvarint(dst, uint64(e.redirects))
 		}
-		dst = binary.AppendUvarint(dst, uint64(len(e.data)))
-		dst = append(dst, e.data...)
+		dst = wire.AppendString(dst, e.data)
 		if flags&flagReferrer != 0 {
-			dst = binary.AppendUvarint(dst, uint64(len(e.referrer)))
-			dst = append(dst, e.referrer...)
+			dst = wire.AppendString(dst, e.referrer)
 			prev = e.referrer
 		}
 	}
-	binary.LittleEndian.PutUint32(dst, crc32.Checksum(dst[4:], castagnoli))
+	binary.BigEndian.PutUint32(dst, crc32.Checksum(dst[4:], castagnoli))
 	return dst
 }
 
@@ -210,95 +210,37 @@ var errCorrupt = errors.New("corrupt block")
 // decodeBlock decodes a block encoded by encodeBlock. Entries with the same
 // referrer share one string again.
 func decodeBlock(src []byte, hosts []*hostInfo) (*block, error) {
-	if len(src) < 4 || binary.LittleEndian.Uint32(src) != crc32.Checksum(src[4:], castagnoli) {
+	if len(src) < 4 || binary.BigEndian.Uint32(src) != crc32.Checksum(src[4:], castagnoli) {
 		return nil, errCorrupt
 	}
-	d := decoder{src: src[4:]}
+	r := wire.NewReader(src[4:])
 	b := new(block)
 	var referrer string
 	for i := range b {
 		e := &b[i]
-		flags := d.byte()
-		e.fp = d.uint64()
-		id := d.uvarint()
+		flags := r.Byte()
+		e.fp = r.Uint64()
+		id := r.Uvarint()
 		if id >= uint64(len(hosts)) {
 			return nil, errCorrupt
 		}
 		e.host = hosts[id]
-		e.depth = int32(d.varint())
+		e.depth = int32(r.Varint())
 		if flags&flagPrio != 0 {
-			e.prio = math.Float64frombits(d.uint64())
+			e.prio = math.Float64frombits(r.Uint64())
 		}
 		if flags&flagRetries != 0 {
-			e.retries = int16(d.uvarint())
-			e.redirects = int16(d.uvarint())
+			e.retries = int16(r.Uvarint())
+			e.redirects = int16(r.Uvarint())
 		}
-		e.data = d.string()
+		e.data = r.String()
 		if flags&flagReferrer != 0 {
-			referrer = d.string()
+			referrer = r.String()
 		}
 		e.referrer = referrer
 	}
-	if d.bad || len(d.src) != 0 {
+	if r.Bad() || r.Len() != 0 {
 		return nil, errCorrupt
 	}
 	return b, nil
-}
-
-// decoder reads the spill encoding; bad is set by the first read past the
-// end, after which reads return zeros.
-type decoder struct {
-	src []byte
-	bad bool
-}
-
-func (d *decoder) byte() byte {
-	if len(d.src) < 1 {
-		d.bad = true
-		return 0
-	}
-	c := d.src[0]
-	d.src = d.src[1:]
-	return c
-}
-
-func (d *decoder) uint64() uint64 {
-	if len(d.src) < 8 {
-		d.bad = true
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(d.src)
-	d.src = d.src[8:]
-	return v
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.src)
-	if n <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.src = d.src[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.src)
-	if n <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.src = d.src[n:]
-	return v
-}
-
-func (d *decoder) string() string {
-	n := d.uvarint()
-	if n > uint64(len(d.src)) {
-		d.bad = true
-		return ""
-	}
-	s := string(d.src[:n])
-	d.src = d.src[n:]
-	return s
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+
+	"github.com/trawl-dev/trawl/frontier/internal/wire"
 )
 
 // Key space. Every key starts with one byte naming its table.
@@ -27,64 +29,29 @@ type entry struct {
 	fp                          uint64
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
 func (e *entry) encode(b []byte) []byte {
 	b = binary.AppendVarint(b, int64(e.depth))
 	b = binary.AppendVarint(b, int64(e.retries))
 	b = binary.AppendVarint(b, int64(e.redirects))
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(e.prio))
-	b = appendString(b, e.url)
-	b = appendString(b, e.host)
-	b = appendString(b, e.referrer)
-	return appendString(b, e.anchor)
-}
-
-type reader struct {
-	b   []byte
-	err bool
-}
-
-func (r *reader) varint() int {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *reader) str() string {
-	n, k := binary.Uvarint(r.b)
-	if k <= 0 || uint64(len(r.b)-k) < n {
-		r.err = true
-		return ""
-	}
-	s := string(r.b[k : k+int(n)])
-	r.b = r.b[k+int(n):]
-	return s
+	b = wire.AppendString(b, e.url)
+	b = wire.AppendString(b, e.host)
+	b = wire.AppendString(b, e.referrer)
+	return wire.AppendString(b, e.anchor)
 }
 
 func decodeEntry(b []byte) (entry, error) {
-	r := reader{b: b}
+	r := wire.NewReader(b)
 	var e entry
-	e.depth = r.varint()
-	e.retries = r.varint()
-	e.redirects = r.varint()
-	if len(r.b) < 8 {
-		return e, errCorrupt
-	}
-	e.prio = math.Float64frombits(binary.BigEndian.Uint64(r.b))
-	r.b = r.b[8:]
-	e.url = r.str()
-	e.host = r.str()
-	e.referrer = r.str()
-	e.anchor = r.str()
-	if r.err {
+	e.depth = int(r.Varint())
+	e.retries = int(r.Varint())
+	e.redirects = int(r.Varint())
+	e.prio = math.Float64frombits(r.Uint64())
+	e.url = r.String()
+	e.host = r.String()
+	e.referrer = r.String()
+	e.anchor = r.String()
+	if r.Bad() {
 		return e, errCorrupt
 	}
 	return e, nil
