@@ -51,12 +51,21 @@ const (
 // A Rules value is immutable once built and safe for concurrent use by
 // multiple goroutines.
 type Rules struct {
-	mode     mode
-	groups   []group
-	agents   map[string][]int32 // lower-case product token -> group indices
-	global   []int32            // groups naming "*"
+	mode   mode
+	groups []group
+	agents []agentGroups // by lower-case product token, sorted
+
+	global   []int32 // groups naming "*"
 	sitemaps []string
 	size     int64 // approximate retained bytes, for the Cache's memory bound
+}
+
+// agentGroups lists the groups that name one product token. A sorted slice
+// rather than a map: most files name a few agents, and a map would take
+// several hundred bytes of every cached file.
+type agentGroups struct {
+	name   string // lower case
+	groups []int32
 }
 
 // group is one group of RFC 9309 §2.1: consecutive user-agent lines and the
@@ -94,7 +103,8 @@ func DisallowAll() *Rules { return &Rules{mode: modeDisallowAll, size: 64} }
 // The body is not retained.
 func Parse(body []byte) (*Rules, error) {
 	p := parser{
-		r:      &Rules{agents: make(map[string][]int32)},
+		r:      &Rules{},
+		agents: make(map[string][]int32),
 		cur:    -1,
 		seenSM: make(map[string]struct{}),
 	}
@@ -122,10 +132,39 @@ func Parse(body []byte) (*Rules, error) {
 	return p.finish(), nil
 }
 
+// groupsOf returns the groups naming the lower-case token tok, by binary
+// search (written out: a generic search would move tok to the heap).
+func (r *Rules) groupsOf(tok []byte) []int32 {
+	lo, hi := 0, len(r.agents)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if compareName(r.agents[m].name, tok) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(r.agents) && compareName(r.agents[lo].name, tok) == 0 {
+		return r.agents[lo].groups
+	}
+	return nil
+}
+
+// compareName compares name with tok, without converting tok to a string.
+func compareName(name string, tok []byte) int {
+	for i := 0; i < len(name) && i < len(tok); i++ {
+		if name[i] != tok[i] {
+			return int(name[i]) - int(tok[i])
+		}
+	}
+	return len(name) - len(tok)
+}
+
 type parser struct {
 	r       *Rules
-	cur     int  // index of the group receiving rules, -1 before the first user-agent line
-	sawRule bool // the current group has seen an allow/disallow line
+	agents  map[string][]int32 // lower-case product token -> group indices
+	cur     int                // index of the group receiving rules, -1 before the first user-agent line
+	sawRule bool               // the current group has seen an allow/disallow line
 	nRules  int
 	nAgents int
 	seenSM  map[string]struct{}
@@ -265,12 +304,12 @@ func (p *parser) userAgent(v []byte) {
 		return
 	}
 	tok = strings.ToLower(tok)
-	list := p.r.agents[tok]
+	list := p.agents[tok]
 	if n := len(list); n == 0 || list[n-1] != idx {
 		if n == 0 {
 			p.r.size += int64(len(tok)) + 48
 		}
-		p.r.agents[tok] = append(list, idx)
+		p.agents[tok] = append(list, idx)
 		p.r.size += 4
 	}
 }
@@ -333,6 +372,13 @@ func (p *parser) finish() *Rules {
 			return 1
 		})
 	}
+	if len(p.agents) > 0 {
+		p.r.agents = make([]agentGroups, 0, len(p.agents))
+		for name, groups := range p.agents {
+			p.r.agents = append(p.r.agents, agentGroups{name: name, groups: groups})
+		}
+		slices.SortFunc(p.r.agents, func(a, b agentGroups) int { return strings.Compare(a.name, b.name) })
+	}
 	p.r.size += int64(len(p.r.groups))*48 + 256
 	return p.r
 }
@@ -371,7 +417,7 @@ func (r *Rules) selectGroups(userAgent string) []int32 {
 			}
 			lower[i] = c
 		}
-		if gs, ok := r.agents[string(lower)]; ok {
+		if gs := r.groupsOf(lower); gs != nil {
 			return gs
 		}
 	}

@@ -309,3 +309,35 @@ func TestAllowedDoesNotAllocate(t *testing.T) {
 		t.Errorf("Allowed allocates %v times per call, want 0", allocs)
 	}
 }
+
+// TestManyAgents checks the agent lookup (a sorted list searched by binary
+// search) on a file naming many agents, in no particular order, one of them
+// in two groups.
+func TestManyAgents(t *testing.T) {
+	name := func(i int) string { return "Bot" + string(rune('a'+i/26)) + string(rune('a'+i%26)) }
+	var b strings.Builder
+	const n = 60
+	for i := range n {
+		j := (i * 37) % n
+		fmt.Fprintf(&b, "User-agent: %s\nDisallow: /only-%d\n\n", name(j), j)
+	}
+	b.WriteString("User-agent: botah\nDisallow: /also-7\n\nUser-agent: *\nDisallow: /\n")
+	r, err := Parse([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		agent := strings.ToLower(name(i)) + "/1.0"
+		if r.Allowed(agent, fmt.Sprintf("/only-%d", i)) || !r.Allowed(agent, fmt.Sprintf("/only-%d", (i+1)%n)) {
+			t.Errorf("%s: not given its own group", agent)
+		}
+	}
+	if name(7) != "Botah" || r.Allowed("BOTAH", "/also-7") || r.Allowed("botah", "/only-7") {
+		t.Error("botah: its two groups are not merged")
+	}
+	for _, agent := range []string{"bot", "botaaa", "bota", "zzz", "a", "botcz"} {
+		if r.Allowed(agent, "/x") {
+			t.Errorf("%s: not given the * group", agent)
+		}
+	}
+}
