@@ -198,16 +198,19 @@ func (r *ring) resize(c int) {
 	r.buf, r.head = buf, 0
 }
 
+// grow makes room for one more entry, growing the buffer by half: back
+// queues are many, and their slack is memory held for nothing.
 func (r *ring) grow() {
 	if r.n == len(r.buf) {
-		r.resize(max(2*len(r.buf), ringMin))
+		r.resize(max(len(r.buf)+len(r.buf)/2, ringMin))
 	}
 }
 
-// shrink halves the buffer when it is at most a quarter full.
+// shrink cuts the buffer to half again its length when it is at most a
+// third full.
 func (r *ring) shrink() {
-	if len(r.buf) > 4*ringMin && r.n <= len(r.buf)/4 {
-		r.resize(len(r.buf) / 2)
+	if len(r.buf) > 2*ringMin && r.n <= len(r.buf)/3 {
+		r.resize(max(r.n+r.n/2, ringMin))
 	}
 }
 

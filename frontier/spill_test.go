@@ -165,7 +165,7 @@ func TestRingModel(t *testing.T) {
 		if r.len() != len(ref) {
 			t.Fatalf("op %d: len() = %d, want %d", i, r.len(), len(ref))
 		}
-		if len(r.buf) > max(4*ringMin, 4*r.n) {
+		if len(r.buf) > max(2*ringMin, 3*r.n+2) {
 			t.Fatalf("op %d: buffer of %d for %d entries", i, len(r.buf), r.n)
 		}
 	}
