@@ -53,6 +53,16 @@
 // depth 1; a link found on a page of depth d has depth d+1. No normalized URL
 // is fetched twice in one crawl.
 //
+// # Memory
+//
+// The default frontier keeps its queue in memory: about 90 bytes per queued
+// URL plus the URL itself. WithSpillDir moves the middle of the queue to a
+// temporary file, leaving about 14 bytes per URL (the seen set), which
+// suits crawls of millions of URLs; a persistent frontier (package
+// frontier/disk, through WithFrontierFunc) also survives a crash. Each host
+// in contact keeps one idle connection (two goroutines and about 10 KiB
+// with plain HTTP) until fetch.Options.MaxIdleConns is reached.
+//
 // # Testing crawlers
 //
 // Package crawltest serves a deterministic synthetic web on loopback, with
