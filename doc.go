@@ -60,8 +60,9 @@
 // temporary file, leaving about 14 bytes per URL (the seen set), which
 // suits crawls of millions of URLs; a persistent frontier (package
 // frontier/disk, through WithFrontierFunc) also survives a crash. Each host
-// in contact keeps one idle connection (two goroutines and about 10 KiB
-// with plain HTTP) until fetch.Options.MaxIdleConns is reached.
+// in contact keeps an idle connection (net/http's two goroutines and
+// buffers: about 12 KiB with plain HTTP, more with TLS), up to
+// fetch.Options.MaxIdleConns.
 //
 // # Testing crawlers
 //
