@@ -114,7 +114,7 @@ type Options struct {
 	// MaxIdleConns caps the idle keep-alive connections kept over all
 	// hosts (0 = 1024); the least recently used is closed first. Each idle
 	// connection holds two goroutines and its buffers (ReadBufferSize +
-	// WriteBufferSize), about 10 KiB in all with the defaults. A lower cap
+	// WriteBufferSize), about 12 KiB in all with the defaults. A lower cap
 	// saves that memory for hosts that are not contacted again soon, at the
 	// cost of a new connection (and TLS handshake) when they are.
 	MaxIdleConns int
