@@ -58,7 +58,7 @@ func class(n int) (int, int64) {
 
 // write encodes s's block into the file and replaces it there by a
 // reference. If the file cannot be created or written, spilling stops for
-// good (the error is kept for Memory.SpillErr) and the block stays in
+// good (the error is kept for Memory.SpillStats) and the block stays in
 // memory.
 func (sp *spill) write(s *seg) {
 	if sp.wErr != nil || sp.closed {
