@@ -260,7 +260,8 @@ func (c *Crawler) Run(ctx context.Context) error {
 			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))
 		}
 	}
-	if m, ok := c.front.(*frontier.Memory); ok {
+	// Any frontier that spills (frontier.Memory, or one wrapping it).
+	if m, ok := c.front.(interface{ SpillStats() frontier.SpillStats }); ok {
 		if serr := m.SpillStats().Err; serr != nil {
 			c.log.Warn("the frontier stopped spilling to disk and kept its queue in memory", "err", serr)
 		}
