@@ -92,7 +92,8 @@
 // # Traps and faults
 //
 // Options.Faults holds one switch per trap or fault: an infinite calendar,
-// ever-deeper paths, session ids in URLs, redirect chains and loops, slow,
+// ever-deeper paths, session ids in URLs, a soft-404 generator, an endless
+// meta-refresh chain, a robots.txt that trickles, redirect chains and loops, slow,
 // hanging and reset connections, 5xx, 429 with Retry-After, endless and
 // huge bodies, a gzip bomb, wrong Content-Type, invalid UTF-8, legacy
 // charsets and malformed HTML. Each is documented on its field. They never

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 )
 
 var allFaults = Faults{
-	Calendar: true, DeepPaths: true, SessionIDs: true, RedirectChain: 3, RedirectLoop: true,
+	Calendar: true, DeepPaths: true, SessionIDs: true, Soft404: true, MetaRefresh: true, RedirectChain: 3, RedirectLoop: true,
 	Slow: 30 * time.Millisecond, Hang: true, Reset: true, ServerErrors: true, TooManyRequests: true,
 	EndlessBody: true, HugeBody: true, GzipBomb: true, WrongContentType: true,
 	InvalidUTF8: true, LegacyCharsets: true, MalformedHTML: true,
@@ -35,8 +36,8 @@ func do(t *testing.T, ctx context.Context, c *http.Client, rawURL string) (*http
 func TestFaultEntriesLinkedAndAllowed(t *testing.T) {
 	w := NewTestWeb(t, &Options{Hosts: 3, PagesPerHost: 10, Faults: allFaults})
 	entries := w.FaultURLs()
-	if len(entries) != 3*len(w.specialPaths(0)) || len(w.specialPaths(0)) != 17 {
-		t.Fatalf("FaultURLs() = %d URLs, want 17 per host", len(entries))
+	if len(entries) != 3*len(w.specialPaths(0)) || len(w.specialPaths(0)) != 19 {
+		t.Fatalf("FaultURLs() = %d URLs, want 19 per host", len(entries))
 	}
 	for _, s := range w.Seeds() {
 		_, b := get(t, w.Client(), s)
@@ -90,6 +91,74 @@ func TestFaultCalendar(t *testing.T) {
 	}
 	if r, _ := get(t, w.Client(), "http://h0.test/calendar/2026/13/"); r.StatusCode != http.StatusNotFound {
 		t.Errorf("month 13 = %d, want 404", r.StatusCode)
+	}
+}
+
+func TestFaultSoft404(t *testing.T) {
+	w := NewTestWeb(t, &Options{Hosts: 1, PagesPerHost: 5, Faults: Faults{Soft404: true}})
+	u := "http://h0.test/lost/"
+	var first []byte
+	for i := range 12 { // follow "old/" then "media/new/" in turn: deeper every step
+		r, b := get(t, w.Client(), u)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s = %d, want a soft 404 (200)", u, r.StatusCode)
+		}
+		if first == nil {
+			first = b
+		} else if !bytes.Equal(b, first) {
+			t.Fatalf("%s differs from /lost/: every soft 404 must be the same page", u)
+		}
+		links, _ := parsePage(t, u, b)
+		if len(links) != 4 {
+			t.Fatalf("%s has %d links, want 4", u, len(links))
+		}
+		u = links[i%2].url
+	}
+	if want := "http://h0.test/lost/" + strings.Repeat("old/media/new/", 6); u != want {
+		t.Errorf("after 12 steps at %s, want %s", u, want)
+	}
+	if r, _ := get(t, w.Client(), "http://h0.test/lostandfound"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("a path outside /lost/ = %d, want 404", r.StatusCode)
+	}
+}
+
+func TestFaultMetaRefresh(t *testing.T) {
+	w := NewTestWeb(t, &Options{Hosts: 1, PagesPerHost: 5, Faults: Faults{MetaRefresh: true}})
+	for n, want := range map[int]string{1: "url=/refresh/2", 41: "url=/refresh/42"} {
+		u := "http://h0.test/refresh/" + strconv.Itoa(n)
+		r, b := get(t, w.Client(), u)
+		if r.StatusCode != http.StatusOK || !bytes.Contains(b, []byte(want)) || !bytes.Contains(b, []byte("step "+strconv.Itoa(n)+" ")) {
+			t.Errorf("GET %s = %d %q, want a refresh to the next step", u, r.StatusCode, b)
+		}
+	}
+	for _, p := range []string{"/refresh/0", "/refresh/01", "/refresh/x"} {
+		if r, _ := get(t, w.Client(), "http://h0.test"+p); r.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s = %d, want 404", p, r.StatusCode)
+		}
+	}
+}
+
+func TestFaultSlowRobots(t *testing.T) {
+	w := NewTestWeb(t, &Options{Hosts: 4, PagesPerHost: 5, Faults: Faults{SlowRobots: time.Hour}})
+	// Host 3 sends its header, then one byte, then waits an hour.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := do(t, ctx, w.Client(), "http://h3.test/robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.StatusCode != http.StatusOK || r.ContentLength < 10 {
+		t.Fatalf("slow robots.txt: status %d, length %d", r.StatusCode, r.ContentLength)
+	}
+	var one [4]byte
+	if n, err := r.Body.Read(one[:]); n != 1 || err != nil {
+		t.Fatalf("first read = %d, %v; want one byte", n, err)
+	}
+	cancel() // the handler must notice and return, or Close would wait an hour
+	r.Body.Close()
+	// Other hosts answer at once.
+	if r, b := get(t, w.Client(), "http://h2.test/robots.txt"); r.StatusCode != http.StatusOK || len(b) == 0 {
+		t.Errorf("h2 robots.txt = %d, %d bytes", r.StatusCode, len(b))
 	}
 }
 

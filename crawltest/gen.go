@@ -736,6 +736,12 @@ func (w *Web) specialPaths(h int) []string {
 	if f.SessionIDs {
 		s = append(s, "/?sid="+strconv.FormatUint(w.hash(saltSid, h, 0, 0)>>16, 36))
 	}
+	if f.Soft404 {
+		s = append(s, "/lost/")
+	}
+	if f.MetaRefresh {
+		s = append(s, "/refresh/1")
+	}
 	if f.RedirectChain > 0 {
 		s = append(s, "/redirect/"+strconv.Itoa(f.RedirectChain)+"/"+strconv.Itoa(w.firstVisible(h)))
 	}

@@ -83,6 +83,28 @@ type Faults struct {
 	// same-host link with a new sid, so the URL space never ends.
 	SessionIDs bool
 
+	// Soft404 adds a soft-404 generator: /lost/ and every path under it is
+	// answered 200 with the same "page not found" page (same bytes, as
+	// many sites serve), whose relative links "old/", "media/new/" and
+	// "index.html" lead to ever deeper paths under /lost/, so the URL space
+	// never ends. Other unknown paths still answer 404.
+	Soft404 bool
+
+	// MetaRefresh adds /refresh/1, an endless chain of small pages: page
+	// /refresh/N carries <meta http-equiv="refresh" content="0;
+	// url=/refresh/N+1"> and names its step N in its title and text, so no
+	// two pages of the chain are alike.
+	MetaRefresh bool
+
+	// SlowRobots, when positive, makes the hosts with i%8 == 3 answer
+	// robots.txt with a 200 whose body then trickles one byte every
+	// SlowRobots, so that the whole file takes hundreds of intervals. A
+	// crawler must give up on it (RFC 9309 treats the file as unreachable
+	// and disallows the host for a while) and go on with other hosts; the
+	// pages of those hosts stay in Web.Reachable, which assumes unlimited
+	// patience, so compare against it without those hosts.
+	SlowRobots time.Duration
+
 	// RedirectChain, when positive, adds /redirect/N/ID, a chain of N
 	// redirects (301, 302, 307, 308 in turn) that ends at the ordinary page
 	// ID of the same host.
@@ -173,7 +195,7 @@ func (o *Options) withDefaults() (Options, error) {
 		return c, fmt.Errorf("crawltest: PagesPerHost %d out of range [0, %d]", c.PagesPerHost, maxPagesPerHost)
 	case c.Topics < 0 || c.Topics > 1000:
 		return c, fmt.Errorf("crawltest: Topics %d out of range [0, 1000]", c.Topics)
-	case c.CrawlDelay < 0 || c.ChangeInterval < 0 || c.Faults.Slow < 0 || c.Faults.RedirectChain < 0:
+	case c.CrawlDelay < 0 || c.ChangeInterval < 0 || c.Faults.Slow < 0 || c.Faults.SlowRobots < 0 || c.Faults.RedirectChain < 0:
 		return c, fmt.Errorf("crawltest: negative duration or count in Options")
 	}
 	if c.Hosts == 0 {

@@ -21,6 +21,8 @@ func (w *Web) route(rw *recorder, r *http.Request, h int) {
 	hdr.Set("Server", "crawltest")
 	f := &w.opts.Faults
 	switch {
+	case path == "/robots.txt" && query == "" && f.SlowRobots > 0 && h%8 == 3:
+		w.trickle(rw, r, w.robotsTxt(h), f.SlowRobots)
 	case path == "/robots.txt" && query == "":
 		switch host.robots {
 		case robots404:
@@ -57,6 +59,18 @@ func (w *Web) route(rw *recorder, r *http.Request, h int) {
 		}
 		w.write(rw, r, "text/html; charset=utf-8", []byte("<!DOCTYPE html>\n<html><head><title>Repeat</title></head><body>"+
 			"<p><a href=\"again/\">Again</a> <a href=\"/\">Home</a></p></body></html>\n"))
+	case (path == "/lost" || strings.HasPrefix(path, "/lost/")) && f.Soft404:
+		w.write(rw, r, "text/html; charset=utf-8", soft404Page)
+	case strings.HasPrefix(path, "/refresh/") && f.MetaRefresh:
+		n, err := strconv.Atoi(path[len("/refresh/"):])
+		if err != nil || n < 1 || strconv.Itoa(n) != path[len("/refresh/"):] {
+			http.NotFound(rw, r)
+			return
+		}
+		step := strconv.Itoa(n)
+		w.write(rw, r, "text/html; charset=utf-8", []byte("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"+
+			"<meta http-equiv=\"refresh\" content=\"0; url=/refresh/"+strconv.Itoa(n+1)+"\"><title>Step "+step+
+			"</title></head><body><p>Please wait, step "+step+" of your visit is loading.</p></body></html>\n"))
 	case strings.HasPrefix(path, "/redirect/") && f.RedirectChain > 0:
 		w.redirectChain(rw, r, h, path)
 	case path == "/redirect-loop/a" && f.RedirectLoop:
@@ -217,6 +231,32 @@ func (w *Web) stopped(r *http.Request) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// soft404Page is what every path under /lost/ answers with Faults.Soft404.
+var soft404Page = []byte("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Page not found</title></head><body>" +
+	"<h1>Sorry, we could not find that page</h1><p>The page you were looking for may have moved. " +
+	"Try one of these instead:</p><ul><li><a href=\"old/\">Older pages</a></li><li><a href=\"media/new/\">New media</a></li>" +
+	"<li><a href=\"index.html\">Index</a></li><li><a href=\"/\">Home</a></li></ul></body></html>\n")
+
+// trickle answers 200 with body, one byte every interval, until the body
+// is sent, the client goes away or the web is closed.
+func (w *Web) trickle(rw *recorder, r *http.Request, body []byte, interval time.Duration) {
+	rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	rw.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	rw.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	rc := http.NewResponseController(rw)
+	for i := range body {
+		if _, err := rw.Write(body[i : i+1]); err != nil {
+			return
+		}
+		if rc.Flush() != nil || !w.wait(r, interval) {
+			return
+		}
 	}
 }
 
