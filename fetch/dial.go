@@ -64,17 +64,7 @@ func newDialer(o Options) *dialer {
 // DialContext dials addr ("host:port").
 func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	if d.custom != nil {
-		conn, err := d.custom(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		if !d.allowPrivate {
-			if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err != nil || isPrivate(ap.Addr()) {
-				conn.Close()
-				return nil, fmt.Errorf("%w: %s", ErrPrivateAddress, conn.RemoteAddr())
-			}
-		}
-		return conn, nil
+		return d.dialCustom(ctx, network, addr)
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -103,7 +93,61 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 	return nil, firstErr
 }
 
+// dialCustom dials through Options.DialContext. Unless private networks are
+// allowed, addr is checked before the custom dialer sees it, so that a
+// refused address is never contacted (no connection attempt, no timing to
+// observe): an IP literal is checked as it is; a name is resolved through
+// the DNS cache and refused if any of its addresses is. A name that does not
+// resolve (a virtual host only the custom dialer knows) is passed on. In
+// every case the remote address of the connection returned is checked too.
+func (d *dialer) dialCustom(ctx context.Context, network, addr string) (net.Conn, error) {
+	if !d.allowPrivate {
+		if err := d.precheck(ctx, addr); err != nil {
+			return nil, err
+		}
+	}
+	conn, err := d.custom(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	if !d.allowPrivate {
+		if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err != nil || isPrivate(ap.Addr()) {
+			conn.Close()
+			return nil, fmt.Errorf("%w: %s", ErrPrivateAddress, conn.RemoteAddr())
+		}
+	}
+	return conn, nil
+}
+
+// precheck refuses addr ("host:port") before dialing when its host is, or
+// resolves to, a refused address.
+func (d *dialer) precheck(ctx context.Context, addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		if isPrivate(a) {
+			return fmt.Errorf("%w: %s", ErrPrivateAddress, a)
+		}
+		return nil
+	}
+	addrs, err := d.lookup(ctx, host)
+	if err != nil {
+		return nil // unknown to DNS: the custom dialer may know it
+	}
+	for _, a := range addrs {
+		if isPrivate(a) {
+			return fmt.Errorf("%w: %s resolves to %s", ErrPrivateAddress, host, a)
+		}
+	}
+	return nil
+}
+
 func (d *dialer) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	if d.ttl < 0 {
+		return d.lookupNetIP(ctx, "ip", host)
+	}
 	now := d.now()
 	d.mu.Lock()
 	e, ok := d.cache[host]
@@ -136,14 +180,3 @@ func (d *dialer) lookup(ctx context.Context, host string) ([]netip.Addr, error) 
 	}
 	return v.([]netip.Addr), nil
 }
-
-// isPrivate reports addresses a crawler must not reach by default.
-func isPrivate(a netip.Addr) bool {
-	a = a.Unmap()
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() ||
-		cgnat.Contains(a) || !a.IsValid()
-}
-
-// cgnat is the shared address space of RFC 6598, private in practice.
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")

@@ -18,10 +18,10 @@
 //     normalization, duplicate elimination, robots.txt and per-host politeness
 //     like any other URL;
 //   - a DNS cache with a TTL in the dialer;
-//   - a private-network guard: connections to loopback, private, link-local,
-//     multicast and unspecified addresses are refused at dial time, after DNS
-//     resolution (so DNS rebinding cannot bypass it), unless
-//     [Options.AllowPrivateNetworks] is set;
+//   - a private-network guard: only global unicast addresses may be reached
+//     (see below); the check is made at dial time, after DNS resolution (so
+//     DNS rebinding cannot bypass it), unless [Options.AllowPrivateNetworks]
+//     is set;
 //   - conditional requests: [Request.ETag] and [Request.LastModified] become
 //     If-None-Match and If-Modified-Since, and a 304 answer sets
 //     [Response.NotModified].
@@ -54,11 +54,47 @@
 // An *HTTP is safe for concurrent use by many goroutines; share one per
 // crawl so that connections and the DNS cache are reused.
 //
+// # Private-network guard
+//
+// By default a fetcher reaches global unicast addresses only; any other
+// address fails with [ErrPrivateAddress]. The rule is an allow list, so that
+// a block forgotten here is refused rather than reached:
+//
+//   - IPv4: allowed, except the blocks of the IANA IPv4 Special-Purpose
+//     Address Registry that are not globally reachable, multicast and the
+//     reserved 240/4: 0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8,
+//     169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24 (whole, its two anycast
+//     addresses included), 192.0.2.0/24, 192.88.99.0/24 (6to4 relays),
+//     192.168.0.0/16, 198.18.0.0/15, 198.51.100.0/24, 203.0.113.0/24,
+//     224.0.0.0/4 and 240.0.0.0/4 (255.255.255.255 included).
+//   - IPv6: only 2000::/3 is allowed, minus 2001::/23 (IETF protocol
+//     assignments: Teredo, benchmarking, ORCHID, anycast services; none
+//     serves web pages), 2001:db8::/32 and 3fff::/20 (documentation).
+//     Loopback, unspecified, unique-local fc00::/7, link-local, multicast
+//     and every other block outside 2000::/3 are refused.
+//   - IPv6 addresses that carry an IPv4 address are judged by it:
+//     IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d (RFC 6052's
+//     well-known prefix, which an IPv6-only network with DNS64 uses for
+//     every IPv4-only site, so 64:ff9b::808:808 is allowed and
+//     64:ff9b::7f00:1 is not) and 6to4 2002:aabb:ccdd::/48. IPv4-compatible
+//     ::a.b.c.d (deprecated), local-use NAT64 64:ff9b:1::/48 (where the IPv4
+//     address sits there is a local choice) and Teredo are refused whatever
+//     they carry.
+//
+// The address checked is the one actually dialled: the resolved IP (every
+// address of a name is tried in turn and each is checked), not the host
+// name. With a custom [Options.DialContext], the host of addr is checked
+// before the dialer is called (an IP literal as it is; a name through the
+// DNS cache, refused if any of its addresses is), so a refused address costs
+// no connection attempt; a name that DNS does not know is handed to the
+// dialer, and the remote address of every connection it returns is checked
+// as a second line. A dialer that connects through a proxy on a private
+// address therefore needs AllowPrivateNetworks.
+//
 // # Security considerations
 //
 // Every response is treated as hostile: header bytes, body bytes, decoded
 // bytes and the compression ratio are all capped, and nothing larger than the
-// caps is ever held in memory. The private-network guard checks the address
-// actually dialled (the resolved IP, and for custom dialers the remote address
-// of the connection), not the host name.
+// caps is ever held in memory. See the private-network guard above for what
+// may be reached.
 package fetch

@@ -24,9 +24,9 @@ import (
 
 // Sentinel errors, matched with [errors.Is] against the Err of an [*Error].
 var (
-	// ErrPrivateAddress: the host resolved to a loopback, private,
-	// link-local, multicast or unspecified address and private networks are
-	// not allowed.
+	// ErrPrivateAddress: the address to dial is not global unicast
+	// (loopback, private, link-local, multicast, documentation... see the
+	// package doc) and Options.AllowPrivateNetworks is not set.
 	ErrPrivateAddress = errors.New("fetch: address is private")
 	// ErrContentType: the response's media type is not one of
 	// Options.AcceptTypes, even after sniffing.
@@ -128,12 +128,22 @@ type Options struct {
 	// DNSCacheTTL is how long resolved addresses are reused. Default 5 min;
 	// negative disables the cache.
 	DNSCacheTTL time.Duration
-	// AllowPrivateNetworks lets connections reach loopback, private and
-	// link-local addresses. Default false: such connections are refused.
+	// AllowPrivateNetworks lets connections reach any address. Default
+	// false: only global unicast addresses may be reached and every other
+	// address is refused with ErrPrivateAddress: loopback, private (RFC
+	// 1918, fc00::/7), shared (100.64.0.0/10), link-local, multicast,
+	// unspecified and broadcast addresses, documentation and benchmarking
+	// blocks, and IPv6 outside 2000::/3; IPv6 forms that embed an IPv4
+	// address (::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are
+	// judged by that address. The package doc lists the rule in full.
 	AllowPrivateNetworks bool
 	// DialContext replaces the dialer (for tests, proxies or a synthetic web
-	// such as crawltest). The private-network guard still checks the remote
-	// address of every connection it returns; the DNS cache is not used.
+	// such as crawltest). Unless AllowPrivateNetworks is set, the guard
+	// checks addr before calling it: an IP literal that the guard refuses,
+	// or a name that resolves (through the DNS cache) to any refused
+	// address, is refused without calling DialContext; a name that does not
+	// resolve is passed to DialContext, which may know it. The remote
+	// address of every connection DialContext returns is checked as well.
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Now is the clock (default time.Now); used for DNS cache expiry.
 	Now func() time.Time

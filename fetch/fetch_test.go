@@ -293,23 +293,6 @@ func TestPrivateNetworkGuard(t *testing.T) {
 	}
 }
 
-func TestIsPrivate(t *testing.T) {
-	tests := []struct {
-		addr string
-		want bool
-	}{
-		{"127.0.0.1", true}, {"10.1.2.3", true}, {"172.16.0.1", true}, {"192.168.1.1", true},
-		{"169.254.169.254", true}, {"0.0.0.0", true}, {"::1", true}, {"fe80::1", true},
-		{"fc00::1", true}, {"::ffff:127.0.0.1", true}, {"100.64.0.1", true}, {"224.0.0.1", true},
-		{"93.184.216.34", false}, {"2606:2800:220:1::1", false}, {"8.8.8.8", false},
-	}
-	for _, tt := range tests {
-		if got := isPrivate(netip.MustParseAddr(tt.addr)); got != tt.want {
-			t.Errorf("isPrivate(%s) = %v, want %v", tt.addr, got, tt.want)
-		}
-	}
-}
-
 func TestDNSCache(t *testing.T) {
 	var lookups atomic.Int32
 	now := time.Unix(1000, 0)
