@@ -495,18 +495,23 @@ func ParseRetryAfter(v string, now time.Time) time.Duration {
 }
 
 // Transient reports whether a failed fetch is worth retrying later: network
-// timeouts, resets and refused connections, and the statuses 408, 425, 429,
-// 500, 502, 503 and 504. Errors that a retry cannot mend (private address,
-// content type, decompression bomb, DNS failure, 404...) are not transient.
+// timeouts, resets, refused connections and bodies cut short, and the
+// statuses 408, 425, 429, 500, 502, 503 and 504. Errors that a retry cannot
+// mend (private address, content type, decompression bomb, DNS failure,
+// 404...) are not transient. Only an error wrapping ErrStatus is judged by
+// its status code; a response whose body fails mid-way (its *Error carries
+// the status, often 200) is judged by the cause.
 func Transient(err error) bool {
 	if err == nil {
 		return false
 	}
-	var fe *Error
-	if errors.As(err, &fe) && fe.StatusCode != 0 {
-		switch fe.StatusCode {
-		case 408, 425, 429, 500, 502, 503, 504:
-			return true
+	if errors.Is(err, ErrStatus) {
+		var fe *Error
+		if errors.As(err, &fe) {
+			switch fe.StatusCode {
+			case 408, 425, 429, 500, 502, 503, 504:
+				return true
+			}
 		}
 		return false
 	}
@@ -533,7 +538,8 @@ func Transient(err error) bool {
 
 // Kind names the class of a fetch error for statistics: "timeout",
 // "connection", "dns", "private", "content-type", "bomb", "status-4xx",
-// "status-5xx", "canceled" or "other".
+// "status-5xx", "canceled" or "other". As for [Transient], only an error
+// wrapping ErrStatus is classed by its status.
 func Kind(err error) string {
 	var fe *Error
 	if errors.As(err, &fe) && fe.StatusCode >= 400 && errors.Is(err, ErrStatus) {
