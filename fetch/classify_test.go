@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -125,6 +126,7 @@ func TestClassifyErrors(t *testing.T) {
 		{name: "nil", err: nil, wantKind: "other", wantTransient: false},
 		{name: "200 with unexpected EOF", err: &Error{URL: "u", StatusCode: 200, Err: io.ErrUnexpectedEOF}, wantKind: "connection", wantTransient: true},
 		{name: "200 with deadline", err: &Error{URL: "u", StatusCode: 200, Err: context.DeadlineExceeded}, wantKind: "timeout", wantTransient: true},
+		{name: "200 with too slow", err: &Error{URL: "u", StatusCode: 200, Err: fmt.Errorf("%w: 3 bytes in 10s", ErrTooSlow)}, wantKind: "timeout", wantTransient: true},
 		{name: "200 with cancel", err: &Error{URL: "u", StatusCode: 200, Err: context.Canceled}, wantKind: "canceled", wantTransient: false},
 		{name: "200 with content type", err: &Error{URL: "u", StatusCode: 200, Err: ErrContentType}, wantKind: "content-type", wantTransient: false},
 		{name: "200 with bomb", err: &Error{URL: "u", StatusCode: 200, Err: ErrDecompressionBomb}, wantKind: "bomb", wantTransient: false},

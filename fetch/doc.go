@@ -3,7 +3,9 @@
 // An [HTTP] fetcher wraps a tuned [net/http.Transport] (keep-alive, idle
 // connections per host, HTTP/2) with everything a crawler needs on top:
 //
-//   - timeouts for dial, TLS, response headers and the whole fetch;
+//   - deadlines for every fetch (see Deadlines below): dial, TLS, response
+//     header, the whole fetch body included, and a minimum transfer rate for
+//     the body, so that no server can hold a fetch for long;
 //   - a maximum body size (default 10 MiB); longer bodies are cut and the
 //     response is marked [Response.Truncated];
 //   - a Content-Type check (HTML, XHTML, XML and plain text by default), with
@@ -46,13 +48,37 @@
 // Every error returned by Fetch is a *[Error] carrying the URL, the status
 // code (0 when no response arrived) and the cause, which matches the sentinel
 // errors of this package ([ErrPrivateAddress], [ErrContentType],
-// [ErrDecompressionBomb], [ErrStatus]) or the underlying network error with
-// [errors.Is] and [errors.As].
+// [ErrDecompressionBomb], [ErrStatus], [ErrTooSlow]) or the underlying
+// network error with [errors.Is] and [errors.As].
 //
 // # Concurrency
 //
 // An *HTTP is safe for concurrent use by many goroutines; share one per
 // crawl so that connections and the DNS cache are reused.
+//
+// # Deadlines
+//
+// Every fetch, through [HTTP.Fetch] or [HTTP.Get], is bounded in time:
+//
+//   - Options.DialTimeout (10 s), TLSHandshakeTimeout (10 s) and
+//     ResponseHeaderTimeout (20 s, from the request written to the header
+//     read) bound the phases before the body;
+//   - Options.Timeout (30 s) bounds the whole fetch, from the call to the
+//     end of the body. For Get, whose caller reads the body, the deadline
+//     stays with the returned Body: reads fail with an error matching
+//     context.DeadlineExceeded once it passes, and closing the Body releases
+//     it;
+//   - Options.MinTransferRate (512 B/s) is checked over consecutive windows
+//     of [TransferWindow] (10 s) from the arrival of the header: a body that
+//     has not ended must deliver at least rate × window bytes in each, or
+//     the read fails with [ErrTooSlow]. A server that trickles one byte a
+//     second, or stalls, is dropped after one window (two at most for a
+//     stall that begins mid-window) rather than after Timeout. The check
+//     counts bytes as the caller reads them, so a Get caller must read the
+//     body without pausing.
+//
+// Both body failures are timeouts for [Kind] and retryable for [Transient].
+// The caller's ctx can only shorten these deadlines.
 //
 // # Private-network guard
 //

@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -37,6 +39,10 @@ var (
 	// ErrStatus: the server answered with a status of 400 or more. The
 	// response is still returned alongside the error.
 	ErrStatus = errors.New("fetch: error status")
+	// ErrTooSlow: the body arrived more slowly than Options.MinTransferRate
+	// over a whole window of TransferWindow. It counts as a timeout for
+	// [Kind] and is [Transient].
+	ErrTooSlow = errors.New("fetch: transfer too slow")
 )
 
 // Error is the error type returned by [HTTP.Fetch].
@@ -94,8 +100,21 @@ type Fetcher interface {
 type Options struct {
 	// UserAgent is sent with every request. Default: DefaultUserAgent.
 	UserAgent string
-	// Timeout bounds a whole fetch, body included. Default 30 s.
+	// Timeout bounds a whole fetch, from dialing to the end of the body,
+	// for [HTTP.Fetch] and [HTTP.Get] alike. Default 30 s.
 	Timeout time.Duration
+	// MinTransferRate is the slowest body transfer tolerated, in bytes per
+	// second. The body of every response must deliver at least
+	// MinTransferRate × TransferWindow bytes in each TransferWindow (10 s)
+	// counted from the arrival of the header, or the read fails with
+	// ErrTooSlow; a body that ends needs no more bytes. So a server that
+	// trickles (or stalls) fails after one window instead of holding the
+	// connection until Timeout. Default DefaultMinTransferRate (512 B/s:
+	// 5 KiB per window, the order of Apache's MinRate for clients, and far
+	// below what a slow server on a slow link delivers, so that a crawler
+	// whose own link is shared by hundreds of connections is not cut
+	// either). Negative disables the check; Timeout still applies.
+	MinTransferRate int64
 	// DialTimeout, TLSHandshakeTimeout and ResponseHeaderTimeout bound the
 	// phases of a fetch. Defaults 10 s, 10 s and 20 s.
 	DialTimeout, TLSHandshakeTimeout, ResponseHeaderTimeout time.Duration
@@ -152,6 +171,14 @@ type Options struct {
 // DefaultUserAgent names trawl and where to read about it.
 const DefaultUserAgent = "trawl/0.1 (+https://github.com/trawl-dev/trawl)"
 
+// DefaultMinTransferRate is Options.MinTransferRate when it is zero, in
+// bytes per second.
+const DefaultMinTransferRate = 512
+
+// TransferWindow is the window over which Options.MinTransferRate is
+// measured.
+const TransferWindow = 10 * time.Second
+
 // DefaultAcceptTypes are the media types accepted when Options.AcceptTypes is empty.
 var defaultAcceptTypes = []string{"text/html", "application/xhtml+xml", "application/xml", "text/xml", "text/plain"}
 
@@ -165,6 +192,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 30 * time.Second
+	}
+	if c.MinTransferRate == 0 {
+		c.MinTransferRate = DefaultMinTransferRate
 	}
 	if c.DialTimeout <= 0 {
 		c.DialTimeout = 10 * time.Second
@@ -215,6 +245,7 @@ type HTTP struct {
 	opts      Options
 	transport *http.Transport
 	client    *http.Client
+	window    time.Duration // TransferWindow; tests shorten it
 }
 
 // New returns an HTTP fetcher. A nil opts means defaults.
@@ -238,6 +269,7 @@ func New(opts *Options) *HTTP {
 	}
 	return &HTTP{
 		opts:      o,
+		window:    TransferWindow,
 		transport: tr,
 		client: &http.Client{
 			Transport: tr,
@@ -253,19 +285,30 @@ func (f *HTTP) CloseIdleConnections() { f.transport.CloseIdleConnections() }
 
 // Get sends a plain GET for u with the fetcher's User-Agent, dialer and
 // guard, without following redirects, and returns the raw response: the
-// caller must close its Body. Header, dial and TLS timeouts apply; the body
-// has no limit of its own, so read it through an io.LimitReader. It fits
-// robots.FetchFunc.
+// caller must close its Body. The deadlines of Fetch apply: dial, TLS and
+// header timeouts, Options.Timeout counted from the call to the end of the
+// body, and Options.MinTransferRate; once one passes, reads from Body fail
+// (with an error matching context.DeadlineExceeded or ErrTooSlow). So read
+// the body at once: time the caller spends between reads counts too. The
+// body has no size limit of its own; read it through an io.LimitReader.
+// Closing Body releases the deadline's timer. Get fits robots.FetchFunc.
 func (f *HTTP) Get(ctx context.Context, u *url.URL) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+	ctx, trip := context.WithCancelCause(ctx)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
+		trip(nil)
+		cancel()
 		return nil, &Error{URL: u.String(), Err: err}
 	}
 	req.Header.Set("User-Agent", f.opts.UserAgent)
 	resp, err := f.client.Do(req)
 	if err != nil {
+		trip(nil)
+		cancel()
 		return nil, &Error{URL: u.String(), Err: unwrapURLError(err)}
 	}
+	resp.Body = f.watch(ctx, resp.Body, trip, cancel)
 	return resp, nil
 }
 
@@ -276,6 +319,8 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	rawURL := req.URL.String()
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
+	ctx, trip := context.WithCancelCause(ctx)
+	defer trip(nil)
 
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
@@ -299,6 +344,7 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	if err != nil {
 		return nil, &Error{URL: rawURL, Err: unwrapURLError(err)}
 	}
+	hresp.Body = f.watch(ctx, hresp.Body, trip, nil)
 	defer hresp.Body.Close()
 
 	resp := &Response{
@@ -495,12 +541,12 @@ func ParseRetryAfter(v string, now time.Time) time.Duration {
 }
 
 // Transient reports whether a failed fetch is worth retrying later: network
-// timeouts, resets, refused connections and bodies cut short, and the
-// statuses 408, 425, 429, 500, 502, 503 and 504. Errors that a retry cannot
-// mend (private address, content type, decompression bomb, DNS failure,
-// 404...) are not transient. Only an error wrapping ErrStatus is judged by
-// its status code; a response whose body fails mid-way (its *Error carries
-// the status, often 200) is judged by the cause.
+// timeouts (ErrTooSlow included), resets, refused connections and bodies cut
+// short, and the statuses 408, 425, 429, 500, 502, 503 and 504. Errors that
+// a retry cannot mend (private address, content type, decompression bomb,
+// DNS failure, 404...) are not transient. Only an error wrapping ErrStatus
+// is judged by its status code; a response whose body fails mid-way (its
+// *Error carries the status, often 200) is judged by the cause.
 func Transient(err error) bool {
 	if err == nil {
 		return false
@@ -514,6 +560,9 @@ func Transient(err error) bool {
 			}
 		}
 		return false
+	}
+	if errors.Is(err, ErrTooSlow) {
+		return true
 	}
 	if errors.Is(err, ErrPrivateAddress) || errors.Is(err, ErrContentType) || errors.Is(err, ErrDecompressionBomb) {
 		return false
@@ -536,10 +585,10 @@ func Transient(err error) bool {
 	return errors.As(err, &opErr)
 }
 
-// Kind names the class of a fetch error for statistics: "timeout",
-// "connection", "dns", "private", "content-type", "bomb", "status-4xx",
-// "status-5xx", "canceled" or "other". As for [Transient], only an error
-// wrapping ErrStatus is classed by its status.
+// Kind names the class of a fetch error for statistics: "timeout"
+// (ErrTooSlow included), "connection", "dns", "private", "content-type",
+// "bomb", "status-4xx", "status-5xx", "canceled" or "other". As for
+// [Transient], only an error wrapping ErrStatus is classed by its status.
 func Kind(err error) string {
 	var fe *Error
 	if errors.As(err, &fe) && fe.StatusCode >= 400 && errors.Is(err, ErrStatus) {
@@ -557,6 +606,8 @@ func Kind(err error) string {
 		return "content-type"
 	case errors.Is(err, ErrDecompressionBomb):
 		return "bomb"
+	case errors.Is(err, ErrTooSlow):
+		return "timeout"
 	case errors.Is(err, context.Canceled):
 		return "canceled"
 	case errors.As(err, &dnsErr):
@@ -639,4 +690,92 @@ func (p *peekReader) ReadByte() (byte, error) {
 	var b [1]byte
 	_, err := io.ReadFull(p, b[:])
 	return b[0], err
+}
+
+// watch wraps a response body with the minimum-rate watchdog (unless
+// disabled) and makes Close release the request's context: stop, if not
+// nil, is called after the body is closed. trip cancels the request's
+// context with a cause; the watchdog trips it with an error wrapping
+// ErrTooSlow, which then fails the blocked or next Read.
+func (f *HTTP) watch(ctx context.Context, rc io.ReadCloser, trip context.CancelCauseFunc, stop context.CancelFunc) io.ReadCloser {
+	b := &watchedBody{rc: rc, ctx: ctx, trip: trip, stop: stop}
+	if rate := f.opts.MinTransferRate; rate > 0 {
+		b.window = f.window
+		b.need = int64(float64(rate) * f.window.Seconds())
+		b.mu.Lock()
+		b.timer = time.AfterFunc(b.window, b.check)
+		b.mu.Unlock()
+	}
+	return b
+}
+
+// watchedBody is a response body under a minimum transfer rate: a timer
+// checks, at the end of every window, that at least need bytes were read
+// during it.
+type watchedBody struct {
+	rc     io.ReadCloser
+	ctx    context.Context
+	trip   context.CancelCauseFunc
+	stop   context.CancelFunc
+	n      atomic.Int64 // bytes read so far
+	need   int64        // bytes due per window
+	window time.Duration
+
+	mu    sync.Mutex
+	timer *time.Timer // nil when the rate is not watched
+	last  int64       // n at the start of the current window
+	done  bool        // EOF, closed or tripped: no more checks
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.n.Add(int64(n))
+	switch {
+	case err == io.EOF:
+		b.halt()
+	case err != nil:
+		// The transport usually reports the cause it was cancelled
+		// with; make sure a trip reads as ErrTooSlow whatever it says.
+		if c := context.Cause(b.ctx); errors.Is(c, ErrTooSlow) && !errors.Is(err, ErrTooSlow) {
+			err = c
+		}
+	}
+	return n, err
+}
+
+// Close closes the body, stops the watchdog and releases the context.
+func (b *watchedBody) Close() error {
+	b.halt()
+	err := b.rc.Close()
+	if b.stop != nil {
+		b.trip(nil)
+		b.stop()
+	}
+	return err
+}
+
+func (b *watchedBody) halt() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.done = true
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+}
+
+// check runs at the end of each window.
+func (b *watchedBody) check() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done {
+		return
+	}
+	n := b.n.Load()
+	if got := n - b.last; got < b.need {
+		b.done = true
+		b.trip(fmt.Errorf("%w: %d bytes in %v, want at least %d", ErrTooSlow, got, b.window, b.need))
+		return
+	}
+	b.last = n
+	b.timer.Reset(b.window)
 }
