@@ -23,10 +23,13 @@ import (
 	"github.com/trawl-dev/trawl/urlnorm"
 )
 
-// maxRedirects bounds a redirect chain; a redirect target is queued as a new
-// URL with its hop count, so loops end at the frontier's duplicate check and
-// long chains end here.
+// maxRedirects bounds a redirect chain; a redirect target (or a meta
+// refresh target) is queued as a new URL with its hop count, so loops end
+// at the frontier's duplicate check and long chains end here.
 const maxRedirects = 10
+
+// maxPrivateHosts bounds the set of hosts found to be on private addresses.
+const maxPrivateHosts = 100_000
 
 // Crawler crawls the web from its seeds. Build one with New and call Run
 // once. Stats may be called at any time, from any goroutine.
@@ -45,6 +48,12 @@ type Crawler struct {
 	ran      atomic.Bool
 	stop     context.CancelFunc    // stops handing out URLs once a limit is reached
 	frontErr atomic.Pointer[error] // first error from the frontier's Next, which ends the crawl
+	maxDepth int                   // effective hop limit, 0 for none
+	traps    *trapGuard
+
+	privateSeeds atomic.Int64 // seeds refused because their host is private
+	privateMu    sync.Mutex
+	privateHosts map[string]bool // politeness keys of hosts whose robots.txt fetch hit a private address
 }
 
 // New returns a Crawler configured by opts, or an error naming the first
@@ -58,6 +67,13 @@ func New(opts ...Option) (*Crawler, error) {
 		return nil, err
 	}
 	c := &Crawler{cfg: cfg, norm: cfg.normalizer, log: cfg.logger, botName: productToken(cfg.userAgent)}
+	switch {
+	case cfg.maxDepth == 0:
+		c.maxDepth = DefaultMaxDepth
+	case cfg.maxDepth > 0:
+		c.maxDepth = cfg.maxDepth
+	}
+	c.traps = newTrapGuard(cfg.traps)
 	if c.norm == nil {
 		c.norm = urlnorm.New()
 	}
@@ -93,7 +109,7 @@ func New(opts ...Option) (*Crawler, error) {
 	memOpts := frontier.MemoryOptions{
 		Strategy:   strategy,
 		Workers:    cfg.workers,
-		MaxDepth:   cfg.maxDepth,
+		MaxDepth:   c.maxDepth,
 		MaxPerHost: cfg.hostBudget,
 		SpillDir:   cfg.spillDir,
 		Politeness: politeness.Config{
@@ -255,6 +271,11 @@ func (c *Crawler) Run(ctx context.Context) error {
 	if ferr := c.frontErr.Load(); ferr != nil {
 		err = fmt.Errorf("trawl: frontier: %w", *ferr)
 	}
+	if n := c.privateSeeds.Load(); n > 0 && n >= int64(len(c.seeds)) && c.stats.fetched.Load() == 0 {
+		err = errors.Join(err, fmt.Errorf("trawl: every seed (%d) is on a private or loopback network address, which "+
+			"is refused by default: allow it with WithAllowPrivateNetworks(true) (-allow-private in the example spiders): %w",
+			len(c.seeds), fetch.ErrPrivateAddress))
+	}
 	if c.cfg.store != nil {
 		if cerr := c.cfg.store.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))
@@ -322,18 +343,33 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	// with the host, so the URL goes back to wait for the host's delay.
 	var crawlDelay time.Duration
 	if c.robots != nil {
+		if c.isPrivateHost(u) {
+			c.refusePrivate(ctx, req, nil)
+			return frontier.Outcome{NoContact: true}
+		}
 		rules, cached := c.robots.Peek(u)
 		if !cached {
 			start := time.Now()
 			hops := &robotsHops{last: make(map[string]time.Time)}
-			_, err := c.robots.Rules(context.WithValue(ctx, robotsHopsKey{}, hops), u)
+			rules, err := c.robots.Rules(context.WithValue(ctx, robotsHopsKey{}, hops), u)
 			c.stats.robotsFetches.Add(1)
 			if err != nil && ctx.Err() == nil {
+				if errors.Is(err, fetch.ErrPrivateAddress) {
+					// Not robots.txt's fault: the host may not be
+					// reached at all. Say so for this URL and the rest.
+					c.markPrivate(u)
+					c.refusePrivate(ctx, req, err)
+					return frontier.Outcome{NoContact: true}
+				}
 				// The cache answers with disallow-all (5xx, network
-				// error) or allow-all (too many redirects) meanwhile.
+				// error, timeout) or allow-all (too many redirects)
+				// meanwhile.
 				c.fail(ctx, u.Scheme+"://"+u.Host+"/robots.txt", "robots", err)
 			}
-			return frontier.Outcome{Requeue: true, Duration: time.Since(start)}
+			// The robots.txt fetch was a contact: the URL waits for the
+			// host's next turn, which the Crawl-delay just learned
+			// already governs.
+			return frontier.Outcome{Requeue: true, Duration: time.Since(start), CrawlDelay: rules.CrawlDelay(c.botName)}
 		}
 		crawlDelay = rules.CrawlDelay(c.botName)
 		if !rules.Allowed(c.botName, req.URL) {
@@ -366,6 +402,11 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 			out.Requeue = true
 			return out
 		}
+		if errors.Is(err, fetch.ErrPrivateAddress) {
+			c.refusePrivate(ctx, req, err)
+			out.NoContact = true
+			return out
+		}
 		if fetch.Transient(err) && req.Retries < c.cfg.maxRetries {
 			c.stats.retries.Add(1)
 			out.Retry = true
@@ -388,6 +429,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		c.stats.truncated.Add(1)
 	}
 	duplicate := c.checkDuplicate(page)
+	repeat := c.traps.seenText(urlnorm.Key(u), page.Title, page.Text)
 	if c.cfg.pageScore != nil {
 		page.Score = c.cfg.pageScore(page)
 	}
@@ -414,6 +456,10 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		c.stats.noFollow.Add(1)
 	case duplicate && c.cfg.dupPolicy.NoFollowNear:
 		// A trap serving one page under many URLs ends here.
+	case repeat:
+		// The same, exactly, as an earlier page of this host: a
+		// session-id copy or a soft 404 (TrapLimits.FollowDuplicates).
+		c.stats.repeatPages.Add(1)
 	default:
 		c.follow(ctx, page)
 	}
@@ -429,6 +475,7 @@ func (c *Crawler) newPage(req frontier.Request, u *url.URL, resp *fetch.Response
 		Status: resp.Status, Header: resp.Header, ContentType: resp.ContentType,
 		Charset: resp.Charset, Body: resp.Body, Truncated: resp.Truncated,
 		Fetched: time.Now(), Duration: resp.Duration, ETag: resp.ETag, Modified: resp.LastModified,
+		redirects: req.Redirects,
 	}
 	hdr := extract.RobotsFromHeader(resp.Header, c.botName)
 	p.NoIndex, p.NoFollow = hdr.NoIndex, hdr.NoFollow
@@ -482,18 +529,26 @@ func (c *Crawler) checkDuplicate(p *Page) bool {
 }
 
 // follow queues the page's links: rel=nofollow links are skipped unless
-// configured, then depth limit and filters, then the frontier drops the ones
-// it has seen.
+// configured, then the depth limit, meta-refresh hops, the trap rules and
+// the filters, and the frontier drops the URLs it has seen.
 func (c *Crawler) follow(ctx context.Context, p *Page) {
 	depth := p.Depth + 1
-	if c.cfg.maxDepth > 0 && depth > c.cfg.maxDepth {
+	if c.maxDepth > 0 && depth > c.maxDepth {
 		if len(p.Links) > 0 {
 			c.stats.filtered.Add(int64(len(p.Links)))
 		}
 		return
 	}
-	reqs := make([]frontier.Request, 0, len(p.Links))
 	referrer := p.URL.String()
+	guard := c.traps.lim.TemplateStreak > 0
+	var own uint64
+	if guard {
+		own = c.traps.template(referrer)
+	}
+	// Links to the page's own URL template go in a second batch, so that
+	// the trap guard learns whether the page grew anything else.
+	reqs := make([]frontier.Request, 0, len(p.Links))
+	var same []frontier.Request
 	for i := range p.Links {
 		l := &p.Links[i]
 		if !c.cfg.followNofollow && l.Rel&(extract.RelNofollow|extract.RelSponsored|extract.RelUGC) != 0 {
@@ -503,12 +558,43 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 		// frontier copies what it queues (see frontier.Frontier), so the
 		// many links that are already known cost no copy here.
 		r := frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text}
+		if l.Tag == "meta" {
+			// A meta refresh is a redirect made by the page: its hops
+			// count against the same limit, or a chain of refreshing
+			// pages would never end.
+			r.Redirects = p.redirects + 1
+			if r.Redirects > maxRedirects {
+				c.fail(ctx, referrer, "redirect", fmt.Errorf("trawl: more than %d redirects (the last a meta refresh to %s)", maxRedirects, l.URL))
+				continue
+			}
+		}
 		if c.cfg.priority != nil {
 			r.Priority = c.cfg.priority(l, p)
 		}
+		if guard && c.traps.template(l.URL) == own {
+			same = append(same, r)
+			continue
+		}
 		reqs = append(reqs, r)
 	}
-	c.offer(ctx, reqs)
+	outNew := c.offer(ctx, reqs)
+	if len(same) == 0 {
+		c.traps.grew(own, 0, outNew)
+		return
+	}
+	if c.traps.closed(own) {
+		c.traps.grew(own, 0, outNew) // which may open it again
+		c.stats.filtered.Add(int64(len(same)))
+		c.stats.trapURLs.Add(int64(len(same)))
+		for _, r := range same {
+			c.skip(ctx, r.URL, "trap")
+		}
+		return
+	}
+	if c.traps.grew(own, c.offer(ctx, same), outNew) {
+		c.log.Info("links within a URL template no longer followed: its pages kept bringing only more of it",
+			"url", referrer, "streak", c.traps.lim.TemplateStreak)
+	}
 }
 
 // redirect queues a redirect's target at the same depth, counting hops.
@@ -532,11 +618,18 @@ func (c *Crawler) redirect(ctx context.Context, req frontier.Request, resp *fetc
 	}})
 }
 
-// offer runs reqs through the filters and pushes the survivors; the
-// frontier drops URLs it has seen. It reuses reqs' backing array.
-func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) {
+// offer runs reqs through the trap rules and the filters and pushes the
+// survivors; the frontier drops URLs it has seen. It returns how many
+// URLs were new to the frontier. It reuses reqs' backing array.
+func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 	kept := reqs[:0]
 	for _, r := range reqs {
+		if !c.traps.shapeOK(r.URL) {
+			c.stats.filtered.Add(1)
+			c.stats.trapURLs.Add(1)
+			c.skip(ctx, r.URL, "trap")
+			continue
+		}
 		if len(c.cfg.filters) > 0 {
 			u, err := url.Parse(r.URL)
 			if err != nil {
@@ -553,7 +646,7 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) {
 		kept = append(kept, r)
 	}
 	if len(kept) == 0 {
-		return
+		return 0
 	}
 	added, err := c.front.Push(ctx, kept...)
 	if err != nil {
@@ -573,6 +666,7 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) {
 	}
 	c.stats.discovered.Add(int64(len(kept)))
 	c.stats.dupURLs.Add(int64(len(kept) - added))
+	return added
 }
 
 func (c *Crawler) allowed(r *Request) bool {
@@ -590,6 +684,40 @@ func (c *Crawler) fail(ctx context.Context, rawURL, kind string, err error) {
 	if ev := c.cfg.events.OnError; ev != nil {
 		ev(ctx, rawURL, err)
 	}
+}
+
+// isPrivateHost reports whether u's host was found to be on a private
+// address when its robots.txt was fetched.
+func (c *Crawler) isPrivateHost(u *url.URL) bool {
+	c.privateMu.Lock()
+	defer c.privateMu.Unlock()
+	return c.privateHosts[urlnorm.Key(u)]
+}
+
+func (c *Crawler) markPrivate(u *url.URL) {
+	c.privateMu.Lock()
+	defer c.privateMu.Unlock()
+	if c.privateHosts == nil {
+		c.privateHosts = make(map[string]bool)
+	}
+	if len(c.privateHosts) < maxPrivateHosts {
+		c.privateHosts[urlnorm.Key(u)] = true
+	}
+}
+
+// refusePrivate records that req is not fetched because its host is on a
+// private, loopback or otherwise non-public address, with an error that
+// names the option that allows it. cause may be nil.
+func (c *Crawler) refusePrivate(ctx context.Context, req frontier.Request, cause error) {
+	c.stats.private.Add(1)
+	if req.Depth == 1 && req.Referrer == "" {
+		c.privateSeeds.Add(1)
+	}
+	if cause == nil {
+		cause = fetch.ErrPrivateAddress
+	}
+	c.fail(ctx, req.URL, "private", fmt.Errorf("trawl: %s is on a private or loopback network address, refused by default "+
+		"(allow it with WithAllowPrivateNetworks(true), -allow-private in the example spiders): %w", req.URL, cause))
 }
 
 func (c *Crawler) skip(ctx context.Context, rawURL, reason string) {

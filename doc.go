@@ -38,9 +38,11 @@
 //     canonical URL and <meta name=robots>; X-Robots-Tag headers count too.
 //  5. The page goes to Events.OnPage and, unless it is noindex, to the
 //     Store.
-//  6. Unless the page is nofollow, its links (less rel=nofollow ones) are
-//     normalized (package urlnorm), checked against the depth limit and the
-//     Filters, and pushed to the frontier, which drops URLs it has seen.
+//  6. Unless the page is nofollow, or repeats exactly an earlier page of
+//     its host, its links (less rel=nofollow ones) are normalized (package
+//     urlnorm), checked against the depth limit, the trap rules
+//     (TrapLimits) and the Filters, and pushed to the frontier, which drops
+//     URLs it has seen.
 //  7. frontier.Done tells the frontier how the fetch went, which sets the
 //     host's next contact time.
 //
@@ -52,6 +54,43 @@
 // resolution) unless WithAllowPrivateNetworks(true) is given. Seeds have
 // depth 1; a link found on a page of depth d has depth d+1. No normalized URL
 // is fetched twice in one crawl.
+//
+// # Spider traps: a crawl that ends by itself
+//
+// A crawl with default options ends by itself on any web, however hostile.
+// Every fetch has a total deadline and a minimum transfer rate (package
+// fetch; robots.txt included, whose timeout makes the host unreachable,
+// disallowed for a while, per RFC 9309), and these rules, each cheap and
+// each documented with how to turn it off, bound the URL space of a trap:
+//
+//   - Hop limit: links are followed to depth DefaultMaxDepth (50);
+//     WithMaxDepth changes it, WithMaxDepth(-1) removes it.
+//   - Redirects: at most 10 in a row, meta refreshes counted as redirects,
+//     so a chain of refreshing pages ends too.
+//   - URL shape (TrapLimits): at most 2048 bytes, 32 path segments, and no
+//     path segment more than 3 times (/a/b/a/b/a/b/a/…).
+//   - URL templates (TrapLimits.TemplateStreak): a template (the path with
+//     digits masked, the query's parameter names) whose pages bring, 20
+//     times in a row, only more URLs of itself (a calendar's next month)
+//     is closed to links from its own pages.
+//   - Repeated pages (TrapLimits.FollowDuplicates): the links of a page
+//     whose title and text are exactly those of an earlier page of its host
+//     are not followed, which ends session-id copies and soft-404
+//     generators after one step.
+//   - Budgets, off by default: WithHostBudget caps the URLs queued per host,
+//     WithMaxPages the fetches; WithDuplicateDetection with
+//     DuplicatePolicy.NoFollowNear extends the repeated-page rule to near
+//     duplicates.
+//
+// On crawltest's traps (calendar, ever-deeper relative paths, session ids,
+// a soft-404 generator, a meta-refresh chain) these rules spend about 40
+// fetches per host in all and lose no real page (TestCrawlTrapsEndByThemselves).
+// WithTrapLimits(NoTrapLimits()) and WithMaxDepth(-1) turn them all off.
+//
+// Private addresses: a URL whose host is on a private or loopback address
+// is refused (Stats.PrivateRefused, ErrorKinds["private"]) with an error
+// naming WithAllowPrivateNetworks; when every seed is refused, Run returns
+// an error wrapping fetch.ErrPrivateAddress.
 //
 // # Memory
 //

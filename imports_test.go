@@ -39,6 +39,7 @@ var allowedImports = map[string][]string{
 	"examples/focusedspider": {"", "internal/spider", "topic"},
 	"internal/testpage":      {},
 	"internal/contenteval":   {},
+	"internal/soak":          {}, // only tests: the soak crawl
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

@@ -29,6 +29,7 @@ type config struct {
 	maxDepth        int
 	maxRetries      int
 	hostBudget      int
+	traps           TrapLimits
 	spillDir        string
 	adaptive        float64
 	priority        func(l *Link, p *Page) float64
@@ -105,7 +106,10 @@ func WithHostConcurrency(n int) Option { return func(c *config) { c.hostConcurre
 func WithMaxPages(n int) Option { return func(c *config) { c.maxPages = n } }
 
 // WithMaxDepth stops following links deeper than d: seeds have depth 1, so
-// WithMaxDepth(1) fetches the seeds only. 0 means no limit. Default 0.
+// WithMaxDepth(1) fetches the seeds only. 0 means the default; a negative d
+// means no limit, which only makes sense together with WithMaxPages, a
+// host budget or a context deadline: on the open web some link chains never
+// end. Default DefaultMaxDepth (50).
 func WithMaxDepth(d int) Option { return func(c *config) { c.maxDepth = d } }
 
 // WithAdaptiveDelay sets Mercator's adaptive politeness: after a fetch
@@ -117,7 +121,9 @@ func WithAdaptiveDelay(factor float64) Option { return func(c *config) { c.adapt
 
 // WithHostBudget caps how many URLs of one host are queued over the whole
 // crawl, so a trap host (endless calendar, session ids) cannot fill the
-// frontier. Applies to the default frontier only. 0 means no cap. Default 0.
+// frontier whatever rules it slips past (see TrapLimits). URLs over the
+// budget are dropped silently. Applies to the default frontier only. 0 means
+// no cap. Default 0.
 func WithHostBudget(n int) Option { return func(c *config) { c.hostBudget = n } }
 
 // WithSpillDir keeps most of the queued URLs in a temporary file in dir
@@ -293,8 +299,6 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: host concurrency must be at least 1, got %d", c.hostConcurrency)
 	case c.maxPages < 0:
 		return fmt.Errorf("trawl: max pages must not be negative, got %d", c.maxPages)
-	case c.maxDepth < 0:
-		return fmt.Errorf("trawl: max depth must not be negative, got %d", c.maxDepth)
 	case c.adaptive < 0:
 		return fmt.Errorf("trawl: adaptive delay factor must not be negative, got %v", c.adaptive)
 	case c.hostBudget < 0:

@@ -53,4 +53,6 @@ type Page struct {
 	// page's (Kind dedup.Exact or dedup.Near, Of its URL); Kind is dedup.New
 	// for an original or when detection is off.
 	Duplicate dedup.Match
+
+	redirects int // redirects and meta refreshes that led here (frontier.Request.Redirects)
 }

@@ -33,6 +33,9 @@ type Stats struct {
 	NearDuplicates  int64 // pages whose main text nearly duplicates an earlier page's
 	Retries         int64 // fetches retried after a transient failure
 	Redirects       int64 // redirect responses followed (their targets queued)
+	TrapURLs        int64 // URLs dropped by a TrapLimits rule (also counted in Filtered)
+	RepeatPages     int64 // pages whose title and text repeat an earlier page of their host; their links were not followed
+	PrivateRefused  int64 // URLs not fetched because their host is on a private or loopback address (also in ErrorKinds["private"])
 
 	Errors      int64            // URLs given up on (after retries)
 	ErrorKinds  map[string]int64 // errors by kind: "timeout", "connection", "status-5xx", "content-type", "bomb", ...
@@ -58,6 +61,7 @@ type stats struct {
 	robotsDenied, robotsFetches         atomic.Int64
 	noIndex, noFollow, retries, redirs  atomic.Int64
 	exactDups, nearDups                 atomic.Int64
+	trapURLs, repeatPages, private      atomic.Int64
 	errors, storeErrors, truncated      atomic.Int64
 	maxDepth                            atomic.Int64
 
@@ -139,6 +143,9 @@ func (s *stats) snapshot(queued int) Stats {
 		NearDuplicates:  s.nearDups.Load(),
 		Retries:         s.retries.Load(),
 		Redirects:       s.redirs.Load(),
+		TrapURLs:        s.trapURLs.Load(),
+		RepeatPages:     s.repeatPages.Load(),
+		PrivateRefused:  s.private.Load(),
 		Errors:          s.errors.Load(),
 		StoreErrors:     s.storeErrors.Load(),
 		Truncated:       s.truncated.Load(),

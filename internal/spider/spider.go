@@ -61,6 +61,7 @@ type flags struct {
 	seedsFile       string
 	maxPages        int
 	maxDepth        int
+	hostBudget      int
 	concurrency     int
 	hostConcurrency int
 	delay           time.Duration
@@ -91,7 +92,8 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	var f flags
 	fs.StringVar(&f.seedsFile, "seeds", "", "read more start URLs from `FILE`, one per line (# starts a comment)")
 	fs.IntVar(&f.maxPages, "max-pages", 0, "stop after `N` page fetches (0 = no limit)")
-	fs.IntVar(&f.maxDepth, "max-depth", 0, "follow links to depth `D`; start URLs have depth 1 (0 = no limit)")
+	fs.IntVar(&f.maxDepth, "max-depth", 0, "follow links to depth `D`; start URLs have depth 1 (0 = the library's default, 50; -1 = no limit)")
+	fs.IntVar(&f.hostBudget, "host-budget", 0, "queue at most `N` URLs of any one host over the whole crawl (0 = no cap)")
 	fs.IntVar(&f.concurrency, "concurrency", 16, "fetches in flight at once, over all hosts")
 	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host")
 	fs.DurationVar(&f.delay, "delay", time.Second, "minimum gap between requests to one host")
@@ -165,6 +167,7 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		trawl.WithFilters(p.Scope(seeds...)),
 		trawl.WithMaxPages(f.maxPages),
 		trawl.WithMaxDepth(f.maxDepth),
+		trawl.WithHostBudget(f.hostBudget),
 		trawl.WithWorkers(f.concurrency),
 		trawl.WithHostConcurrency(f.hostConcurrency),
 		trawl.WithDelay(f.delay),
@@ -290,6 +293,12 @@ func summary(w io.Writer, s trawl.Stats, out string) {
 	fmt.Fprintf(w, "status: %d 2xx, %d 3xx, %d 4xx, %d 5xx\n", s.Status2xx, s.Status3xx, s.Status4xx, s.Status5xx)
 	fmt.Fprintf(w, "urls: %d discovered, %d duplicates, %d filtered, %d denied by robots.txt (%d robots.txt fetches), %d still queued\n",
 		s.Discovered, s.DuplicateURLs, s.Filtered, s.RobotsDenied, s.RobotsFetches, s.Queued)
+	if s.TrapURLs > 0 || s.RepeatPages > 0 {
+		fmt.Fprintf(w, "traps: %d URLs dropped by the trap rules, %d pages repeating an earlier page (links not followed)\n", s.TrapURLs, s.RepeatPages)
+	}
+	if s.PrivateRefused > 0 {
+		fmt.Fprintf(w, "private: %d URLs refused because their host is on a private or loopback address (-allow-private allows them)\n", s.PrivateRefused)
+	}
 	if s.Errors > 0 {
 		var kinds []string
 		for k, v := range s.ErrorKinds {

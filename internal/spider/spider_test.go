@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,5 +108,36 @@ func TestExtension(t *testing.T) {
 	code := p.Run(context.Background(), []string{"-demo", "-topic", "cats", "-out", t.TempDir()}, &out, &errOut)
 	if code != 0 || gotFlag != "cats" || !strings.Contains(out.String(), "crawled 3 pages") || !strings.Contains(out.String(), "extension summary") {
 		t.Errorf("exit %d, flag %q, stdout %q, stderr %q", code, gotFlag, out.String(), errOut.String())
+	}
+}
+
+// TestPrivateSeedsFail: a crawl whose only seed is on loopback, without
+// -allow-private, fails with exit 1 and says why.
+func TestPrivateSeedsFail(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("request %s reached a loopback server without -allow-private", r.URL)
+	}))
+	defer srv.Close()
+	code, stdout, stderr := run(t, "-progress=false", srv.URL+"/")
+	if code != 1 || !strings.Contains(stderr, "private") || !strings.Contains(stderr, "-allow-private") {
+		t.Errorf("exit %d, stderr %q; want exit 1 and an error naming -allow-private", code, stderr)
+	}
+	if !strings.Contains(stdout, "private: 1 URLs refused") || strings.Contains(stdout, "1 denied by robots.txt") {
+		t.Errorf("summary does not report the private refusal as such:\n%s", stdout)
+	}
+}
+
+// TestHostBudget: -host-budget caps the URLs queued per host.
+func TestHostBudget(t *testing.T) {
+	code, stdout, stderr := run(t, "-demo", "-progress=false", "-host-budget", "4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var pages int
+	if _, err := fmt.Sscanf(stdout[strings.Index(stdout, "crawled "):], "crawled %d pages", &pages); err != nil {
+		t.Fatalf("no page count in %q: %v", stdout, err)
+	}
+	if pages == 0 || pages > 5*4 { // the demo web has 5 hosts
+		t.Errorf("crawled %d pages with a budget of 4 URLs for each of 5 hosts", pages)
 	}
 }

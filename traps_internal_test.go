@@ -1,0 +1,129 @@
+package trawl
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestTrapShape(t *testing.T) {
+	g := newTrapGuard(TrapLimits{})
+	long := "http://a.test/" + strings.Repeat("x", 2100)
+	tests := []struct {
+		url  string
+		want bool
+	}{
+		{"http://a.test/", true},
+		{"http://a.test", true},
+		{"http://a.test/repeat/again/again/again/", true},
+		{"http://a.test/repeat/again/again/again/again/", false},
+		{"http://a.test/lost/old/media/old/media/old/media/", true},
+		{"http://a.test/lost/old/media/old/media/old/media/old/", false},
+		{"http://a.test/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/0/1/2/3/4/5", true},   // 32 segments
+		{"http://a.test/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/0/1/2/3/4/5/", false}, // 33
+		{"http://a.test/x?a=/b/b/b/b/b", true},                                                    // the query is not the path
+		{long, false},
+		// More than 16 distinct segments before a repeat: the map path.
+		{"http://a.test/1/2/3/4/5/6/7/8/9/10/11/12/13/14/15/16/17/18/1/1/1", false},
+		{"http://a.test/1/2/3/4/5/6/7/8/9/10/11/12/13/14/15/16/17/18/1/1", true},
+	}
+	for _, tt := range tests {
+		if got := g.shapeOK(tt.url); got != tt.want {
+			t.Errorf("shapeOK(%.80q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+	off := newTrapGuard(NoTrapLimits())
+	for _, tt := range tests {
+		if !off.shapeOK(tt.url) {
+			t.Errorf("with NoTrapLimits, shapeOK(%.80q) = false", tt.url)
+		}
+	}
+}
+
+func TestTrapTemplate(t *testing.T) {
+	g := newTrapGuard(TrapLimits{})
+	same := [][2]string{
+		{"http://a.test/calendar/2026/01/", "http://a.test/calendar/1987/11/"},
+		{"http://a.test/item?id=1&sid=x", "http://a.test/item?id=22&sid=yyy"},
+		{"http://a.test/p/7.html#top", "http://a.test/p/123.html"},
+		{"http://a.test/x?q=1/2", "http://a.test/x?q=abc"},
+	}
+	for _, p := range same {
+		if g.template(p[0]) != g.template(p[1]) {
+			t.Errorf("template(%q) != template(%q), want equal", p[0], p[1])
+		}
+	}
+	differ := [][2]string{
+		{"http://h1.test/calendar/2026/01/", "http://h2.test/calendar/2026/01/"},
+		{"http://a.test/calendar/2026/01/", "http://a.test/calendar/2026/01/x"},
+		{"http://a.test/item?id=1", "http://a.test/item?id=1&sid=x"},
+		{"http://a.test/news/a-1.html", "http://a.test/news/b-1.html"},
+		{"https://a.test/", "http://a.test/"},
+	}
+	for _, p := range differ {
+		if g.template(p[0]) == g.template(p[1]) {
+			t.Errorf("template(%q) == template(%q), want different", p[0], p[1])
+		}
+	}
+}
+
+func TestTrapStreak(t *testing.T) {
+	g := newTrapGuard(TrapLimits{TemplateStreak: 3})
+	const tpl = 42
+	steps := []struct {
+		in, out    int
+		wantClosed bool
+	}{
+		{1, 0, false}, {1, 0, false},
+		{0, 2, false}, // something new elsewhere: the streak starts over
+		{0, 0, false}, // nothing new: no change
+		{2, 0, false}, {1, 0, false}, {1, 0, true},
+		{1, 0, true},  // more of itself: still closed
+		{0, 5, false}, // something new elsewhere opens it again
+	}
+	for i, s := range steps {
+		g.grew(tpl, s.in, s.out)
+		if got := g.closed(tpl); got != s.wantClosed {
+			t.Fatalf("step %d (%d in, %d out): closed = %v, want %v", i, s.in, s.out, got, s.wantClosed)
+		}
+	}
+	if g.closed(7) {
+		t.Error("an unseen template is closed")
+	}
+}
+
+func TestTrapRepeatedText(t *testing.T) {
+	g := newTrapGuard(TrapLimits{})
+	if g.seenText("a.test", "Not found", "Sorry") {
+		t.Error("first text reported as seen")
+	}
+	if !g.seenText("a.test", "Not found", "Sorry") {
+		t.Error("same host, title and text not reported as seen")
+	}
+	if g.seenText("b.test", "Not found", "Sorry") || g.seenText("a.test", "Not Found", "Sorry") || g.seenText("a.test", "Not found", "Sorry!") {
+		t.Error("another host, title or text reported as seen")
+	}
+	if g.seenText("a.test", "Frames", "") || g.seenText("a.test", "Frames", " ") {
+		t.Error("a page without text reported as seen")
+	}
+	off := newTrapGuard(TrapLimits{FollowDuplicates: true})
+	off.seenText("a.test", "t", "x")
+	if off.seenText("a.test", "t", "x") {
+		t.Error("FollowDuplicates: repeated text reported as seen")
+	}
+}
+
+func BenchmarkTrapGuard(b *testing.B) {
+	g := newTrapGuard(TrapLimits{})
+	urls := []string{
+		"http://h12.test/news/story-1234.html",
+		"http://h12.test/calendar/2026/01/",
+		"https://example.com/a/b/c/d/e/f/index.html?id=123&sort=asc",
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, u := range urls {
+			g.shapeOK(u)
+			g.template(u)
+		}
+	}
+}
