@@ -24,6 +24,7 @@ const (
 	DefaultMaxEntries   = 100_000
 	DefaultMaxBytes     = 256 << 20
 	DefaultMaxBodyBytes = 500 << 10
+	DefaultFetchTimeout = 30 * time.Second
 	// MaxRedirects is the number of consecutive redirects a Cache follows
 	// (RFC 9309 §2.3.1.2: at least five).
 	MaxRedirects = 5
@@ -77,7 +78,9 @@ func (e *FetchError) Unwrap() error { return e.Err }
 // http.ErrUseLastResponse does that); the Cache follows them itself, so that
 // it can count them. The Cache reads at most CacheOptions.MaxBodyBytes of the
 // body and closes it. A FetchFunc must honour ctx and be safe for concurrent
-// use.
+// use. ctx carries the deadline of CacheOptions.FetchTimeout; when it
+// passes while the body is being read, the Cache closes the body, possibly
+// while a Read is blocked in it.
 type FetchFunc func(ctx context.Context, u *url.URL) (*http.Response, error)
 
 // CacheOptions configures a Cache. A nil *CacheOptions and zero fields mean
@@ -104,6 +107,14 @@ type CacheOptions struct {
 	// Default DefaultMaxBodyBytes (500 KiB, RFC 9309 §2.5).
 	MaxBodyBytes int64
 
+	// FetchTimeout bounds each request of a robots.txt fetch (each redirect
+	// hop), from the call to the FetchFunc to the end of the body read,
+	// whatever timeouts the FetchFunc has of its own (see FetchFunc). A
+	// request that takes longer makes robots.txt unreachable (RFC 9309
+	// §2.3.1.4), like a network error. Zero or negative means the default,
+	// DefaultFetchTimeout (30 s).
+	FetchTimeout time.Duration
+
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
 }
@@ -120,6 +131,8 @@ type Cache struct {
 	maxEnt   int
 	maxBytes int64
 	maxBody  int64
+	timeout  time.Duration
+	timedOut error // the cause of a hop's deadline
 	now      func() time.Time
 	flight   singleflight.Group
 	joined   func() // test hook: called when a caller starts waiting for a flight
@@ -148,7 +161,7 @@ func NewCache(fetch FetchFunc, opts *CacheOptions) *Cache {
 	}
 	c := &Cache{
 		fetch: fetch, ttl: o.TTL, errTTL: o.ErrorTTL, maxEnt: o.MaxEntries,
-		maxBytes: o.MaxBytes, maxBody: o.MaxBodyBytes, now: o.Now,
+		maxBytes: o.MaxBytes, maxBody: o.MaxBodyBytes, timeout: o.FetchTimeout, now: o.Now,
 		items: make(map[string]*list.Element),
 	}
 	if c.ttl <= 0 {
@@ -166,6 +179,10 @@ func NewCache(fetch FetchFunc, opts *CacheOptions) *Cache {
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxBodyBytes
 	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultFetchTimeout
+	}
+	c.timedOut = fmt.Errorf("request not done within FetchTimeout (%v): %w", c.timeout, context.DeadlineExceeded)
 	if c.now == nil {
 		c.now = time.Now
 	}
@@ -274,13 +291,15 @@ type result struct {
 //     times. One more redirect gives AllowAll (the file is "unavailable")
 //     and a *FetchError wrapping ErrTooManyRedirects; cached for TTL.
 //   - 4xx other than 429: AllowAll, err == nil. Cached for TTL.
-//   - 5xx, 429, a network error, a body that fails to read, a redirect
-//     without a usable http(s) Location, or any other status: the file is
+//   - 5xx, 429, a network error, a request (redirect hop) that takes longer
+//     than FetchTimeout, a body that fails to read, a redirect without a
+//     usable http(s) Location, or any other status: the file is
 //     unreachable. The result is DisallowAll, or the previous rules if an
 //     earlier fetch of this origin succeeded and is still cached (RFC 9309
 //     §2.4 allows using a cached copy), with a *FetchError wrapping
-//     ErrUnreachable. Cached for ErrorTTL, then fetched again; within that
-//     time later calls return the same rules and error without fetching.
+//     ErrUnreachable (and, after FetchTimeout, context.DeadlineExceeded).
+//     Cached for ErrorTTL, then fetched again; within that time later calls
+//     return the same rules and error without fetching.
 //   - u nil, without a host, or not http(s): DisallowAll and an error
 //     wrapping ErrInvalidURL; nothing is fetched.
 //   - ctx done before the result is known: DisallowAll and ctx.Err();
@@ -352,29 +371,21 @@ func (c *Cache) get(ctx context.Context, robotsURL *url.URL) (rules *Rules, unre
 		return DisallowAll(), true, &FetchError{URL: u.String(), StatusCode: status, Err: cause}
 	}
 	for redirects := 0; ; redirects++ {
-		resp, err := c.fetch(ctx, u)
-		if err == nil && resp == nil {
-			err = errors.New("FetchFunc returned no response")
+		h := c.hop(ctx, u)
+		if h.err != nil {
+			return fail(h.code, fmt.Errorf("%w: %w", ErrUnreachable, h.err))
 		}
-		if err != nil {
-			return fail(0, fmt.Errorf("%w: %w", ErrUnreachable, err))
-		}
-		code := resp.StatusCode
+		code := h.code
 		switch {
 		case code >= 200 && code <= 299:
-			body, err := readBody(resp.Body, c.maxBody)
-			if err != nil {
-				return fail(code, fmt.Errorf("%w: reading body: %w", ErrUnreachable, err))
-			}
-			r, _ := Parse(body)
+			r, _ := Parse(h.body)
 			return r, false, nil
 		case code == http.StatusMovedPermanently, code == http.StatusFound, code == http.StatusSeeOther,
 			code == http.StatusTemporaryRedirect, code == http.StatusPermanentRedirect:
-			discard(resp.Body)
 			if redirects == MaxRedirects {
 				return AllowAll(), false, &FetchError{URL: u.String(), StatusCode: code, Err: ErrTooManyRedirects}
 			}
-			loc := resp.Header.Get("Location")
+			loc := h.location
 			next, err := u.Parse(loc)
 			if loc == "" || err != nil || (next.Scheme != "http" && next.Scheme != "https") || next.Host == "" {
 				return fail(code, fmt.Errorf("%w: bad redirect location %q", ErrUnreachable, loc))
@@ -382,16 +393,63 @@ func (c *Cache) get(ctx context.Context, robotsURL *url.URL) (rules *Rules, unre
 			next.Fragment, next.RawFragment = "", ""
 			u = next
 		case code == http.StatusTooManyRequests, code >= 500:
-			discard(resp.Body)
 			return fail(code, ErrUnreachable)
 		case code >= 400:
-			discard(resp.Body)
 			return AllowAll(), false, nil
 		default:
-			discard(resp.Body)
 			return fail(code, fmt.Errorf("%w: unexpected status", ErrUnreachable))
 		}
 	}
+}
+
+// hopResult is what one request of a robots.txt fetch produced.
+type hopResult struct {
+	code     int    // the status, 0 when no response arrived
+	location string // the Location header
+	body     []byte // for a 2xx, the first maxBody bytes
+	err      error  // a failure to fetch or read; the status is still set if known
+}
+
+// hop makes one request for u under the Cache's FetchTimeout and reads what
+// the status calls for: the body of a 2xx, a little of the others (drained
+// for connection reuse). A deadline that passes on the way yields c.timedOut,
+// so that the caller can tell it from ctx ending.
+func (c *Cache) hop(ctx context.Context, u *url.URL) (h hopResult) {
+	hctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	defer func() {
+		if h.err != nil && ctx.Err() == nil && hctx.Err() != nil {
+			h.err = c.timedOut
+		}
+	}()
+	resp, err := c.fetch(hctx, u)
+	if err == nil && resp == nil {
+		err = errors.New("FetchFunc returned no response")
+	}
+	if err != nil {
+		return hopResult{err: err}
+	}
+	h.code, h.location = resp.StatusCode, resp.Header.Get("Location")
+	if resp.Body == nil {
+		return h
+	}
+	// A FetchFunc's body may not heed ctx: closing it ends a blocked Read.
+	stop := context.AfterFunc(hctx, func() { resp.Body.Close() })
+	defer stop()
+	if h.code >= 200 && h.code <= 299 {
+		h.body, err = readBody(resp.Body, c.maxBody)
+		switch {
+		case hctx.Err() != nil:
+			// Cut short, though the body may have said EOF when closed:
+			// never parse part of a file.
+			h.body, h.err = nil, hctx.Err()
+		case err != nil:
+			h.err = fmt.Errorf("reading body: %w", err)
+		}
+		return h
+	}
+	discard(resp.Body)
+	return h
 }
 
 // readBody reads at most max bytes of body and closes it. When the body is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -540,4 +541,126 @@ func TestCacheEviction(t *testing.T) {
 			t.Error("Peek(b) = false, want true")
 		}
 	})
+}
+
+// trickleRobots answers 200 and sends body one byte every interval; it stops
+// when the client goes away. A deadline that does not work shows as the
+// whole body read, not as a hang.
+func trickleRobots(body string, interval time.Duration) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for i := range len(body) {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+			}
+			if _, err := w.Write([]byte{body[i]}); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
+func TestCacheFetchTimeout(t *testing.T) {
+	const errTTL = time.Minute
+	// Each server below would, without a deadline, end up serving this
+	// file, which allows /x, after about 5 s.
+	allowX := "User-agent: *\nDisallow: /private\n" + strings.Repeat("#", 460) + "\n"
+	late := func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+			_, _ = w.Write([]byte(allowX))
+		}
+	}
+	tests := []struct {
+		name       string
+		handler    http.HandlerFunc // robots.txt of a.test, when fetch is nil
+		fetch      func(s *site) FetchFunc
+		wantStatus int
+		wantURL    string
+	}{
+		{name: "body trickles one byte per 10 ms", handler: trickleRobots(allowX, 10*time.Millisecond), wantStatus: 200},
+		{name: "header never comes", handler: late, wantStatus: 0},
+		{name: "redirect to a trickle", handler: redirect(http.StatusMovedPermanently, "http://b.test/robots.txt"),
+			wantStatus: 200, wantURL: "http://b.test/robots.txt"},
+		{name: "FetchFunc whose body ignores ctx", fetch: func(*site) FetchFunc {
+			return func(ctx context.Context, u *url.URL) (*http.Response, error) {
+				pr, pw := io.Pipe()
+				time.AfterFunc(5*time.Second, func() { pw.Write([]byte(allowX)); pw.Close() })
+				return &http.Response{StatusCode: 200, Header: http.Header{}, Body: pr}, nil
+			}
+		}, wantStatus: 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSite(t)
+			clk := newClock()
+			s.handle("http://a.test/robots.txt", tt.handler)
+			s.handle("http://b.test/robots.txt", trickleRobots(allowX, 10*time.Millisecond))
+			fetch := s.fetch
+			if tt.fetch != nil {
+				fetch = tt.fetch(s)
+			}
+			c := NewCache(fetch, &CacheOptions{FetchTimeout: 200 * time.Millisecond, ErrorTTL: errTTL, Now: clk.Now})
+
+			r, err := c.Rules(context.Background(), mustURL(t, "http://a.test/x"))
+			if r.Allowed("trawl", "/x") || !errors.Is(err, ErrUnreachable) || !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("Rules = (allows /x: %v, %v), want DisallowAll and an error wrapping ErrUnreachable and context.DeadlineExceeded",
+					r.Allowed("trawl", "/x"), err)
+			}
+			var fe *FetchError
+			wantURL := tt.wantURL
+			if wantURL == "" {
+				wantURL = "http://a.test/robots.txt"
+			}
+			if !errors.As(err, &fe) || fe.StatusCode != tt.wantStatus || fe.URL != wantURL {
+				t.Errorf("Rules error = %v, want a *FetchError for %s with status %d", err, wantURL, tt.wantStatus)
+			}
+			if want := "FetchTimeout (200ms)"; !strings.Contains(err.Error(), want) {
+				t.Errorf("Rules error = %q, want it to mention %q", err, want)
+			}
+
+			// Cached as unreachable, not dropped like a cancelled fetch.
+			if cached, ok := c.Peek(mustURL(t, "http://a.test/y")); !ok || cached.Allowed("trawl", "/x") {
+				t.Errorf("Peek after the timeout = (%v, %v), want the cached DisallowAll", cached, ok)
+			}
+			before := s.count("http://a.test/robots.txt")
+			clk.Advance(errTTL - time.Second)
+			checkRules(t, c, "http://a.test/", "/x", false, ErrUnreachable)
+			if n := s.count("http://a.test/robots.txt"); n != before {
+				t.Errorf("fetched %d times within ErrorTTL of the timeout, want %d", n, before)
+			}
+
+			// Retried after ErrorTTL.
+			s.handle("http://a.test/robots.txt", text(allowX))
+			c.fetch = s.fetch
+			clk.Advance(time.Second)
+			checkRules(t, c, "http://a.test/", "/x", true, nil)
+		})
+	}
+}
+
+func TestCacheFetchTimeoutDefault(t *testing.T) {
+	tests := []struct {
+		opts *CacheOptions
+		want time.Duration
+	}{
+		{opts: nil, want: DefaultFetchTimeout},
+		{opts: &CacheOptions{FetchTimeout: -time.Second}, want: DefaultFetchTimeout},
+		{opts: &CacheOptions{FetchTimeout: time.Second}, want: time.Second},
+	}
+	for _, tt := range tests {
+		if got := NewCache(nil, tt.opts).timeout; got != tt.want {
+			t.Errorf("NewCache(%+v).timeout = %v, want %v", tt.opts, got, tt.want)
+		}
+	}
+	if DefaultFetchTimeout != 30*time.Second {
+		t.Errorf("DefaultFetchTimeout = %v, want 30s", DefaultFetchTimeout)
+	}
 }

@@ -138,6 +138,19 @@
 //     impolite, and a 429 says nothing about whether a file exists.
 //   - Other statuses (1xx, 304, a redirect without a usable http(s)
 //     Location) are treated as unreachable too.
+//   - Every request (each redirect hop) has a deadline of its own,
+//     FetchTimeout (default 30 s), from the call to the FetchFunc to the end
+//     of the body. The Cache enforces it itself rather than trusting the
+//     FetchFunc's timeouts: the deadline is in the ctx the FetchFunc gets
+//     (which it must honour until it returns), and when it passes during
+//     the body read the Cache closes the body, which ends a Read blocked in
+//     most bodies, and discards what was read. A request that runs out of
+//     time is a network error: unreachable, disallow all for ErrorTTL, then
+//     retry; the *FetchError wraps ErrUnreachable and
+//     context.DeadlineExceeded. So a server that trickles its robots.txt one
+//     byte a second holds a lookup for FetchTimeout per request at most.
+//     (The caller's own ctx ending is different: nothing is cached, see
+//     Concurrency.)
 //   - Entries expire after TTL (default 24 h, RFC 9309 §2.4).
 //
 // Entries are keyed by origin: scheme, lower-cased host and port, default
@@ -173,7 +186,8 @@
 // follows at most MaxRedirects redirects, and bounds its memory as above.
 // Redirect targets are fetched through the caller's FetchFunc, which is
 // where trawl's dial-time checks against private and loopback addresses
-// apply. FuzzParse checks that Parse never panics, always allows
-// /robots.txt, is deterministic, stays linear, and that garbage lines
-// inserted between valid lines change no verdict.
+// apply, and every request is bounded by FetchTimeout. FuzzParse checks
+// that Parse never panics, always allows /robots.txt, is deterministic,
+// stays linear, and that garbage lines inserted between valid lines change
+// no verdict.
 package robots
