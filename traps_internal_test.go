@@ -127,3 +127,46 @@ func BenchmarkTrapGuard(b *testing.B) {
 		}
 	}
 }
+
+// FuzzTrapGuard: the rules never panic, are deterministic, and a
+// template ignores which digits a path holds.
+func FuzzTrapGuard(f *testing.F) {
+	for _, s := range []string{
+		"http://h0.test/calendar/2026/01/", "http://h0.test/repeat/again/again/again/again/",
+		"http://h0.test/lost/old/media/new/old/media/new/", "http://h0.test/news/a-1.html?sid=3k9x&x=1#f",
+		"http://h0.test/refresh/11", "https://[::1]:8080/a//b///c", "http://a", "", "://", "http://a/?=&=&",
+	} {
+		f.Add(s)
+	}
+	g := newTrapGuard(TrapLimits{})
+	f.Fuzz(func(t *testing.T, u string) {
+		if g.shapeOK(u) != g.shapeOK(u) || g.template(u) != g.template(u) {
+			t.Fatalf("rules not deterministic for %q", u)
+		}
+		// Swapping the digits of the path (before '?' and '#', after the
+		// host) keeps the template.
+		start := strings.Index(u, "://")
+		if start < 0 {
+			return
+		}
+		start += 3
+		j := strings.IndexAny(u[start:], "/?#")
+		if j < 0 {
+			return
+		}
+		start += j
+		end := len(u)
+		if k := strings.IndexAny(u[start:], "?#"); k >= 0 {
+			end = start + k
+		}
+		b := []byte(u)
+		for i := start; i < end; i++ {
+			if b[i] >= '0' && b[i] <= '9' {
+				b[i] = '0' + (b[i]-'0'+7)%10
+			}
+		}
+		if v := string(b); g.template(v) != g.template(u) {
+			t.Errorf("template(%q) != template(%q)", u, v)
+		}
+	})
+}

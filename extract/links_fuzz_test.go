@@ -22,6 +22,12 @@ import (
 //	go test -run='^$' -fuzz=FuzzLinks -fuzztime=5m -parallel=1 ./extract
 func FuzzLinks(f *testing.F) {
 	f.Add(`<a href="/x">x</a>`)
+	// Trap pages from the hardening issue: a meta-refresh chain, a soft
+	// 404 with relative links, a calendar.
+	f.Add(`<meta http-equiv="refresh" content="0; url=/refresh/2"><title>Step 1</title><p>step 1`)
+	f.Add(`<meta http-equiv=REFRESH content='5;URL="../x?a=1"'>`)
+	f.Add(`<ul><li><a href="old/">Older</a><li><a href="media/new/">New</a><li><a href=index.html>Index</a></ul>`)
+	f.Add(`<h1>Events</h1><a href="/calendar/2025/12/">Previous month</a><a href="/calendar/2026/02/">Next month</a>`)
 	norm := urlnorm.New()
 	page, _ := url.Parse("https://example.com/dir/page.html?q=1")
 	opts := &Options{MaxLinks: 8, MaxLinkTextLen: 16, MaxTextLen: 64, MaxAttrLen: 256, MaxTokens: 4096, MaxTokenLen: 4096}

@@ -56,6 +56,12 @@ func FuzzNormalize(f *testing.F) {
 		"https://bücher.example/%7euser/%2fx?q=%41%zz", "http://[::1]:8080/p",
 		"http://0x7f.1/", "mailto:a@b", "http://a/b;jsessionid=1?utm_source=x&b=2&a=1",
 		"http://www.example.com/index.html?", " http://h/\t\na ", "http://user:p%40ss@h/",
+		// Cases from the hardening issue: trap URLs and addresses that
+		// embed IPv4 in IPv6.
+		"http://h0.test/calendar/2026/01/", "http://h0.test/repeat/again/again/again/again/",
+		"http://h0.test/lost/old/media/new/old/index.html", "http://h0.test/news/a-1.html?sid=3k9x",
+		"http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]:80/", "http://[::7f00:1]/", "http://198.18.0.1/",
+		"http://255.255.255.255/", "http://[::ffff:127.0.0.1]/x",
 	} {
 		f.Add(s)
 	}
