@@ -368,8 +368,16 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 			}
 			// The robots.txt fetch was a contact: the URL waits for the
 			// host's next turn, which the Crawl-delay just learned
-			// already governs.
-			return frontier.Outcome{Requeue: true, Duration: time.Since(start), CrawlDelay: rules.CrawlDelay(c.botName)}
+			// already governs. A URL the new rules disallow is done
+			// now, rather than after the rest that a slow robots.txt
+			// earns its host.
+			out := frontier.Outcome{Requeue: true, Duration: time.Since(start), CrawlDelay: rules.CrawlDelay(c.botName)}
+			if ctx.Err() == nil && !rules.Allowed(c.botName, req.URL) {
+				c.stats.robotsDenied.Add(1)
+				c.skip(ctx, req.URL, "robots")
+				out.Requeue = false
+			}
+			return out
 		}
 		crawlDelay = rules.CrawlDelay(c.botName)
 		if !rules.Allowed(c.botName, req.URL) {
