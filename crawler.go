@@ -52,6 +52,7 @@ type Crawler struct {
 	traps    *trapGuard
 
 	privateSeeds atomic.Int64 // seeds refused because their host is private
+	privateAny   atomic.Bool  // privateHosts is not empty
 	privateMu    sync.Mutex
 	privateHosts map[string]bool // politeness keys of hosts whose robots.txt fetch hit a private address
 }
@@ -697,6 +698,9 @@ func (c *Crawler) fail(ctx context.Context, rawURL, kind string, err error) {
 // isPrivateHost reports whether u's host was found to be on a private
 // address when its robots.txt was fetched.
 func (c *Crawler) isPrivateHost(u *url.URL) bool {
+	if !c.privateAny.Load() {
+		return false // the common case, without a lock
+	}
 	c.privateMu.Lock()
 	defer c.privateMu.Unlock()
 	return c.privateHosts[urlnorm.Key(u)]
@@ -710,6 +714,7 @@ func (c *Crawler) markPrivate(u *url.URL) {
 	}
 	if len(c.privateHosts) < maxPrivateHosts {
 		c.privateHosts[urlnorm.Key(u)] = true
+		c.privateAny.Store(true)
 	}
 }
 
