@@ -432,7 +432,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		return out
 	}
 
-	page := c.newPage(req, u, resp)
+	page := c.newPage(ctx, req, u, resp)
 	c.stats.bytes.Add(int64(len(resp.Body)))
 	if resp.Truncated {
 		c.stats.truncated.Add(1)
@@ -478,7 +478,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 
 // newPage builds the Page for a 2xx response, extracting links and page
 // signals from HTML.
-func (c *Crawler) newPage(req frontier.Request, u *url.URL, resp *fetch.Response) *Page {
+func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL, resp *fetch.Response) *Page {
 	p := &Page{
 		URL: u, Depth: req.Depth, Referrer: req.Referrer, Anchor: req.Anchor,
 		Status: resp.Status, Header: resp.Header, ContentType: resp.ContentType,
@@ -498,8 +498,14 @@ func (c *Crawler) newPage(req frontier.Request, u *url.URL, resp *fetch.Response
 			p.NoIndex = p.NoIndex || doc.Robots.NoIndex
 			p.NoFollow = p.NoFollow || doc.Robots.NoFollow
 		}
-		if c.cfg.mainText || c.cfg.dups != nil {
-			text, err := extract.MainText(bytes.NewReader(resp.Body))
+		if c.cfg.mainText || c.cfg.dups != nil || c.cfg.mainTextFunc != nil {
+			var text string
+			var err error
+			if fn := c.cfg.mainTextFunc; fn != nil {
+				text, err = fn(ctx, p)
+			} else {
+				text, err = extract.MainText(bytes.NewReader(resp.Body))
+			}
 			if err != nil {
 				c.log.Info("main text failed", "url", req.URL, "err", err)
 			}

@@ -36,6 +36,7 @@ type config struct {
 	pageScore       func(p *Page) float64
 	inlinkBoost     float64
 	mainText        bool
+	mainTextFunc    func(ctx context.Context, p *Page) (string, error)
 	dups            *dedup.Detector
 	dupPolicy       DuplicatePolicy
 	backoffBase     time.Duration
@@ -175,6 +176,20 @@ func WithInlinkBoost(delta float64) Option { return func(c *config) { c.inlinkBo
 // footers) for HTML pages, before Events.OnPage and the Store see the page.
 // It costs a DOM parse per page. Default false.
 func WithMainText(on bool) Option { return func(c *config) { c.mainText = on } }
+
+// WithMainTextFunc replaces extract.MainText as the main-content extractor
+// for HTML pages and turns Page.MainText on (as WithMainText(true) does):
+// fn is called once per HTML page, after link extraction and before
+// duplicate detection, Events.OnPage and the Store, with the page's
+// decoded UTF-8 Body, URL and Header filled in, and its result becomes
+// Page.MainText. An error is logged at Info and the text returned with it
+// is kept. A program that prefers another extractor (go-trafilatura,
+// go-readability) plugs it in here without forking the crawler. fn must
+// be safe for concurrent use and must not modify the page. Default: nil
+// (extract.MainText).
+func WithMainTextFunc(fn func(ctx context.Context, p *Page) (string, error)) Option {
+	return func(c *config) { c.mainTextFunc = fn }
+}
 
 // DuplicatePolicy says what the crawler does with a page whose content
 // duplicates a page it fetched earlier. The zero value skips storing

@@ -318,3 +318,30 @@ func TestCrawlDelayAfterRobots(t *testing.T) {
 		t.Errorf("h1.test: gap %v between robots.txt and the seed, want ≥ %v", g, crawlDelay)
 	}
 }
+
+// TestMainTextFunc: a plugged-in extractor replaces MainText.
+func TestMainTextFunc(t *testing.T) {
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 4, Hosts: 1, PagesPerHost: 5})
+	var calls atomic.Int64
+	c, mem, err := crawl(t, web, trawl.WithMainTextFunc(func(_ context.Context, p *trawl.Page) (string, error) {
+		calls.Add(1)
+		return "main of " + p.URL.Path + " " + strings.Repeat("x", len(p.Body)%7), nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []*trawl.Page
+	for _, p := range mem.Pages() {
+		if p.ContentType == "text/html" {
+			pages = append(pages, p)
+		}
+	}
+	if len(pages) == 0 || calls.Load() != int64(len(pages)) || c.Stats().Stored != int64(len(mem.Pages())) {
+		t.Fatalf("%d HTML pages stored, extractor called %d times", len(pages), calls.Load())
+	}
+	for _, p := range pages {
+		if !strings.HasPrefix(p.MainText, "main of "+p.URL.Path) {
+			t.Errorf("%s: MainText = %q, want the plugged-in extractor's", p.URL, p.MainText)
+		}
+	}
+}
