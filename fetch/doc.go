@@ -72,8 +72,8 @@
 //     of [TransferWindow] (10 s) from the arrival of the header: a body that
 //     has not ended must deliver at least rate × window bytes in each, or
 //     the read fails with [ErrTooSlow]. A server that trickles one byte a
-//     second, or stalls, is dropped after one window (two at most for a
-//     stall that begins mid-window) rather than after Timeout. The check
+//     second is dropped at the end of the first window, one that stalls
+//     within two windows of the stall, rather than after Timeout. The check
 //     counts bytes as the caller reads them, so a Get caller must read the
 //     body without pausing.
 //
