@@ -70,15 +70,16 @@ type Request struct {
 	Header       http.Header // extra request headers; may be nil
 }
 
-// Response is a fetched resource. Body is the decompressed body converted to
-// UTF-8 (for text types), at most Options.MaxBodyBytes long.
+// Response is a fetched resource. Body is the decompressed body, converted
+// to valid UTF-8 for text types and byte for byte for binary ones (images,
+// archives, media), at most Options.MaxBodyBytes long.
 type Response struct {
 	URL          *url.URL    // the URL fetched
 	Status       int         // HTTP status code
 	Header       http.Header // response header
 	ContentType  string      // media type without parameters, lower case ("text/html")
 	Charset      string      // the charset the body was decoded from ("utf-8", "windows-1252", ...)
-	Body         []byte      // decoded body
+	Body         []byte      // decoded body: UTF-8 text for text types (HTML, XML, JSON, JavaScript), the bytes as served (less Content-Encoding) for others
 	Truncated    bool        // the body was longer than MaxBodyBytes and was cut
 	NotModified  bool        // the server answered 304 to a conditional request
 	Location     *url.URL    // for 3xx responses, the resolved redirect target (nil if absent or invalid)
@@ -124,7 +125,9 @@ type Options struct {
 	MaxHeaderBytes int64
 	// MaxDecompressionRatio caps decompressed/compressed size. Default 100.
 	MaxDecompressionRatio int64
-	// AcceptTypes lists accepted media types. Default: text/html,
+	// AcceptTypes lists accepted media types. An entry "type/*" accepts
+	// every subtype of type and "*/*" accepts everything (an archive
+	// crawl's images, scripts and fonts). Default: text/html,
 	// application/xhtml+xml, application/xml, text/xml, text/plain.
 	AcceptTypes []string
 	// MaxConnsPerHost caps connections per host (0 = 4). Idle keep-alive
@@ -475,6 +478,12 @@ func (f *HTTP) readBody(hresp *http.Response, resp *Response) error {
 			}
 		}
 	}
+	if !isText(mediaType) {
+		// Images, archives, fonts, media: the bytes as served (after
+		// Content-Encoding is undone), with no charset.
+		resp.Body = raw
+		return nil
+	}
 	resp.Charset = cs
 	if !utf8.Valid(raw) {
 		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
@@ -483,9 +492,20 @@ func (f *HTTP) readBody(hresp *http.Response, resp *Response) error {
 	return nil
 }
 
+// isText reports whether a body of mediaType is text, to be handed on as
+// valid UTF-8: the textual types, JSON and JavaScript. Other bodies are
+// binary and kept byte for byte.
+func isText(mediaType string) bool {
+	return isTextual(mediaType) || mediaType == "" || strings.HasSuffix(mediaType, "json") ||
+		strings.HasSuffix(mediaType, "javascript") || strings.HasSuffix(mediaType, "ecmascript")
+}
+
 func (f *HTTP) accepted(mediaType string) bool {
 	for _, t := range f.opts.AcceptTypes {
-		if t == mediaType {
+		if t == mediaType || t == "*/*" {
+			return true
+		}
+		if top, ok := strings.CutSuffix(t, "/*"); ok && strings.HasPrefix(mediaType, top+"/") {
 			return true
 		}
 	}

@@ -425,3 +425,44 @@ func TestLongResponseHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchBinaryAndWildcards: accepted binary bodies come back byte for
+// byte (no UTF-8 repair, no charset); "type/*" and "*/*" accept by pattern.
+func TestFetchBinaryAndWildcards(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\x80")
+	gzBody := gz([]byte("<urlset></urlset>"))
+	tests := []struct {
+		name    string
+		accept  []string
+		ctype   string
+		body    []byte
+		wantErr bool
+	}{
+		{name: "image/* takes png", accept: []string{"text/html", "image/*"}, ctype: "image/png", body: png},
+		{name: "gzip file", accept: []string{"application/gzip"}, ctype: "application/gzip", body: gzBody},
+		{name: "*/* takes pdf", accept: []string{"*/*"}, ctype: "application/pdf", body: []byte("%PDF-1.4 \xe2\x28\xa1")},
+		{name: "image/* refuses pdf", accept: []string{"image/*"}, ctype: "application/pdf", body: []byte("%PDF-1.4"), wantErr: true},
+		{name: "image/* is no prefix match", accept: []string{"image/*"}, ctype: "imagex/png", body: []byte("\x00\x01\x02 not an image"), wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, u := server(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.ctype)
+				w.Write(tt.body)
+			}, &Options{AcceptTypes: tt.accept})
+			resp, err := f.Fetch(context.Background(), &Request{URL: u})
+			if tt.wantErr {
+				if !errors.Is(err, ErrContentType) {
+					t.Fatalf("Fetch err = %v, want ErrContentType", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Fetch: %v", err)
+			}
+			if !bytes.Equal(resp.Body, tt.body) || resp.Charset != "" || resp.ContentType != tt.ctype {
+				t.Errorf("Body %q, Charset %q, ContentType %q; want %q byte for byte, no charset, %s", resp.Body, resp.Charset, resp.ContentType, tt.body, tt.ctype)
+			}
+		})
+	}
+}
