@@ -37,6 +37,7 @@ func ExampleLinks() {
 	// a    https://example.com/ "Home" []
 	// a    https://example.com/news/story-1.html "the first story" []
 	// a    https://other.example/ "a forum post" [nofollow ugc]
+	// img  https://example.com/news/a.png "Archive" []
 	// a    https://example.com/news/archive/ "Archive" []
 }
 
