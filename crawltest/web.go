@@ -56,11 +56,12 @@ type Web struct {
 	reqs   []Request
 	logGen int
 
-	truthMu sync.Mutex
-	reach   map[string]*reachability
-	bufs    sync.Pool // *bytes.Buffer for rendering
-	bombMu  sync.Mutex
-	bomb    []byte // one gzip member of 1 MiB of spaces
+	truthMu  sync.Mutex
+	reach    map[string]*reachability
+	bufs     sync.Pool // *bytes.Buffer for rendering
+	ctargets []string  // paths of the construct targets (Options.LinkConstructs)
+	bombMu   sync.Mutex
+	bomb     []byte // one gzip member of 1 MiB of spaces
 }
 
 // NewWeb starts a web on loopback. A nil opts means the defaults.
@@ -108,6 +109,9 @@ func NewWeb(opts *Options) (*Web, error) {
 		for range w.hosts {
 			w.addrs = append(w.addrs, l.Addr().String())
 		}
+	}
+	if o.LinkConstructs {
+		w.ctargets = w.constructTargetPaths()
 	}
 	w.srv = &http.Server{
 		Handler:           handler{w},
