@@ -46,8 +46,8 @@ type Reference struct {
 // constructsIndex is the path of the index page the home pages link to.
 const constructsIndex = "/constructs/"
 
-// constructTargets is the directory of the referenced targets.
-const constructTargets = "/constructs/t/"
+// constructTargetDir is the directory of the referenced targets.
+const constructTargetDir = "/constructs/t/"
 
 // cres is a construct resource: a page, the style sheet or a header
 // response.
@@ -459,7 +459,9 @@ func (w *Web) References(rawURL string) []Reference {
 // /constructs/, the construct pages, /constructs/style.css, the header
 // responses, and every target a construct of the host references, whatever
 // its kind (form-post and js-only targets included: they answer a GET
-// too).
+// too), with its query if the reference has one. Every host serves the same
+// paths, and every reference of a construct resource is one of these URLs,
+// so a crawl that follows the constructs is finite.
 func (w *Web) ConstructURLs() []string {
 	if !w.opts.LinkConstructs {
 		return nil
@@ -478,25 +480,26 @@ func (w *Web) ConstructURLs() []string {
 	return out
 }
 
-// constructTargetPaths returns, sorted, the paths under /constructs/t/
-// that the constructs reference; they are the same on every host.
-func (w *Web) constructTargetPaths() []string {
+// constructTargets returns, sorted, the targets under /constructs/t/ that
+// the constructs reference, as path and query, and the set of their paths.
+// They are the same on every host.
+func (w *Web) constructTargets() (targets []string, paths map[string]bool) {
 	seen := make(map[string]bool)
-	var out []string
+	paths = make(map[string]bool)
 	for i := range constructResources {
 		for _, r := range w.references(0, &constructResources[i]) {
-			u, err := url.Parse(r.URL)
-			if err != nil || !strings.HasPrefix(u.EscapedPath(), constructTargets) {
+			_, pq, ok := w.locate(r.URL)
+			if !ok || !strings.HasPrefix(pq, constructTargetDir) || seen[pq] {
 				continue
 			}
-			if p := u.EscapedPath(); !seen[p] {
-				seen[p] = true
-				out = append(out, p)
-			}
+			seen[pq] = true
+			targets = append(targets, pq)
+			p, _, _ := strings.Cut(pq, "?")
+			paths[p] = true
 		}
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(targets)
+	return targets, paths
 }
 
 // serveConstruct answers a request for path under /constructs/.
@@ -525,8 +528,7 @@ func (w *Web) serveConstruct(rw http.ResponseWriter, r *http.Request, h int, p, 
 		return
 	}
 	// Targets answer whatever the query (a GET form adds one).
-	i := sort.SearchStrings(w.ctargets, p)
-	if i == len(w.ctargets) || w.ctargets[i] != p {
+	if !w.ctargetPaths[p] {
 		http.NotFound(rw, r)
 		return
 	}
@@ -576,7 +578,7 @@ func targetType(p string) string {
 // (feeds and sitemaps list only the host's home page).
 func (w *Web) targetBody(h int, p string) (string, []byte) {
 	ctype := targetType(p)
-	name := p[len(constructTargets):]
+	name := p[len(constructTargetDir):]
 	home := "http://" + w.hosts[h].authority + "/"
 	var body string
 	switch path.Ext(p) {

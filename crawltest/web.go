@@ -56,12 +56,15 @@ type Web struct {
 	reqs   []Request
 	logGen int
 
-	truthMu  sync.Mutex
-	reach    map[string]*reachability
-	bufs     sync.Pool // *bytes.Buffer for rendering
-	ctargets []string  // paths of the construct targets (Options.LinkConstructs)
-	bombMu   sync.Mutex
-	bomb     []byte // one gzip member of 1 MiB of spaces
+	truthMu sync.Mutex
+	reach   map[string]*reachability
+	bufs    sync.Pool // *bytes.Buffer for rendering
+	// Construct targets (Options.LinkConstructs): path and query as
+	// referenced, and the paths served.
+	ctargets     []string
+	ctargetPaths map[string]bool
+	bombMu       sync.Mutex
+	bomb         []byte // one gzip member of 1 MiB of spaces
 }
 
 // NewWeb starts a web on loopback. A nil opts means the defaults.
@@ -111,7 +114,7 @@ func NewWeb(opts *Options) (*Web, error) {
 		}
 	}
 	if o.LinkConstructs {
-		w.ctargets = w.constructTargetPaths()
+		w.ctargets, w.ctargetPaths = w.constructTargets()
 	}
 	w.srv = &http.Server{
 		Handler:           handler{w},
