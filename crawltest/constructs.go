@@ -161,6 +161,7 @@ const htmlTpl = `<!DOCTYPE html>
 <p><a href="{{navigation|a[href]|../t/a-relative.html}}">relative</a>
 <a href="{{navigation|a[href]|/constructs/t/a-root.html}}">root-relative</a>
 <a href="{{navigation|a[href]|http://{HOST}/constructs/t/a-absolute.html}}">absolute</a>
+<a href="{{navigation|a[href]|//{HOST}/constructs/t/a-protocol-relative.html}}">protocol-relative</a>
 <a href=" {{navigation|a[href]|../t/a-spaces.html}} ">spaces around</a>
 <a href="{{navigation|a[href]|../t/a-query.html?a=1&amp;b=2}}">entity in the query</a>
 <a href="{{navigation|a[href]|../t/a-fragment.html#part}}">fragment</a>
