@@ -31,11 +31,11 @@ type Reference struct {
 	URL string
 	// Kind says what the reference is for. It is one of the kind names of
 	// package extract ("navigation", "frame", "redirect", "form",
-	// "sitemap", "feed", "embed", "style", "ping"), or "form-post" for the
-	// action of a POST form (which a crawler must not fetch by GET, and
-	// which extract does not report), or "js-only" for a URL that only
-	// running JavaScript reaches (in a <script> block or an onclick
-	// handler).
+	// "sitemap", "feed", "embed", "style", "ping"); or "form-post" for the
+	// action of a POST form or of a submit button in one, which a crawler
+	// must not fetch (it is none of extract's kinds); or "js-only" for a
+	// URL that only running JavaScript reaches (in a <script> block or an
+	// onclick handler).
 	Kind string
 	// Construct names the construct, such as "img[srcset]",
 	// "link[rel=stylesheet]", "svg use[xlink:href]", "<style> @import",

@@ -568,8 +568,8 @@ func TestConstructTargets(t *testing.T) {
 				}
 			}
 		case ".html", "/":
-			if links, _ := parsePage(t, u, body); len(links) > 0 {
-				t.Errorf("GET %s: a target links to %v", u, links)
+			if refs := extractRefs(t, u, resp, body); len(refs) > 0 {
+				t.Errorf("GET %s: a target references %v", u, refs)
 			}
 		}
 	}

@@ -108,7 +108,8 @@
 // an HTTP response can reference a URL, for testing link extraction end to
 // end. The home page links to the index /constructs/ with a plain <a href>
 // (the last link of its footer; every other link of the web is unchanged),
-// and the index links with <a href> to each of these:
+// and the index links with <a href> to the pages and header responses
+// below (all paths are under /constructs/):
 //
 //   - pages/html.html: a[href] in several forms (relative, root-relative,
 //     absolute, protocol-relative, padded with spaces, an entity in the
