@@ -60,8 +60,8 @@ type cres struct {
 	base    string      // template of the base of body references; "" for the resource's URL
 }
 
-// constructResources are the resources of every host, in the order
-// ConstructURLs lists them after sorting.
+// constructResources are the construct resources every host serves. A
+// resource with an empty ctype is an HTML document.
 var constructResources = []cres{
 	{path: constructsIndex, body: indexTpl},
 	{path: "/constructs/pages/html.html", body: htmlTpl},

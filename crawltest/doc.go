@@ -178,9 +178,11 @@
 // The constructs are not ordinary pages: Reachable, Depths, Pages, Page
 // and Log.FetchedPages leave them out, and they link to no ordinary page,
 // so comparing Log.FetchedPages with Reachable holds with LinkConstructs on
-// or off. To test extraction, compare the log restricted to
-// ConstructURLs with the closure of References from the index over the
-// kinds the crawler follows (see the example of Web.References).
+// or off. To test an extractor, compare what it finds in each construct
+// resource with References less the form-post and js-only references; to
+// test a crawler, compare the log restricted to ConstructURLs with the
+// closure of References from the index over the kinds the crawler follows
+// (see the example of Web.References).
 //
 // # The request log
 //
