@@ -455,8 +455,8 @@ func (w *Web) References(rawURL string) []Reference {
 	return w.references(h, c)
 }
 
-// ConstructURLs returns, sorted, the normalized URLs that Options.
-// LinkConstructs adds to every host (none when it is off): the index
+// ConstructURLs returns, sorted, the normalized URLs that
+// Options.LinkConstructs adds to every host (none when it is off): the index
 // /constructs/, the construct pages, /constructs/style.css, the header
 // responses, and every target a construct of the host references, whatever
 // its kind (form-post and js-only targets included: they answer a GET

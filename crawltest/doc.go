@@ -165,6 +165,9 @@
 // ordinary agents (unless the whole host is disallowed, as
 // Options.RobotsVariety's hosts that answer 500 are).
 //
+// The constructs are the same on every host, whatever the Seed and the
+// clock: only the host names in them differ.
+//
 // Web.References(u) is the ground truth for each construct resource: the
 // URL, kind and construct of every reference, normalized like Reachable's
 // URLs, in document (or header) order. Kinds are those of package extract
