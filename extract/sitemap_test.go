@@ -367,3 +367,28 @@ func TestReadSitemapReaderError(t *testing.T) {
 		t.Errorf("gzip: err = %v; want the reader's error alone", err)
 	}
 }
+
+// BenchmarkReadSitemap reads a urlset of 50,000 URLs (the protocol's
+// maximum), plain and gzipped, and the same URLs as a text sitemap.
+// SetBytes is the uncompressed size.
+func BenchmarkReadSitemap(b *testing.B) {
+	for _, bc := range []struct {
+		name      string
+		text, zip bool
+	}{{"xml", false, false}, {"xml.gz", false, true}, {"text", true, false}, {"text.gz", true, true}} {
+		in := bigURLSet(50_000, bc.text)
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			if bc.zip {
+				in = gz(b, in)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				sm, err := ReadSitemap(bytes.NewReader(in), nil)
+				if err != nil || len(sm.URLs) != 50_000 {
+					b.Fatalf("%d URLs, %v", len(sm.URLs), err)
+				}
+			}
+		})
+	}
+}
