@@ -213,3 +213,15 @@ func TestKindNames(t *testing.T) {
 		t.Errorf("kind names = %q, want %q", got, want)
 	}
 }
+
+// TestTagAttrOnce checks a tag whose attributes go through the tokenizer's
+// TagAttr twice (the tag's own, then its style attribute), which yields
+// them only once: the Extractor keeps what it read.
+func TestTagAttrOnce(t *testing.T) {
+	doc := linksOf(t, `<img src="&eacute;.png" style="background:url(&eacute;2.png)"><td background="b&eacute;.gif" style="x:url(&quot;s&eacute;.png&quot;)">`, nil)
+	want := []ref{{"img", Embed, "https://example.com/dir/%C3%A9.png"}, {"style", Embed, "https://example.com/dir/%C3%A92.png"},
+		{"td", Embed, "https://example.com/dir/b%C3%A9.gif"}, {"style", Embed, "https://example.com/dir/s%C3%A9.png"}}
+	if got, w := formatRefs(doc.Links), formatWant(want); got != w {
+		t.Errorf("Links:%s\nwant:%s", got, w)
+	}
+}
