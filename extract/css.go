@@ -101,7 +101,7 @@ func (s *cssScanner) next() (ref []byte, kind Kind, ok bool) {
 			continue
 		case c == '"' || c == '\'':
 			v, good := s.str(c)
-			at, inSet := s.at, s.imageSet > 0
+			at, inSet := s.at, s.imageSet == 1 // not in type("image/avif")
 			s.at = atNone
 			if !good {
 				continue
