@@ -65,7 +65,7 @@
 //	frame[src], iframe[src]                           Frame
 //	iframe[srcdoc]                                    (inner)     parsed as HTML; its references resolve against
 //	                                                              the document's base (or the srcdoc's own <base>);
-//	                                                              a refresh inside is Frame; 3 levels deep at most
+//	                                                              a refresh inside is Frame; nested 2 deep at most
 //	img[src|srcset|lowsrc|dynsrc]                     Embed       srcset by ParseSrcset; <image> outside SVG is img
 //	img[longdesc]                                     Navigation
 //	picture/source[src|srcset]                        Embed
@@ -271,7 +271,7 @@
 // whatever the input length; with defaults the link and text parts stay far
 // below their worst case on real pages. An iframe srcdoc (at most
 // MaxAttrLen bytes) is scanned with the document's remaining token and
-// link budgets, three levels deep at most; CSS, srcset and Link header
+// link budgets, srcdocs nested two deep at most; CSS, srcset and Link header
 // scans are linear in their input.
 //
 // # Concurrency

@@ -912,8 +912,8 @@ func (e *Extractor) svgRef(tag string, raw []byte, nameEnd int) {
 	e.push(tag, Embed, 0, h, nil, nil)
 }
 
-// maxSrcdocDepth bounds the nesting of iframe srcdoc documents that are
-// scanned: a srcdoc inside a srcdoc inside a srcdoc, no deeper.
+// maxSrcdocDepth bounds the nesting of documents scanned: the document,
+// a srcdoc in it and a srcdoc in that, no deeper.
 const maxSrcdocDepth = 3
 
 // srcdoc queues the references of an iframe's srcdoc document, scanned by

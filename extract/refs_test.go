@@ -225,3 +225,11 @@ func TestTagAttrOnce(t *testing.T) {
 		t.Errorf("Links:%s\nwant:%s", got, w)
 	}
 }
+
+func TestSrcdocDepth(t *testing.T) {
+	page := `<iframe srcdoc="<img src=one.png><iframe srcdoc='<img src=two.png><iframe srcdoc=&quot;<img src=three.png>&quot;></iframe>'></iframe>"></iframe>`
+	want := []ref{{"img", Embed, "https://example.com/dir/one.png"}, {"img", Embed, "https://example.com/dir/two.png"}}
+	if got := linksOf(t, page, nil).Links; formatRefs(got) != formatWant(want) {
+		t.Errorf("Links(%q):%s\nwant:%s", page, formatRefs(got), formatWant(want))
+	}
+}
