@@ -648,8 +648,9 @@ func (e *Extractor) startTag(selfClosing bool) bool {
 		ready = e.startOther(k, raw, nameEnd, selfClosing)
 	}
 	// A style attribute with a url() needs a '(' somewhere in the tag:
-	// one IndexByte spares the attribute scan on nearly every tag.
-	if bytes.IndexByte(raw[nameEnd:], '(') >= 0 {
+	// one IndexByte (none for a tag without attributes, "<p>") spares the
+	// attribute scan on nearly every tag.
+	if nameEnd+2 < len(raw) && bytes.IndexByte(raw[nameEnd:], '(') >= 0 {
 		e.styleAttr(raw, nameEnd)
 	}
 	return ready
