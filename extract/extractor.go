@@ -680,7 +680,8 @@ func (e *Extractor) startA(raw []byte, nameEnd int) bool {
 		if h == nil {
 			h = at.xlinkHref
 		}
-		if at.ping != nil {
+		if at.ping != nil && h != nil {
+			// Pings go with following the link: none without an href.
 			e.pushList("a", Ping, at.ping, false, nil)
 		}
 	}
@@ -710,7 +711,7 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantAlt|wantPing)
 		rel, _ := parseRel(at.rel)
 		e.push("area", Navigation, rel, at.href, e.boundedAttr(at.alt), nil)
-		if at.ping != nil {
+		if at.ping != nil && at.href != nil {
 			e.pushList("area", Ping, at.ping, false, nil)
 		}
 	case tagFrame:

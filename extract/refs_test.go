@@ -54,6 +54,7 @@ func TestConstructs(t *testing.T) {
 			want: []ref{{"a", Ping, "https://example.com/p1"}, {"a", Ping, "https://t.example/p2"}, {"a", Navigation, "https://example.com/x"}}},
 		{construct: "area[ping]", html: `<area href="/x" ping="p">`,
 			want: []ref{{"area", Navigation, "https://example.com/x"}, {"area", Ping, doc + "p"}}},
+		{construct: "ping without href skipped", html: `<a ping="/p1">x</a><area ping="/p2">`},
 		{construct: "link rel=canonical next prev alternate", html: `<link rel=canonical href=/c><link rel=next href=n><link rel=prev href=p><link rel=alternate hreflang=de href=/de/>`,
 			want: []ref{{"link", Navigation, "https://example.com/c"}, {"link", Navigation, doc + "n"}, {"link", Navigation, doc + "p"}, {"link", Navigation, "https://example.com/de/"}}},
 		{construct: "link rel=alternate feed", html: `<link rel=alternate type="application/rss+xml" href=/rss><link rel="Alternate" type="Application/Atom+XML; charset=utf-8" href=/atom><link rel=alternate type=application/feed+json href=/json>`,
