@@ -89,13 +89,14 @@ type FeedItem struct {
 // absolute links.
 //
 // Parsing is github.com/mmcdole/gofeed's, chosen because it is maintained
-// (v1.4.2, 2025), reads RSS 0.90 to 2.0, RSS 1.0 (RDF) and Atom 0.3 and 1.0
+// (v1.4.2, August 2026), reads RSS 0.90 to 2.0, RSS 1.0 (RDF) and Atom 0.3 and 1.0
 // with one universal model, is lenient with the broken feeds crawlers meet
 // (unescaped entities, undeclared prefixes, bogus namespaces, control
 // characters, non-UTF-8 encodings declared in the XML declaration), and
 // since v1.4 streams its input and depends on nothing beyond golang.org/x/net
-// and x/text. Its cost: about 1 MB more binary, mostly x/net/html/charset's
-// encoding tables. JSON Feed, which gofeed also reads, is refused with
+// and x/text. Its cost: a program using extract grows by 2.3 MB (1.8 MB
+// stripped, +36 %), mostly the CJK tables of the x/text encodings that
+// x/net/html/charset links in, encoding/json and regexp. JSON Feed, which gofeed also reads, is refused with
 // ErrFeedSyntax: its item count cannot be bounded before gofeed decodes it
 // all.
 //
