@@ -648,8 +648,9 @@ func (e *Extractor) startTag(selfClosing bool) bool {
 		ready = e.startOther(k, raw, nameEnd, selfClosing)
 	}
 	// A style attribute with a url() needs a '(' somewhere in the tag:
-	// one IndexByte spares the attribute scan on nearly every tag.
-	if bytes.IndexByte(raw[nameEnd:], '(') >= 0 {
+	// one IndexByte (none for a tag without attributes, "<p>") spares the
+	// attribute scan on nearly every tag.
+	if nameEnd+2 < len(raw) && bytes.IndexByte(raw[nameEnd:], '(') >= 0 {
 		e.styleAttr(raw, nameEnd)
 	}
 	return ready
@@ -679,7 +680,8 @@ func (e *Extractor) startA(raw []byte, nameEnd int) bool {
 		if h == nil {
 			h = at.xlinkHref
 		}
-		if at.ping != nil {
+		if at.ping != nil && h != nil {
+			// Pings go with following the link: none without an href.
 			e.pushList("a", Ping, at.ping, false, nil)
 		}
 	}
@@ -709,7 +711,7 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantAlt|wantPing)
 		rel, _ := parseRel(at.rel)
 		e.push("area", Navigation, rel, at.href, e.boundedAttr(at.alt), nil)
-		if at.ping != nil {
+		if at.ping != nil && at.href != nil {
 			e.pushList("area", Ping, at.ping, false, nil)
 		}
 	case tagFrame:
@@ -912,8 +914,8 @@ func (e *Extractor) svgRef(tag string, raw []byte, nameEnd int) {
 	e.push(tag, Embed, 0, h, nil, nil)
 }
 
-// maxSrcdocDepth bounds the nesting of iframe srcdoc documents that are
-// scanned: a srcdoc inside a srcdoc inside a srcdoc, no deeper.
+// maxSrcdocDepth bounds the nesting of documents scanned: the document,
+// a srcdoc in it and a srcdoc in that, no deeper.
 const maxSrcdocDepth = 3
 
 // srcdoc queues the references of an iframe's srcdoc document, scanned by

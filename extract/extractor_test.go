@@ -132,6 +132,50 @@ func TestExtractorAllocs(t *testing.T) {
 	}
 }
 
+// TestExtractorAllocsAllKinds is TestExtractorAllocs on a page with every
+// reference kind but srcdoc (which starts a tokenizer of its own): queued
+// links, srcset, pings, CSS and forms allocate nothing either.
+func TestExtractorAllocsAllKinds(t *testing.T) {
+	if testing.CoverMode() != "" || linksRaceEnabled {
+		t.Skip("allocation counts differ under -race and -cover")
+	}
+	for _, n := range []int{10, 800} { // 800 × 12 links: under MaxLinks
+		var b bytes.Buffer
+		b.WriteString(`<html><head><link rel=stylesheet href=/s.css><style>@import "i.css"; p{background:url(/bg.png)}</style></head><body>`)
+		for i := range n {
+			fmt.Fprintf(&b, `<p style="background:url('/p%d.png')"><img src=/i%d.png srcset="a.png 1x, b.png 2x" alt=x><a href=/a%d ping="/p1 /p2">a</a>`+
+				`<form action=/f><button formaction=/b>b</button></form><blockquote cite=/c>q</blockquote><script src=/s.js></script><svg><use href="u.svg#i"/></svg>`, i, i, i)
+		}
+		page := b.Bytes()
+		r := bytes.NewReader(page)
+		e := NewExtractor(nil)
+		links := 0
+		run := func() {
+			r.Reset(page)
+			e.Reset(r)
+			links = 0
+			for e.Next() {
+				links++
+			}
+		}
+		run() // grow buffers
+		got := testing.AllocsPerRun(20, run)
+		want := testing.AllocsPerRun(20, func() {
+			r.Reset(page)
+			z := html.NewTokenizer(r)
+			z.SetMaxBuf(DefaultMaxTokenLen)
+			for z.Next() != html.ErrorToken {
+			}
+		})
+		if links != 12*n+3 {
+			t.Fatalf("%d links: Extractor found %d, want %d", n, links, 12*n+3)
+		}
+		if got != want {
+			t.Errorf("%d links: Extractor allocates %v per page, bare tokenizer %v; want equal (0 per link)", n, got, want)
+		}
+	}
+}
+
 func TestExtractorReuse(t *testing.T) {
 	pages := []string{
 		`<title>one</title><a href=/a>A</a><meta name=robots content=noindex><base href=/b/>`,

@@ -54,6 +54,7 @@ func TestConstructs(t *testing.T) {
 			want: []ref{{"a", Ping, "https://example.com/p1"}, {"a", Ping, "https://t.example/p2"}, {"a", Navigation, "https://example.com/x"}}},
 		{construct: "area[ping]", html: `<area href="/x" ping="p">`,
 			want: []ref{{"area", Navigation, "https://example.com/x"}, {"area", Ping, doc + "p"}}},
+		{construct: "ping without href skipped", html: `<a ping="/p1">x</a><area ping="/p2">`},
 		{construct: "link rel=canonical next prev alternate", html: `<link rel=canonical href=/c><link rel=next href=n><link rel=prev href=p><link rel=alternate hreflang=de href=/de/>`,
 			want: []ref{{"link", Navigation, "https://example.com/c"}, {"link", Navigation, doc + "n"}, {"link", Navigation, doc + "p"}, {"link", Navigation, "https://example.com/de/"}}},
 		{construct: "link rel=alternate feed", html: `<link rel=alternate type="application/rss+xml" href=/rss><link rel="Alternate" type="Application/Atom+XML; charset=utf-8" href=/atom><link rel=alternate type=application/feed+json href=/json>`,
@@ -223,5 +224,13 @@ func TestTagAttrOnce(t *testing.T) {
 		{"td", Embed, "https://example.com/dir/b%C3%A9.gif"}, {"style", Embed, "https://example.com/dir/s%C3%A9.png"}}
 	if got, w := formatRefs(doc.Links), formatWant(want); got != w {
 		t.Errorf("Links:%s\nwant:%s", got, w)
+	}
+}
+
+func TestSrcdocDepth(t *testing.T) {
+	page := `<iframe srcdoc="<img src=one.png><iframe srcdoc='<img src=two.png><iframe srcdoc=&quot;<img src=three.png>&quot;></iframe>'></iframe>"></iframe>`
+	want := []ref{{"img", Embed, "https://example.com/dir/one.png"}, {"img", Embed, "https://example.com/dir/two.png"}}
+	if got := linksOf(t, page, nil).Links; formatRefs(got) != formatWant(want) {
+		t.Errorf("Links(%q):%s\nwant:%s", page, formatRefs(got), formatWant(want))
 	}
 }

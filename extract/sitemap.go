@@ -114,9 +114,9 @@ type SitemapURL struct {
 // declared ISO-8859-1 or windows-1252 encoding is decoded and any other
 // declared encoding is read as UTF-8 (the protocol requires UTF-8).
 // Elements are recognised by local name in the root element's namespace,
-// whatever it is (sitemaps.org's, Google's old 0.84 one, or none), so
-// elements of extensions in other namespaces are skipped even where they
-// share a local name: image:loc, video:, news: and the xhtml:link hreflang
+// whatever it is (sitemaps.org's, Google's old 0.84 one, or none), or in
+// no namespace, so elements of extensions in other namespaces are skipped
+// even where they share a local name: image:loc, video:, news: and the xhtml:link hreflang
 // alternates are not reported (a crawler finds the alternates on the pages
 // themselves). Unknown elements are skipped; reading stops at the end of
 // the root element. Of repeated loc, lastmod, changefreq or priority
@@ -349,9 +349,9 @@ func (sr *sitemapReader) readXML(br *bufio.Reader) error {
 				default:
 					return fmt.Errorf("%w: root element <%s> is neither urlset nor sitemapindex", ErrSitemapSyntax, t.Name.Local)
 				}
-			case depth == 2 && t.Name.Space == root.Space && t.Name.Local == entry:
+			case depth == 2 && inSitemapNS(t.Name, root) && t.Name.Local == entry:
 				inEntry, cur, loc, hasLoc, seen = true, SitemapURL{}, loc[:0], false, [fieldPriority + 1]bool{}
-			case depth == 3 && inEntry && t.Name.Space == root.Space:
+			case depth == 3 && inEntry && inSitemapNS(t.Name, root):
 				field, fieldMax = fieldNone, maxSitemapFieldLen
 				switch t.Name.Local {
 				case "loc":
@@ -414,6 +414,11 @@ func (sr *sitemapReader) readXML(br *bufio.Reader) error {
 		}
 	}
 }
+
+// inSitemapNS reports whether an element is in the sitemap's namespace:
+// the root element's, or none (for a root with a prefix and children
+// without one).
+func inSitemapNS(n, root xml.Name) bool { return n.Space == root.Space || n.Space == "" }
 
 // sitemapCharset decodes the encodings sitemaps declare besides UTF-8;
 // others are read as UTF-8.

@@ -94,8 +94,8 @@ func TestReadSitemap(t *testing.T) {
 			urls: "https://e.com/x priority=0\n"},
 		{name: "Google 0.84 namespace", in: []byte(`<urlset xmlns="http://www.google.com/schemas/sitemap/0.84"><url><loc>https://e.com/x</loc></url></urlset>`),
 			urls: "https://e.com/x\n"},
-		{name: "prefixed root", in: []byte(`<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>https://e.com/x</sm:loc></sm:url><url><loc>https://e.com/other-ns</loc></url></sm:urlset>`),
-			urls: "https://e.com/x\n"},
+		{name: "prefixed root", in: []byte(`<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>https://e.com/x</sm:loc></sm:url><url><loc>https://e.com/no-ns</loc></url><x:url xmlns:x="other"><x:loc>https://e.com/other-ns</x:loc></x:url><url><sm:loc>https://e.com/mixed</sm:loc></url></sm:urlset>`),
+			urls: "https://e.com/x\nhttps://e.com/no-ns\nhttps://e.com/mixed\n"},
 		{name: "extensions skipped", in: []byte(`<urlset ` + smNS + `
   xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
   xmlns:xhtml="http://www.w3.org/1999/xhtml"
