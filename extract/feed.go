@@ -61,8 +61,8 @@ type FeedOptions struct {
 	MaxItems int
 }
 
-// Feed is what ReadFeed read from one feed: plain data.
-type Feed struct {
+// FeedFile is what ReadFeed read from one feed: plain data.
+type FeedFile struct {
 	Title     string     // the channel's or feed's title, whitespace-collapsed, at most 1024 bytes
 	Items     []FeedItem // items with a usable link, in feed order; duplicates kept
 	Truncated bool       // a bound was hit; the error wraps ErrFeedTooLarge
@@ -118,14 +118,14 @@ type FeedItem struct {
 // open elements, and returns the items before the cut with Truncated set
 // and an error wrapping ErrFeedTooLarge.
 //
-// Errors: the returned *Feed is never nil. Input gofeed cannot read (not a
+// Errors: the returned *FeedFile is never nil. Input gofeed cannot read (not a
 // feed, broken XML, JSON Feed) gives an empty Feed and an error wrapping
 // ErrFeedSyntax; gofeed returns nothing from a broken feed, so unlike
 // ReadSitemap there are no partial results. A failing reader gives its
 // own error, wrapped.
 //
 // ReadFeed is safe for concurrent use; opts is only read.
-func ReadFeed(r io.Reader, base *url.URL, opts *FeedOptions) (*Feed, error) {
+func ReadFeed(r io.Reader, base *url.URL, opts *FeedOptions) (*FeedFile, error) {
 	maxBytes, maxItems := int64(DefaultMaxFeedBytes), DefaultMaxFeedItems
 	norm := (*urlnorm.Normalizer)(nil)
 	if opts != nil {
@@ -140,7 +140,7 @@ func ReadFeed(r io.Reader, base *url.URL, opts *FeedOptions) (*Feed, error) {
 	if norm == nil {
 		norm = urlnorm.New()
 	}
-	feed := &Feed{}
+	feed := &FeedFile{}
 
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.LimitReader(r, maxBytes+1))

@@ -13,7 +13,7 @@ import (
 )
 
 // items renders feed items compactly for comparison.
-func items(f *Feed) string {
+func items(f *FeedFile) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "title=%q\n", f.Title)
 	for _, it := range f.Items {

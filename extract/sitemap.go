@@ -63,8 +63,8 @@ type SitemapOptions struct {
 	MaxBytes int64
 }
 
-// Sitemap is what ReadSitemap read from one sitemap file: plain data.
-type Sitemap struct {
+// SitemapFile is what ReadSitemap read from one sitemap file: plain data.
+type SitemapFile struct {
 	URLs      []SitemapURL // <url> entries of a urlset, or the lines of a text sitemap, in file order
 	Sitemaps  []SitemapURL // <sitemap> entries of a sitemap index, in file order
 	Skipped   int          // entries or lines dropped: no loc, or a loc that is not an absolute http(s) URL
@@ -140,7 +140,7 @@ type SitemapURL struct {
 // ErrSitemapTooLarge; a file of exactly MaxURLs entries or MaxBytes bytes is
 // complete and no error.
 //
-// Errors: the returned *Sitemap is never nil and holds what was read before
+// Errors: the returned *SitemapFile is never nil and holds what was read before
 // any error. Malformed input (broken XML or gzip, a truncated file, a root
 // element other than urlset or sitemapindex) gives one error wrapping
 // ErrSitemapSyntax; a failing reader gives its own error, wrapped. Bad
@@ -148,7 +148,7 @@ type SitemapURL struct {
 // priority is left zero.
 //
 // ReadSitemap is safe for concurrent use; opts is only read.
-func ReadSitemap(r io.Reader, opts *SitemapOptions) (*Sitemap, error) {
+func ReadSitemap(r io.Reader, opts *SitemapOptions) (*SitemapFile, error) {
 	maxURLs, maxBytes := DefaultMaxSitemapURLs, int64(DefaultMaxSitemapBytes)
 	if opts != nil {
 		if opts.MaxURLs > 0 {
@@ -158,7 +158,7 @@ func ReadSitemap(r io.Reader, opts *SitemapOptions) (*Sitemap, error) {
 			maxBytes = opts.MaxBytes
 		}
 	}
-	sr := &sitemapReader{sm: &Sitemap{}, maxURLs: maxURLs}
+	sr := &sitemapReader{sm: &SitemapFile{}, maxURLs: maxURLs}
 	src := &errRecorder{r: r}
 	err := sr.read(src, maxBytes)
 	if err == nil {
@@ -179,7 +179,7 @@ func ReadSitemap(r io.Reader, opts *SitemapOptions) (*Sitemap, error) {
 
 // sitemapReader holds the state of one ReadSitemap call.
 type sitemapReader struct {
-	sm      *Sitemap
+	sm      *SitemapFile
 	maxURLs int
 }
 
