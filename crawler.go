@@ -50,6 +50,8 @@ type Crawler struct {
 	frontErr atomic.Pointer[error] // first error from the frontier's Next, which ends the crawl
 	maxDepth int                   // effective hop limit, 0 for none
 	traps    *trapGuard
+	follows  kindSet // the kinds of reference followed
+	sitemaps sitemapBook
 
 	privateSeeds atomic.Int64 // seeds refused because their host is private
 	privateAny   atomic.Bool  // privateHosts is not empty
@@ -75,6 +77,14 @@ func New(opts ...Option) (*Crawler, error) {
 		c.maxDepth = cfg.maxDepth
 	}
 	c.traps = newTrapGuard(cfg.traps)
+	kinds := defaultFollow
+	if cfg.followSet {
+		kinds = cfg.follow
+	}
+	if cfg.archive {
+		kinds = append(append([]extract.Kind(nil), kinds...), extract.Embed, extract.Style)
+	}
+	c.follows = newKindSet(kinds)
 	if c.norm == nil {
 		c.norm = urlnorm.New()
 	}
@@ -95,6 +105,9 @@ func New(opts ...Option) (*Crawler, error) {
 		fo.UserAgent = cfg.userAgent
 		fo.DialContext = cfg.dialContext
 		fo.AllowPrivateNetworks = cfg.allowPrivate
+		if len(fo.AcceptTypes) == 0 {
+			fo.AcceptTypes = acceptTypes(c.follows, cfg.archive)
+		}
 		if fo.MaxConnsPerHost < cfg.hostConcurrency {
 			fo.MaxConnsPerHost = cfg.hostConcurrency
 		}
@@ -372,6 +385,9 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 			// already governs. A URL the new rules disallow is done
 			// now, rather than after the rest that a slow robots.txt
 			// earns its host.
+			if err == nil && c.follows.has(extract.Sitemap) {
+				c.offerSitemaps(ctx, u, rules.Sitemaps(), req.Depth+1)
+			}
 			out := frontier.Outcome{Requeue: true, Duration: time.Since(start), CrawlDelay: rules.CrawlDelay(c.botName)}
 			if ctx.Err() == nil && !rules.Allowed(c.botName, req.URL) {
 				c.stats.robotsDenied.Add(1)
@@ -488,7 +504,23 @@ func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL,
 	}
 	hdr := extract.RobotsFromHeader(resp.Header, c.botName)
 	p.NoIndex, p.NoFollow = hdr.NoIndex, hdr.NoFollow
-	if resp.ContentType == "text/html" || resp.ContentType == "application/xhtml+xml" {
+	sitemap := c.sitemaps.isSitemap(req.URL)
+	if info, ok := c.sitemaps.takeInfo(req.URL); ok {
+		p.Sitemap = &info
+	}
+	switch {
+	case sitemap:
+		c.readSitemap(ctx, p)
+	case resp.ContentType == "text/css":
+		p.Links = extract.CSSLinks(resp.Body, u, &extract.Options{Normalizer: c.norm})
+	case resp.ContentType != "text/html" && resp.ContentType != "application/xhtml+xml":
+		switch root := xmlRoot(resp.Body); {
+		case isGzip(resp.Body) || root == "urlset" || root == "sitemapindex":
+			c.readSitemap(ctx, p)
+		case root == "rss" || root == "feed" || root == "RDF":
+			c.readFeed(ctx, p)
+		}
+	default:
 		doc, err := extract.Links(bytes.NewReader(resp.Body), u, &extract.Options{Normalizer: c.norm, BotName: c.botName})
 		if err != nil {
 			c.log.Info("extract failed", "url", req.URL, "err", err)
@@ -511,6 +543,9 @@ func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL,
 			}
 			p.MainText = text
 		}
+	}
+	if hl := extract.HeaderLinks(resp.Header, resp.Status, u, &extract.Options{Normalizer: c.norm}); len(hl) > 0 {
+		p.Links = append(p.Links, hl...)
 	}
 	return p
 }
@@ -572,19 +607,31 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 		// l.Text shares one buffer with the page's other texts; the
 		// frontier copies what it queues (see frontier.Frontier), so the
 		// many links that are already known cost no copy here.
+		if !c.follows.has(l.Kind) {
+			continue
+		}
 		r := frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text}
-		if l.Tag == "meta" {
-			// A meta refresh is a redirect made by the page: its hops
-			// count against the same limit, or a chain of refreshing
-			// pages would never end.
+		if l.Kind == extract.Sitemap {
+			c.sitemaps.markSitemap(l.URL)
+		}
+		if l.Kind == extract.Redirect {
+			// A meta refresh (or a Refresh, Location or
+			// Content-Location header) is a redirect made by the
+			// page: its hops count against the same limit, or a chain
+			// of refreshing pages would never end.
 			r.Redirects = p.redirects + 1
 			if r.Redirects > maxRedirects {
-				c.fail(ctx, referrer, "redirect", fmt.Errorf("trawl: more than %d redirects (the last a meta refresh to %s)", maxRedirects, l.URL))
+				c.fail(ctx, referrer, "redirect", fmt.Errorf("trawl: more than %d redirects (the last by %s to %s)", maxRedirects, l.Tag, l.URL))
 				continue
 			}
 		}
 		if c.cfg.priority != nil {
 			r.Priority = c.cfg.priority(l, p)
+		}
+		if c.cfg.priority != nil || c.cfg.inlinkBoost > 0 {
+			if prio, ok := c.sitemaps.priorityOf(l.URL); ok {
+				r.Priority += prio
+			}
 		}
 		if guard && c.traps.template(l.URL) == own {
 			same = append(same, r)
@@ -625,6 +672,10 @@ func (c *Crawler) redirect(ctx context.Context, req frontier.Request, resp *fetc
 	target, err := c.norm.Normalize(resp.Location.String())
 	if err != nil {
 		c.fail(ctx, req.URL, "redirect", fmt.Errorf("trawl: redirect to %s: %w", resp.Location, err))
+		return
+	}
+	if !c.follows.has(extract.Redirect) {
+		c.skip(ctx, target, "kind") // WithFollow leaves redirects out
 		return
 	}
 	c.stats.redirs.Add(1)

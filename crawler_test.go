@@ -164,15 +164,18 @@ func TestCrawlPoliteAndComplete(t *testing.T) {
 	if len(extra) > 0 {
 		t.Errorf("%d fetched pages are not reachable, e.g. %v", len(extra), first(extra, 5))
 	}
-	// Besides pages, only the feeds that pages link to may be fetched.
-	feeds := map[string]bool{}
-	for _, u := range web.Feeds() {
-		feeds[u] = true
+	// Besides pages, only the feeds that pages link to, the sitemaps that
+	// robots.txt names (and their index entries) and, for a host that
+	// names none, its /sitemap.xml may be fetched.
+	discovery := map[string]bool{}
+	for _, u := range append(web.Feeds(), web.Sitemaps()...) {
+		discovery[u] = true
 	}
 	_, other := diff(fetchedURLs(log), want)
 	for _, u := range other {
-		if !feeds[u] {
-			t.Errorf("fetched %s, which is neither a reachable page nor a feed", u)
+		pu, _ := url.Parse(u)
+		if !discovery[u] && pu.Path != "/sitemap.xml" && !strings.HasPrefix(pu.Path, "/sitemaps/") {
+			t.Errorf("fetched %s, which is neither a reachable page, a feed nor a sitemap", u)
 		}
 	}
 	if len(want) < 24*5 {

@@ -34,8 +34,13 @@
 //     too passes normalization, duplicate elimination, robots.txt and
 //     politeness. Transient failures (timeouts, resets, 429, 5xx) are retried
 //     later, after the host's back-off.
-//  4. HTML is scanned once (package extract) for links, title, language,
-//     canonical URL and <meta name=robots>; X-Robots-Tag headers count too.
+//  4. HTML is scanned once (package extract) for every URL it references,
+//     each with its kind (navigation, frame, redirect, form, sitemap, feed,
+//     embed, style, ping), and for title, language, canonical URL and <meta
+//     name=robots>; X-Robots-Tag headers count too. Style sheets are read
+//     for url() and @import, sitemaps (XML, gzip, text; index files) and
+//     RSS/Atom feeds for the URLs they list, and response headers (Link,
+//     Refresh, Content-Location, a 201's Location) for theirs.
 //  5. The page goes to Events.OnPage and, unless it is noindex, to the
 //     Store.
 //  6. Unless the page is nofollow, or repeats exactly an earlier page of
@@ -54,6 +59,22 @@
 // resolution) unless WithAllowPrivateNetworks(true) is given. Seeds have
 // depth 1; a link found on a page of depth d has depth d+1. No normalized URL
 // is fetched twice in one crawl.
+//
+// # What the crawler follows
+//
+// By default a crawl follows navigation links, frames, redirects (HTTP
+// 3xx, meta refresh, Refresh and Content-Location headers), the action
+// URLs of GET forms (never submitting POST forms), sitemaps and feeds:
+// DefaultFollow. When a host's robots.txt is fetched, the sitemaps it
+// names are queued (or /sitemap.xml when it names none); what a sitemap
+// says of a URL (lastmod, changefreq, priority) reaches its Page.Sitemap,
+// and its priority adds to the link's score in a best-first crawl.
+// WithFollow chooses the kinds; WithArchive adds embedded resources and
+// style sheets (an archive crawl: images, scripts, media and CSS are
+// fetched and stored as served, under the same politeness). Robots.txt,
+// the trap rules and every Filter apply to every kind. JavaScript is not
+// run: URLs that exist only in scripts are not found (see package
+// extract).
 //
 // # Spider traps: a crawl that ends by itself
 //

@@ -6,6 +6,7 @@ require (
 	github.com/PuerkitoBio/purell v1.2.1
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/cockroachdb/pebble v1.1.5
+	github.com/mmcdole/gofeed v1.4.2
 	github.com/nlnwa/whatwg-url v0.6.2
 	github.com/temoto/robotstxt v1.1.2
 	golang.org/x/net v0.62.0
@@ -31,6 +32,7 @@ require (
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/kr/text v0.2.0 // indirect
 	github.com/matttproud/golang_protobuf_extensions v1.0.4 // indirect
+	github.com/mmcdole/goxpp/v2 v2.0.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/prometheus/client_golang v1.15.0 // indirect
 	github.com/prometheus/client_model v0.3.0 // indirect

@@ -31,7 +31,7 @@ var allowedImports = map[string][]string{
 	"fetch":                    {},
 	"crawltest":                {},
 	"store":                    {""},
-	"internal/spider":          {"", "crawltest", "store", "frontier", "frontier/disk"},
+	"internal/spider":          {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
 	"examples/sitespider":      {"", "internal/spider"},
 	"examples/dirspider":       {"", "internal/spider"},
 

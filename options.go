@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trawl-dev/trawl/dedup"
+	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/urlnorm"
@@ -30,6 +31,9 @@ type config struct {
 	maxRetries      int
 	hostBudget      int
 	traps           TrapLimits
+	follow          []extract.Kind
+	followSet       bool
+	archive         bool
 	spillDir        string
 	adaptive        float64
 	priority        func(l *Link, p *Page) float64
@@ -330,6 +334,11 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: progress interval must be positive, got %v", c.progressEvery)
 	case len(c.seeds) == 0 && c.frontier == nil && c.frontierFunc == nil:
 		return fmt.Errorf("trawl: no seeds (use WithSeeds)")
+	}
+	for _, k := range c.follow {
+		if _, err := extract.ParseKind(k.String()); err != nil {
+			return fmt.Errorf("trawl: WithFollow: unknown link kind %d", uint8(k))
+		}
 	}
 	for _, f := range c.filters {
 		if f == nil {

@@ -33,7 +33,7 @@ type Page struct {
 	Header      http.Header   // response header
 	ContentType string        // media type, such as "text/html"
 	Charset     string        // charset the body was decoded from
-	Body        []byte        // body converted to UTF-8, at most the fetcher's size limit
+	Body        []byte        // body: UTF-8 text for text types, the bytes as served for others (images, archives), at most the fetcher's size limit
 	Truncated   bool          // the body was cut at the size limit
 	Fetched     time.Time     // when the fetch finished
 	Duration    time.Duration // how long the fetch took
@@ -45,7 +45,7 @@ type Page struct {
 	Canonical string
 	NoIndex   bool    // meta robots or X-Robots-Tag said noindex (such pages are not stored)
 	NoFollow  bool    // meta robots or X-Robots-Tag said nofollow (their links are not followed)
-	Links     []Link  // links found on the page (all of them, including nofollow ones)
+	Links     []Link  // every reference found (HTML, CSS, sitemap, feed, response headers), each with its Kind, nofollow ones included
 	Text      string  // visible text of the page, whitespace collapsed
 	MainText  string  // main content (article text, paragraphs separated by blank lines); filled with WithMainText
 	Score     float64 // the WithPageScore function's score for this page; 0 without one
@@ -53,6 +53,10 @@ type Page struct {
 	// page's (Kind dedup.Exact or dedup.Near, Of its URL); Kind is dedup.New
 	// for an original or when detection is off.
 	Duplicate dedup.Match
+
+	// Sitemap is what a sitemap said about this URL (lastmod, changefreq,
+	// priority) when the crawl found it in one; nil otherwise.
+	Sitemap *SitemapInfo
 
 	redirects int // redirects and meta refreshes that led here (frontier.Request.Redirects)
 }

@@ -36,6 +36,9 @@ type Stats struct {
 	TrapURLs        int64 // URLs dropped by a TrapLimits rule (also counted in Filtered)
 	RepeatPages     int64 // pages whose title and text repeat an earlier page of their host; their links were not followed
 	PrivateRefused  int64 // URLs not fetched because their host is on a private or loopback address (also in ErrorKinds["private"])
+	Sitemaps        int64 // sitemap files read (urlset or index, XML, gzip or plain text)
+	SitemapURLs     int64 // URLs listed in them (page URLs and index entries)
+	Feeds           int64 // RSS and Atom feeds read
 
 	Errors      int64            // URLs given up on (after retries)
 	ErrorKinds  map[string]int64 // errors by kind: "timeout", "connection", "status-5xx", "content-type", "bomb", ...
@@ -62,6 +65,7 @@ type stats struct {
 	noIndex, noFollow, retries, redirs  atomic.Int64
 	exactDups, nearDups                 atomic.Int64
 	trapURLs, repeatPages, private      atomic.Int64
+	sitemaps, sitemapURLs, feeds        atomic.Int64
 	errors, storeErrors, truncated      atomic.Int64
 	maxDepth                            atomic.Int64
 
@@ -146,6 +150,9 @@ func (s *stats) snapshot(queued int) Stats {
 		TrapURLs:        s.trapURLs.Load(),
 		RepeatPages:     s.repeatPages.Load(),
 		PrivateRefused:  s.private.Load(),
+		Sitemaps:        s.sitemaps.Load(),
+		SitemapURLs:     s.sitemapURLs.Load(),
+		Feeds:           s.feeds.Load(),
 		Errors:          s.errors.Load(),
 		StoreErrors:     s.storeErrors.Load(),
 		Truncated:       s.truncated.Load(),

@@ -101,6 +101,92 @@
 // the home pages and lead to no ordinary page outside it, and the content
 // faults keep every link of the pages they alter.
 //
+// # Link constructs
+//
+// Options.LinkConstructs adds to every host a small, fixed set of pages and
+// responses under /constructs/ that use every way a page, a style sheet or
+// an HTTP response can reference a URL, for testing link extraction end to
+// end. The home page links to the index /constructs/ with a plain <a href>
+// (the last link of its footer; every other link of the web is unchanged),
+// and the index links with <a href> to the pages and header responses
+// below (all paths are under /constructs/):
+//
+//   - pages/html.html: a[href] in several forms (relative, root-relative,
+//     absolute, protocol-relative, padded with spaces, an entity in the
+//     query, a fragment, another host), a[ping] (two URLs), area[href],
+//     <link> with rel alternate (hreflang, and RSS and Atom feed types),
+//     next, prev, canonical, preload, prefetch, modulepreload, icon,
+//     "shortcut icon", stylesheet, manifest and sitemap, script[src],
+//     blockquote, q, del and ins [cite], iframe[src], <meta http-equiv>
+//     refresh and content-location; a URL in a <script> block and one in an
+//     onclick handler; javascript:, mailto:, data: and tel: links;
+//   - pages/media.html: img src, srcset (x and w descriptors, a URL with a
+//     comma in it, a candidate after a comma without a space), lowsrc,
+//     dynsrc and longdesc; picture/source srcset; audio, video, source and
+//     track src; video poster; embed src; object data and codebase; applet
+//     code, codebase and archive; input type=image src; body, table and td
+//     background;
+//   - pages/forms.html: GET forms (no method, and method="GET") with input
+//     and button formaction, a POST form with a button formaction, and
+//     isindex action;
+//   - pages/svg.html: inline SVG image, use, a and script, each with href
+//     and with xlink:href;
+//   - pages/css.html: a <style> block with @import (string and url()) and
+//     url() (bare, quoted, padded, in @font-face; also a data: URL and a
+//     url() inside a comment, which are not references), and style=""
+//     attributes;
+//   - pages/srcdoc.html: an iframe srcdoc document with a link and an image,
+//     resolved against the parent document's base;
+//   - pages/base.html: <base href> pointing into another directory
+//     (/constructs/t/based/), with relative links, a <style> block, a
+//     style attribute and a srcdoc document resolved against it;
+//   - pages/frames.html: a frameset;
+//   - style.css (text/css, linked from the pages): @import and url(),
+//     resolved against the style sheet's URL, which is in another
+//     directory than every page, so resolving against the page shows;
+//   - h/link.html: two Link header fields with several values each (rel
+//     preload, next, stylesheet, prev with a quoted comma in a parameter,
+//     alternate Atom feed, icon, sitemap); h/refresh.html: "Refresh: 0;
+//     url=…"; h/content-location.html: Content-Location; h/redirect: 302
+//     with a relative Location; created: 201 Created with a Location.
+//
+// Each reference leads to its own target under /constructs/t/ (so the
+// request log tells which constructs a crawler handled), which answers 200
+// to GET and HEAD, whatever the query (a GET form adds one), with a small
+// body of the type its extension says: a valid PNG (image/png), text/css,
+// application/javascript, text/vtt, audio/mpeg, video/mp4,
+// application/pdf, application/java-vm, application/java-archive,
+// image/svg+xml, font/woff2, font/woff, application/manifest+json,
+// application/rss+xml, application/atom+xml, application/xml (a sitemap),
+// text/plain (ping targets) and text/html. Targets reference nothing,
+// except that the feeds and the sitemap list the host's home page, so a
+// crawl of the constructs is finite: every reference of a construct
+// resource is one of Web.ConstructURLs. robots.txt allows them all to
+// ordinary agents (unless the whole host is disallowed, as
+// Options.RobotsVariety's hosts that answer 500 are).
+//
+// The constructs are the same on every host, whatever the Seed and the
+// clock: only the host names in them differ.
+//
+// Web.References(u) is the ground truth for each construct resource: the
+// URL, kind and construct of every reference, normalized like Reachable's
+// URLs, in document (or header) order. Kinds are those of package extract
+// ("navigation", "frame", "redirect", "form", "sitemap", "feed", "embed",
+// "style", "ping"), plus "form-post" for the actions of POST forms (a
+// crawler must not fetch them: the web answers a POST with 405, and a GET
+// of them shows in the log) and "js-only" for URLs that only running
+// JavaScript reaches. javascript:, mailto:, tel: and data: URLs, url() in
+// CSS comments and <base href> itself are no references.
+//
+// The constructs are not ordinary pages: Reachable, Depths, Pages, Page
+// and Log.FetchedPages leave them out, and they link to no ordinary page,
+// so comparing Log.FetchedPages with Reachable holds with LinkConstructs on
+// or off. To test an extractor, compare what it finds in each construct
+// resource with References less the form-post and js-only references; to
+// test a crawler, compare the log restricted to ConstructURLs with the
+// closure of References from the index over the kinds the crawler follows
+// (see the example of Web.References).
+//
 // # The request log
 //
 // Web.Log returns a snapshot of every request: its start and end, virtual

@@ -129,3 +129,40 @@ func ExampleFaults() {
 	// http://h0.test/fault/502 502
 	// http://h0.test/fault/503 503
 }
+
+// With LinkConstructs, References is the ground truth of link extraction:
+// here the references in a response's headers, and the construct URLs that
+// a crawler following links, frames, redirects and style sheets must fetch
+// (the closure of References from the index over those kinds).
+func ExampleWeb_References() {
+	w, err := crawltest.NewWeb(&crawltest.Options{Hosts: 1, PagesPerHost: 5, LinkConstructs: true})
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	for _, r := range w.References("http://h0.test/constructs/h/link.html") {
+		fmt.Printf("%-10s %-28s %s\n", r.Kind, r.Construct, r.URL)
+	}
+
+	follow := map[string]bool{"navigation": true, "frame": true, "redirect": true, "style": true}
+	index := "http://h0.test/constructs/"
+	want := map[string]bool{index: true}
+	for queue := []string{index}; len(queue) > 0; queue = queue[1:] {
+		for _, r := range w.References(queue[0]) {
+			if follow[r.Kind] && !want[r.URL] {
+				want[r.URL] = true
+				queue = append(queue, r.URL)
+			}
+		}
+	}
+	fmt.Println(len(want), "of the", len(w.ConstructURLs()), "construct URLs")
+	// Output:
+	// embed      Link rel=preload             http://h0.test/constructs/t/hdr-link-preload.png
+	// navigation Link rel=next                http://h0.test/constructs/t/hdr-link-next.html
+	// style      Link rel=stylesheet          http://h0.test/constructs/t/hdr-link-style.css
+	// navigation Link rel=prev                http://h0.test/constructs/t/hdr-link-prev.html
+	// feed       Link rel=alternate type=atom http://h0.test/constructs/t/hdr-link-feed.atom
+	// embed      Link rel=icon                http://h0.test/constructs/t/hdr-link-icon.png
+	// sitemap    Link rel=sitemap             http://h0.test/constructs/t/hdr-link-sitemap.xml
+	// 57 of the 137 construct URLs
+}

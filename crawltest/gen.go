@@ -692,6 +692,11 @@ func (w *Web) build(h, id int, sid string, now time.Time, text bool) *doc {
 		}
 		d.article = append(d.article, l)
 	}
+	if id == 0 && w.opts.LinkConstructs {
+		// Added last, so that the other links are those of the web
+		// without LinkConstructs.
+		d.foot = append(d.foot, link{href: constructsIndex, text: "Link constructs", dst: dstSpecial, host: h})
+	}
 	w.sessionize(d, sid)
 	return d
 }

@@ -60,6 +60,17 @@ type Options struct {
 	// every page). Default: Now() when NewWeb is called.
 	Epoch time.Time
 
+	// LinkConstructs adds to every host a small, finite set of pages under
+	// /constructs/, linked from the home page, that use every way an HTML
+	// page, a style sheet or an HTTP response can reference a URL (a, area,
+	// link rels, frames, srcdoc, img srcset, media, object, applet, forms,
+	// SVG, CSS url() and @import, Link, Refresh, Content-Location and
+	// Location headers, JavaScript-only links, …), and the targets they
+	// reference. Web.References gives the ground truth of each, and
+	// Web.ConstructURLs lists them; they are not part of Web.Reachable. See
+	// "Link constructs" in the package documentation. Default false.
+	LinkConstructs bool
+
 	// Faults switches traps and faults on. The zero value switches all off.
 	Faults Faults
 }

@@ -77,6 +77,8 @@ func (w *Web) route(rw *recorder, r *http.Request, h int) {
 		http.Redirect(rw, r, "/redirect-loop/b", http.StatusFound)
 	case path == "/redirect-loop/b" && f.RedirectLoop:
 		http.Redirect(rw, r, "http://"+host.authority+"/redirect-loop/a", http.StatusFound)
+	case strings.HasPrefix(path, constructsIndex) && w.opts.LinkConstructs:
+		w.serveConstruct(rw, r, h, path, query)
 	case strings.HasPrefix(path, "/fault/"):
 		w.fault(rw, r, h, path[len("/fault/"):])
 	default:

@@ -70,8 +70,9 @@ type reachability struct {
 //     javascript: are not followed).
 //
 // The set holds only ordinary pages: not robots.txt, sitemaps, feeds,
-// or the trap and fault URLs (FaultURLs) and what they lead to; so it is
-// the same finite set whatever Faults are switched on. Every page it holds
+// the trap and fault URLs (FaultURLs) and what they lead to, or the link
+// constructs (ConstructURLs); so it is the same finite set whatever Faults
+// are switched on and whether LinkConstructs is on. Every page it holds
 // is also listed in its host's sitemap, and a polite crawler that reads
 // sitemaps finds no other allowed page there. URLs are normalized: lower
 // case host, no default port, no fragment, no dot segments, no empty

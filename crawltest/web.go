@@ -59,8 +59,12 @@ type Web struct {
 	truthMu sync.Mutex
 	reach   map[string]*reachability
 	bufs    sync.Pool // *bytes.Buffer for rendering
-	bombMu  sync.Mutex
-	bomb    []byte // one gzip member of 1 MiB of spaces
+	// Construct targets (Options.LinkConstructs): path and query as
+	// referenced, and the paths served.
+	ctargets     []string
+	ctargetPaths map[string]bool
+	bombMu       sync.Mutex
+	bomb         []byte // one gzip member of 1 MiB of spaces
 }
 
 // NewWeb starts a web on loopback. A nil opts means the defaults.
@@ -108,6 +112,9 @@ func NewWeb(opts *Options) (*Web, error) {
 		for range w.hosts {
 			w.addrs = append(w.addrs, l.Addr().String())
 		}
+	}
+	if o.LinkConstructs {
+		w.ctargets, w.ctargetPaths = w.constructTargets()
 	}
 	w.srv = &http.Server{
 		Handler:           handler{w},

@@ -1,8 +1,11 @@
-// Package extract reads what a crawler needs out of fetched HTML: the
-// outgoing links with their anchor text and rel values, the page-level
-// signals that decide what to do with them (title, robots directives,
-// canonical URL, language, base URL), the visible text, and the page's main
-// content.
+// Package extract reads what a crawler needs out of fetched HTML: every URL
+// the page references, each tagged with a Kind (a page to follow, a frame,
+// a redirect, a GET form, a feed, a sitemap, an embedded resource, a style
+// sheet, a ping), with anchor text and rel values; the page-level signals
+// that decide what to do with them (title, robots directives, canonical
+// URL, language, base URL); the visible text; and the page's main content.
+// It also reads the references of style sheets (CSSLinks), of response
+// headers (HeaderLinks) and of srcset attributes (ParseSrcset).
 //
 // # Links and page signals
 //
@@ -14,26 +17,105 @@
 //	robots := doc.Robots.Merge(extract.RobotsFromHeader(resp.Header, "trawlbot"))
 //	if !robots.NoFollow {
 //		for _, l := range doc.Links {
-//			if l.Rel&extract.RelNofollow == 0 { enqueue(l.URL) }
+//			switch l.Kind {
+//			case extract.Navigation, extract.Frame, extract.Redirect:
+//				if l.Rel&extract.RelNofollow == 0 { enqueue(l.URL) }
+//			}
 //		}
 //	}
 //
-// It finds links in <a href>, <area href>, <frame src>, <iframe src>,
-// <link href> with rel canonical, alternate, next or prev (not style
-// sheets, icons or preloads), and <meta http-equiv="refresh"
-// content="5; url=...">. Every Link.URL is absolute, http or https,
-// resolved against the effective base (the first <base href>, itself
-// resolved against the page URL, else the page URL; it applies to links
-// before the <base> element too, as in browsers) and normalized with
-// urlnorm. Links that a crawler cannot follow are dropped silently: empty
-// hrefs, in-page fragments ("#top"), other schemes (mailto:, javascript:,
-// tel:, data:, ftp:) and hrefs the Normalizer rejects. Duplicates are kept,
-// in document order, each with its own text and rel.
+// Links returns every reference of the document, in document order, each
+// with its Kind (the table below): a crawler that wants pages only keeps
+// Navigation, Frame and Redirect (and perhaps Form); an archiving crawler
+// also fetches Embed and Style, and parses style sheets with CSSLinks.
+// Every Link.URL is absolute, http or https, resolved against the
+// effective base (the first <base href>, itself resolved against the page
+// URL, else the page URL; it applies to links before the <base> element
+// too, as in browsers) and normalized with urlnorm. References that a
+// crawler cannot follow are dropped silently: empty values, in-page
+// fragments ("#top", an SVG <use href="#icon">), other schemes (mailto:,
+// javascript:, tel:, data:, ftp:) and URLs the Normalizer rejects.
+// Duplicates are kept, in document order, each with its own text and rel
+// (the crawler's frontier drops URLs it has seen). An <a> link is reported
+// when its element ends, so after the references inside it (an image in
+// a link comes first); the other references when their element starts.
 //
 // Link.Text is the anchor's text with whitespace (including U+00A0)
 // collapsed, without script or style content; for an image link it falls
 // back to the image's alt, then to the anchor's title attribute. For area
-// it is alt, for frames, iframes and link elements the title attribute.
+// and img it is alt, for frames, iframes and link elements the title
+// attribute; other references have none.
+//
+// # References and their kinds
+//
+// Every construct below is covered, and TestConstructs shows each one
+// found, tagged and resolved (Link.Tag is the element's name).
+//
+//	construct                                         Kind        notes
+//	a[href], area[href]                               Navigation  rel kept; SVG a[href|xlink:href] too
+//	a[ping], area[ping]                               Ping        space-separated list, one Link each
+//	link[href] rel=canonical, next, prev, author ...  Navigation  any rel not listed below
+//	link rel=alternate type=application/rss+xml       Feed        also atom+xml, rdf+xml, feed+json
+//	link rel=stylesheet (also "alternate stylesheet") Style
+//	link rel=icon, apple-touch-icon, mask-icon,       Embed
+//	  preload, prefetch, modulepreload, manifest
+//	link rel=sitemap                                  Sitemap
+//	link rel=dns-prefetch, preconnect; no rel         -           origins, not resources: skipped
+//	base[href]                                        -           the base of every other reference
+//	frame[src], iframe[src]                           Frame
+//	iframe[srcdoc]                                    (inner)     parsed as HTML; its references resolve against
+//	                                                              the document's base (or the srcdoc's own <base>);
+//	                                                              a refresh inside is Frame; nested 2 deep at most
+//	img[src|srcset|lowsrc|dynsrc]                     Embed       srcset by ParseSrcset; <image> outside SVG is img
+//	img[longdesc]                                     Navigation
+//	picture/source[src|srcset]                        Embed
+//	audio[src], video[src|poster], track[src]         Embed
+//	embed[src]                                        Embed
+//	object[data|codebase]                             Embed       data resolved against codebase when given
+//	applet[code|codebase|archive]                     Embed       code and archive (comma-separated) against codebase
+//	script[src]                                       Embed       SVG script[href|xlink:href] too
+//	input[src]                                        Embed
+//	form[action]                                      Form        method GET, absent or invalid only (not post, dialog);
+//	                                                              no action: the document URL (not the base)
+//	button[formaction], input[formaction]             Form        when formmethod, else the form's method, is GET
+//	isindex[action]                                   Form
+//	blockquote/q/del/ins[cite]                        Navigation
+//	body/table/td/th[background]                      Embed
+//	meta http-equiv=refresh                           Redirect    "5; url=..." per the HTML standard
+//	meta http-equiv=content-location                  Navigation
+//	SVG image/use[href|xlink:href]                    Embed       href wins over xlink:href
+//	<style> content, style="" attributes              Embed/Style CSS url() is Embed, @import is Style (Tag "style")
+//
+// Outside HTML:
+//
+//	CSSLinks(css, base, opts)   url(...) Embed, @import Style, image-set() strings Embed; against the style sheet's URL
+//	HeaderLinks(h, status, ...) Location (3xx, 201), Content-Location, Refresh: Redirect; Link (RFC 8288): kind by rel
+//	                            as for <link>; against the response URL
+//	ParseSrcset(s)              the candidate URLs of a srcset value, unresolved
+//
+// The Extractor reports the same references as RawLink values with their
+// Kind; RawLink.Base carries a codebase (or a srcdoc's <base href>) to
+// resolve Href against, and an empty Href on a Form stands for the
+// document's URL.
+//
+// Left out on purpose: links inside <noscript> (scripting is assumed on, as
+// by the tokenizer, so its content is text); CSS inside SVG <style> (its
+// content is markup there); other SVG references (filter, pattern,
+// textPath ...), which nearly always point into the document itself. The
+// content of <template> is scanned like the rest.
+//
+// # What JavaScript does is out of reach
+//
+// Nothing on the page is executed. References that exist only when a
+// script runs are not found: URLs built in scripts (string concatenation,
+// template literals, location.href = ...), inline event handlers (onclick,
+// onmouseover) and javascript: URLs, fetch, XMLHttpRequest, WebSocket and
+// EventSource requests, dynamic import() and importScripts, client-side
+// routers (history.pushState, hash routing) and the pages of single-page
+// applications, elements that scripts insert or rewrite (lazy-loading
+// libraries that move data-src into src, infinite scroll), and service
+// workers. Such references need a rendering crawler (a headless browser);
+// string literals inside <script> are not guessed at.
 //
 // Page signals come from the same pass: the first <title>; <meta
 // name="robots"> and <meta name=BOTNAME> parsed with ParseRobots and
@@ -93,6 +175,14 @@
 // saves about 8 % of the Extractor's time. On 200 crawltest pages the
 // Extractor costs about 1.25× the bare tokenizer, which is 3.3× faster than
 // goquery's parse (cd bench && go test -bench ExtractLinks ./micro).
+//
+// Finding every reference kind costs little on that hot path: the
+// Extractor looks up each tag name in one table and scans only the
+// attributes that tag can carry (img: src, srcset, lowsrc, dynsrc,
+// longdesc, alt; p: none), and a tag's style attribute only when the tag
+// holds a '(' (one IndexByte). References other than <a> go through a
+// small queue, since one element may hold several (srcset, ping, CSS), in
+// reused buffers: still no allocation per link.
 //
 // # Main content
 //
@@ -179,12 +269,15 @@
 // fields mean the Default* constants. Memory for one document is then
 // O(MaxTokenLen + MaxLinks × (MaxAttrLen + MaxLinkTextLen) + MaxTextLen)
 // whatever the input length; with defaults the link and text parts stay far
-// below their worst case on real pages.
+// below their worst case on real pages. An iframe srcdoc (at most
+// MaxAttrLen bytes) is scanned with the document's remaining token and
+// link budgets, srcdocs nested two deep at most; CSS, srcset and Link header
+// scans are linear in their input.
 //
 // # Concurrency
 //
-// Links, ParseRobots, RobotsFromHeader and ParseRel are safe for
-// concurrent use; Links shares nothing between calls but the Normalizer,
+// Links, CSSLinks, HeaderLinks, ParseSrcset, ParseRobots, RobotsFromHeader,
+// ParseRel and ParseKind are safe for concurrent use; Links shares nothing between calls but the Normalizer,
 // which is safe for concurrent use. An Extractor is not: use one per
 // goroutine. Options must not be modified while a call uses them.
 //
@@ -197,11 +290,17 @@
 // restriction from the headers); <base href> is taken once, so a later
 // element cannot redirect links already seen; and nothing from the page is
 // evaluated. A page can still point its links anywhere, including private
-// addresses: that is for the fetcher's dial-time checks. FuzzLinks checks
-// the bounds, the URL properties and determinism on arbitrary input, and
-// that the raw attribute scanner agrees with the tokenizer;
-// FuzzAppendCollapsed checks the word-at-a-time whitespace collapse
-// against a byte-at-a-time reference.
+// addresses: that is for the fetcher's dial-time checks. Form references
+// are GET submissions without their fields (the action URL alone); POST
+// forms are never reported, so a crawler cannot submit one by following
+// links. Ping references are tracking beacons: a crawler should not follow
+// them by default. FuzzLinks checks the bounds, the URL properties and
+// determinism on arbitrary input, and that the raw attribute scanner
+// agrees with the tokenizer; FuzzCSSLinks, FuzzParseSrcset and
+// FuzzHeaderLinks do the same for style sheets (and that <style> content
+// gives what CSSLinks gives), srcset values (and that parsing is
+// idempotent) and response headers; FuzzAppendCollapsed checks the
+// word-at-a-time whitespace collapse against a byte-at-a-time reference.
 //
 // # Performance
 //

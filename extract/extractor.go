@@ -12,17 +12,23 @@ import (
 	"golang.org/x/net/html"
 )
 
-// RawLink is a link as the Extractor found it: the attribute value before
-// resolution against the base URL. Its slices point into buffers owned by
-// the Extractor (Text often into the page text) and are valid only until
-// the next call to Next or Reset; read them, do not write them, and copy
-// what must outlive that. A RawLink must not be shared between goroutines
-// while its Extractor runs.
+// RawLink is a reference as the Extractor found it: the attribute value
+// (or CSS URL) before resolution against the base URL. Its slices point
+// into buffers owned by the Extractor (Text often into the page text) and
+// are valid only until the next call to Next or Reset; read them, do not
+// write them, and copy what must outlive that. A RawLink must not be shared
+// between goroutines while its Extractor runs.
 type RawLink struct {
-	Href []byte // attribute value with character references decoded, unresolved
+	Href []byte // attribute value with character references decoded, unresolved; empty only for a Form (see below)
 	Text []byte // anchor text (or alt/title), whitespace-collapsed, at most MaxLinkTextLen bytes
-	Tag  string // "a", "area", "frame", "iframe", "link" or "meta"
+	Tag  string // the element: "a", "img", "link", "meta" ...; "style" for CSS in a <style> element or style attribute
+	Kind Kind   // what the reference is for
 	Rel  Rel
+
+	// Base, when not empty, is the base Href resolves against, itself to
+	// be resolved against the document's base first: an object's or
+	// applet's codebase, or the <base href> of an iframe's srcdoc document.
+	Base []byte
 }
 
 // Extractor is the zero-copy tier under Links: it scans one HTML document
@@ -52,10 +58,35 @@ type Extractor struct {
 
 	// The current link, which Link returns. Its fields are kept apart so
 	// that setting one writes no more than it must.
-	curHref, curText []byte // reused buffers
-	linkText         []byte // the link's text: curText, or a slice of text
+	curHref, curText []byte // reused buffers of the last <a> link
+	linkHref         []byte // the link's href: curHref or a slice of qBuf
+	linkText         []byte // the link's text: curText, a slice of text or of qBuf
+	linkBase         []byte
 	linkTag          string
+	linkKind         Kind
 	linkRel          Rel
+
+	// Links found but not yet returned: every link but <a>'s goes through
+	// this queue, since one element or style sheet may hold several. Next
+	// returns them before it reads on. Their bytes are in qBuf.
+	q       []queued
+	qPos    int
+	qBuf    []byte
+	textBuf []byte // a queued link's text, collapsed
+
+	// <form> state, for the method of form submissions.
+	inForm  bool
+	formGet bool
+
+	// The token whose attributes tagAttrs read through TagAttr, which
+	// yields them only once, and what it read.
+	allAttrsTok int
+	allAttrs    attrs
+
+	css   cssScanner // for <style> content and style attributes
+	depth int        // srcdoc nesting: 0 for the document itself
+	sub   *Extractor // for iframe srcdoc documents, made when first needed
+	subR  bytes.Reader
 
 	// The open <a> element, whose text is still being collected. Its
 	// text is what the page text gains while it is open, so while that
@@ -98,12 +129,28 @@ const (
 	rawSkip            // script, style, noscript, iframe ...: not visible text
 	rawTitle           // <title>
 	rawVisible         // textarea, xmp, plaintext: visible text
+	rawStyle           // <style>: CSS, scanned for references
 )
+
+// queued is a link in the Extractor's queue: its href, text and base are
+// qBuf[hrefStart:hrefEnd], qBuf[hrefEnd:textEnd] and
+// qBuf[baseStart:baseEnd].
+type queued struct {
+	hrefStart, hrefEnd, textEnd, baseStart, baseEnd int
+	tag                                             string
+	kind                                            Kind
+	rel                                             Rel
+}
 
 // attrs holds the attributes the Extractor looks at; nil means absent.
 type attrs struct {
 	href, src, rel, alt, title, name, content, httpEquiv, lang []byte
-	seen                                                       attrSet
+
+	srcset, lowsrc, dynsrc, longdesc, ping, poster, data, codebase, code, archive []byte
+	action, formaction, method, formmethod, cite, background, style, typ          []byte
+	xlinkHref, srcdoc                                                             []byte
+
+	seen attrSet
 }
 
 // NewExtractor returns an Extractor with the bounds in opts (nil means
@@ -122,7 +169,9 @@ func (e *Extractor) Reset(r io.Reader) {
 	e.z = html.NewTokenizer(&e.src)
 	e.src = tokenReader{r: r, z: e.z, max: e.lim.maxTokenLen}
 	e.tokens, e.links, e.done, e.err, e.truncated = 0, 0, false, nil, false
-	e.curHref, e.linkText, e.linkTag, e.linkRel = e.curHref[:0], nil, "", 0
+	e.curHref, e.linkHref, e.linkText, e.linkBase, e.linkTag, e.linkKind, e.linkRel = e.curHref[:0], nil, nil, nil, "", 0, 0
+	e.q, e.qPos, e.qBuf = e.q[:0], 0, e.qBuf[:0]
+	e.inForm, e.formGet, e.allAttrsTok = false, false, -1
 	e.inA, e.aDerived, e.aRel = false, false, 0
 	e.pendingRaw, e.foreign, e.template = rawNone, 0, 0
 	e.title, e.titleDone = e.title[:0], false
@@ -136,8 +185,15 @@ func (e *Extractor) Reset(r io.Reader) {
 // Next advances to the next link and reports whether there is one. It
 // returns false at the end of the document, on a read error, or when
 // MaxTokens or MaxTokenLen stops the scan. An <a> link is reported when
-// its element ends, so that its text is complete.
+// its element ends, so that its text is complete (after the references
+// inside it); the others when their element starts.
 func (e *Extractor) Next() bool {
+	if e.qPos < len(e.q) {
+		return e.pop()
+	}
+	if len(e.q) > 0 {
+		e.q, e.qPos, e.qBuf = e.q[:0], 0, e.qBuf[:0]
+	}
 	for !e.done {
 		if e.tokens >= e.lim.maxTokens {
 			e.truncated = true
@@ -169,7 +225,7 @@ func (e *Extractor) Next() bool {
 				return true
 			}
 		case html.EndTagToken:
-			if e.skipText && !e.inA && e.template == 0 && e.foreign == 0 {
+			if e.skipText && !e.inA && e.template == 0 && e.foreign == 0 && !e.inForm {
 				// Without page text, an end tag here changes nothing.
 				e.pendingRaw = rawNone
 			} else if e.endTag() {
@@ -178,8 +234,22 @@ func (e *Extractor) Next() bool {
 		default: // comments and doctypes
 			e.pendingRaw = rawNone
 		}
+		if len(e.q) > 0 {
+			return e.pop()
+		}
 	}
 	return false
+}
+
+// pop makes the next queued link the current one.
+func (e *Extractor) pop() bool {
+	q := &e.q[e.qPos]
+	e.qPos++
+	e.linkHref = e.qBuf[q.hrefStart:q.hrefEnd:q.hrefEnd]
+	e.linkText = e.qBuf[q.hrefEnd:q.textEnd:q.textEnd]
+	e.linkBase = e.qBuf[q.baseStart:q.baseEnd:q.baseEnd]
+	e.linkTag, e.linkKind, e.linkRel = q.tag, q.kind, q.rel
+	return true
 }
 
 // errTokenTooLong is tokenReader's error for a token longer than
@@ -216,7 +286,7 @@ func (t *tokenReader) Read(p []byte) (int, error) {
 // Link returns the link found by the last call to Next that returned true.
 // Its slices are valid until the next call to Next or Reset.
 func (e *Extractor) Link() RawLink {
-	return RawLink{Href: e.curHref, Text: e.linkText, Tag: e.linkTag, Rel: e.linkRel}
+	return RawLink{Href: e.linkHref, Text: e.linkText, Tag: e.linkTag, Kind: e.linkKind, Rel: e.linkRel, Base: e.linkBase}
 }
 
 // Err returns the error that ended the scan early, other than io.EOF:
@@ -292,7 +362,7 @@ func (e *Extractor) closeAnchor() bool {
 	// reads this link.
 	e.curHref, e.aHref = e.aHref, e.curHref[:0]
 	e.curText, e.aText = e.aText, e.curText[:0]
-	e.linkText, e.linkTag, e.linkRel = text, "a", e.aRel
+	e.linkHref, e.linkText, e.linkBase, e.linkTag, e.linkKind, e.linkRel = e.curHref, text, nil, "a", Navigation, e.aRel
 	return true
 }
 
@@ -340,21 +410,92 @@ func (e *Extractor) materializeAnchor(end int, sep byte) {
 	e.aDerived = false
 }
 
-// emit makes a link of an element without content the current link.
-func (e *Extractor) emit(tag string, href []byte, rel Rel, text []byte) bool {
-	if href == nil || len(href) > e.lim.maxAttrLen || skipHref(href) {
-		return false
+// push queues a link of an element without content (or of CSS). href nil
+// means absent; an empty href is kept for a Form only, where it stands for
+// the document's URL. base is a codebase (see RawLink.Base), nil if none.
+func (e *Extractor) push(tag string, kind Kind, rel Rel, href, text, base []byte) {
+	if href == nil || len(href) > e.lim.maxAttrLen {
+		return
+	}
+	if skipHref(href) && (kind != Form || len(trimURLSpace(href)) > 0) {
+		return
+	}
+	if len(trimURLSpace(base)) > 0 && (len(base) > e.lim.maxAttrLen || skipHref(base)) {
+		return // a codebase that is no http(s) URL: no http(s) link either
 	}
 	if e.links >= e.lim.maxLinks {
 		e.truncated = true
-		return false
+		return
 	}
 	e.links++
-	var sep byte
-	e.curHref = append(e.curHref[:0], href...)
-	e.curText, _ = appendCollapsed(e.curText[:0], text, &sep, e.lim.maxLinkTextLen)
-	e.linkText, e.linkTag, e.linkRel = e.curText, tag, rel
-	return true
+	q := queued{hrefStart: len(e.qBuf), tag: tag, kind: kind, rel: rel}
+	e.qBuf = append(e.qBuf, href...)
+	q.hrefEnd = len(e.qBuf)
+	if len(text) > 0 {
+		// Collapsed apart: appendCollapsed puts no separator first only
+		// into an empty buffer.
+		var sep byte
+		e.textBuf, _ = appendCollapsed(e.textBuf[:0], text, &sep, e.lim.maxLinkTextLen)
+		e.qBuf = append(e.qBuf, e.textBuf...)
+	}
+	q.textEnd = len(e.qBuf)
+	q.baseStart = q.textEnd
+	if base = trimURLSpace(base); len(base) > 0 {
+		e.qBuf = append(e.qBuf, base...)
+	}
+	q.baseEnd = len(e.qBuf)
+	e.q = append(e.q, q)
+}
+
+// pushList queues each item of a list of URLs: separated by ASCII
+// whitespace (a[ping]) or by commas (applet[archive]).
+func (e *Extractor) pushList(tag string, kind Kind, v []byte, commas bool, base []byte) {
+	if len(v) > e.lim.maxAttrLen {
+		return
+	}
+	for len(v) > 0 {
+		i := 0
+		for i < len(v) && (isSpace(v[i]) || commas && v[i] == ',') {
+			i++
+		}
+		j := i
+		for j < len(v) && !(commas && v[j] == ',') && (commas || !isSpace(v[j])) {
+			j++
+		}
+		if item := trimSpace(v[i:j]); len(item) > 0 {
+			e.push(tag, kind, 0, item, nil, base)
+		}
+		v = v[j:]
+	}
+}
+
+// pushSrcset queues the candidate URLs of a srcset attribute.
+func (e *Extractor) pushSrcset(tag string, v, text []byte) {
+	if len(v) > e.lim.maxAttrLen {
+		return
+	}
+	for i := 0; ; {
+		u, next, ok := srcsetNext(v, i)
+		if !ok {
+			return
+		}
+		e.push(tag, Embed, 0, u, text, nil)
+		i = next
+	}
+}
+
+// pushCSS queues the references in CSS: the content of a <style> element
+// or a style attribute.
+func (e *Extractor) pushCSS(css []byte) {
+	e.css.reset(css)
+	for {
+		ref, kind, ok := e.css.next()
+		if !ok {
+			break
+		}
+		e.push("style", kind, 0, ref, nil, nil)
+	}
+	e.css.b = nil
 }
 
 // tagName returns the tag name of raw, which starts at offset start,
@@ -412,6 +553,9 @@ func (e *Extractor) rawText() bool {
 	e.pendingRaw = rawNone
 	switch kind {
 	case rawSkip:
+		return true
+	case rawStyle:
+		e.pushCSS(e.z.Raw())
 		return true
 	case rawTitle:
 		if !e.titleDone {
@@ -491,6 +635,7 @@ func (e *Extractor) startTag(selfClosing bool) bool {
 	raw := e.z.Raw()
 	name, nameEnd := e.tagName(raw, 1)
 	// The common kinds first, in a small function; the rest apart.
+	ready := false
 	switch k := classify(name); k {
 	case tagBlock:
 		e.breakText('\n')
@@ -498,21 +643,47 @@ func (e *Extractor) startTag(selfClosing bool) bool {
 		e.breakText(' ')
 	case tagOther:
 	case tagA:
-		return e.startA(raw, nameEnd)
+		ready = e.startA(raw, nameEnd)
 	default:
-		return e.startOther(k, raw, nameEnd, selfClosing)
+		ready = e.startOther(k, raw, nameEnd, selfClosing)
 	}
-	return false
+	// A style attribute with a url() needs a '(' somewhere in the tag:
+	// one IndexByte (none for a tag without attributes, "<p>") spares the
+	// attribute scan on nearly every tag.
+	if nameEnd+2 < len(raw) && bytes.IndexByte(raw[nameEnd:], '(') >= 0 {
+		e.styleAttr(raw, nameEnd)
+	}
+	return ready
+}
+
+// styleAttr queues the references of the tag's style attribute.
+func (e *Extractor) styleAttr(raw []byte, nameEnd int) {
+	at := e.readAttrs(raw, nameEnd, wantStyle)
+	if at.style != nil && len(at.style) <= e.lim.maxAttrLen {
+		e.pushCSS(at.style)
+	}
 }
 
 // startA opens an <a> element, ending the one open before, which it
-// reports as startTag does.
+// reports as startTag does. Its pings are queued at once; the link itself
+// comes when the element ends.
 func (e *Extractor) startA(raw []byte, nameEnd int) bool {
 	ready := e.closeAnchor()
 	h, title, rel := onlyHref(raw, nameEnd), []byte(nil), []byte(nil)
 	if h == nil {
-		at := e.readAttrs(raw, nameEnd, wantHref|wantTitle|wantRel)
+		want := wantHref | wantTitle | wantRel | wantPing
+		if e.foreign > 0 {
+			want |= wantXlinkHref // SVG's <a>
+		}
+		at := e.readAttrs(raw, nameEnd, want)
 		h, title, rel = at.href, at.title, at.rel
+		if h == nil {
+			h = at.xlinkHref
+		}
+		if at.ping != nil && h != nil {
+			// Pings go with following the link: none without an href.
+			e.pushList("a", Ping, at.ping, false, nil)
+		}
 	}
 	if h != nil && len(h) <= e.lim.maxAttrLen && !skipHref(h) {
 		e.inA = true
@@ -537,29 +708,36 @@ func (e *Extractor) startA(raw []byte, nameEnd int) bool {
 func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing bool) bool {
 	switch k {
 	case tagArea:
-		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantAlt)
+		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantAlt|wantPing)
 		rel, _ := parseRel(at.rel)
-		return e.emit("area", at.href, rel, e.boundedAttr(at.alt))
+		e.push("area", Navigation, rel, at.href, e.boundedAttr(at.alt), nil)
+		if at.ping != nil && at.href != nil {
+			e.pushList("area", Ping, at.ping, false, nil)
+		}
 	case tagFrame:
 		at := e.readAttrs(raw, nameEnd, wantSrc|wantTitle)
-		return e.emit("frame", at.src, 0, e.boundedAttr(at.title))
+		e.push("frame", Frame, 0, at.src, e.boundedAttr(at.title), nil)
 	case tagIframe:
 		e.rawElement(rawSkip)
-		at := e.readAttrs(raw, nameEnd, wantSrc|wantTitle)
-		return e.emit("iframe", at.src, 0, e.boundedAttr(at.title))
+		at := e.readAttrs(raw, nameEnd, wantSrc|wantTitle|wantSrcdoc)
+		e.push("iframe", Frame, 0, at.src, e.boundedAttr(at.title), nil)
+		if at.srcdoc != nil {
+			e.srcdoc(at.srcdoc)
+		}
 	case tagLink:
-		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantTitle)
-		rel, resource := parseRel(at.rel)
-		if resource || rel&(RelCanonical|RelAlternate|RelNext|RelPrev) == 0 {
+		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantTitle|wantType)
+		rel, class := parseRel(at.rel)
+		kind, ok := linkKind(at.rel, class, rel, at.typ)
+		if !ok {
 			return false
 		}
-		if rel&RelCanonical != 0 && !e.canonSeen && at.href != nil && len(at.href) <= e.lim.maxAttrLen {
+		if kind == Navigation && rel&RelCanonical != 0 && !e.canonSeen && at.href != nil && len(at.href) <= e.lim.maxAttrLen {
 			e.canonSeen = true
 			e.canonical = append(e.canonical[:0], at.href...)
 		}
-		return e.emit("link", at.href, rel, e.boundedAttr(at.title))
+		e.push("link", kind, rel, at.href, e.boundedAttr(at.title), nil)
 	case tagMeta:
-		return e.meta(raw, nameEnd)
+		e.meta(raw, nameEnd)
 	case tagBase:
 		if !e.baseSeen {
 			at := e.readAttrs(raw, nameEnd, wantHref)
@@ -576,12 +754,82 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 			}
 		}
 	case tagImg:
-		if e.inA && len(e.aAlt) == 0 {
-			at := e.readAttrs(raw, nameEnd, wantAlt)
-			if len(at.alt) <= e.lim.maxAttrLen {
-				e.aAlt = append(e.aAlt, at.alt...)
+		e.img(raw, nameEnd)
+	case tagImage:
+		if e.foreign > 0 {
+			e.svgRef("image", raw, nameEnd)
+		} else {
+			e.img(raw, nameEnd) // the HTML parser reads <image> as <img>
+		}
+	case tagUse:
+		if e.foreign > 0 {
+			e.svgRef("use", raw, nameEnd)
+		}
+	case tagSource:
+		at := e.readAttrs(raw, nameEnd, wantSrc|wantSrcset)
+		e.push("source", Embed, 0, at.src, nil, nil)
+		e.pushSrcset("source", at.srcset, nil)
+	case tagAudio:
+		e.push("audio", Embed, 0, e.readAttrs(raw, nameEnd, wantSrc).src, nil, nil)
+	case tagTrack:
+		e.push("track", Embed, 0, e.readAttrs(raw, nameEnd, wantSrc).src, nil, nil)
+	case tagEmbed:
+		e.push("embed", Embed, 0, e.readAttrs(raw, nameEnd, wantSrc).src, nil, nil)
+	case tagVideo:
+		at := e.readAttrs(raw, nameEnd, wantSrc|wantPoster)
+		e.push("video", Embed, 0, at.src, nil, nil)
+		e.push("video", Embed, 0, at.poster, nil, nil)
+	case tagObject:
+		at := e.readAttrs(raw, nameEnd, wantData|wantCodebase)
+		e.push("object", Embed, 0, at.data, nil, at.codebase)
+		e.push("object", Embed, 0, at.codebase, nil, nil)
+	case tagApplet:
+		at := e.readAttrs(raw, nameEnd, wantCode|wantCodebase|wantArchive)
+		e.push("applet", Embed, 0, at.code, nil, at.codebase)
+		if at.archive != nil {
+			e.pushList("applet", Embed, at.archive, true, at.codebase)
+		}
+		e.push("applet", Embed, 0, at.codebase, nil, nil)
+	case tagScript:
+		e.rawElement(rawSkip)
+		if e.foreign > 0 {
+			// SVG's <script href>: content is markup here, see rawElement.
+			e.svgRef("script", raw, nameEnd)
+		} else {
+			e.push("script", Embed, 0, e.readAttrs(raw, nameEnd, wantSrc).src, nil, nil)
+		}
+	case tagStyle:
+		e.rawElement(rawStyle)
+	case tagInput:
+		at := e.readAttrs(raw, nameEnd, wantSrc|wantFormaction|wantFormmethod)
+		e.push("input", Embed, 0, at.src, nil, nil)
+		e.formAction("input", at)
+	case tagButton:
+		e.formAction("button", e.readAttrs(raw, nameEnd, wantFormaction|wantFormmethod))
+	case tagForm:
+		e.breakText('\n')
+		if !e.inForm && !selfClosing {
+			// The parser ignores a <form> inside a form.
+			e.inForm = true
+			at := e.readAttrs(raw, nameEnd, wantAction|wantMethod)
+			e.formGet = isGetMethod(at.method)
+			if e.formGet {
+				e.push("form", Form, 0, orEmpty(at.action), nil, nil)
 			}
 		}
+	case tagIsindex:
+		e.push("isindex", Form, 0, orEmpty(e.readAttrs(raw, nameEnd, wantAction).action), nil, nil)
+	case tagBlockquote:
+		e.breakText('\n')
+		e.push("blockquote", Navigation, 0, e.readAttrs(raw, nameEnd, wantCite).cite, nil, nil)
+	case tagQ, tagDel, tagIns:
+		e.push(citeTags[k-tagQ], Navigation, 0, e.readAttrs(raw, nameEnd, wantCite).cite, nil, nil)
+	case tagBody, tagTable:
+		e.breakText('\n')
+		e.push(blockTags[k-tagBody], Embed, 0, e.readAttrs(raw, nameEnd, wantBackground).background, nil, nil)
+	case tagTd, tagTh:
+		e.breakText(' ')
+		e.push(cellTags[k-tagTd], Embed, 0, e.readAttrs(raw, nameEnd, wantBackground).background, nil, nil)
 	case tagTitle:
 		e.rawElement(rawTitle)
 	case tagRawSkip:
@@ -598,6 +846,122 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 		}
 	}
 	return false
+}
+
+var (
+	citeTags  = [...]string{"q", "del", "ins"}
+	blockTags = [...]string{"body", "table"}
+	cellTags  = [...]string{"td", "th"}
+)
+
+// orEmpty returns v, or an empty slice for an absent attribute: a form
+// without action submits to the document's URL.
+func orEmpty(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}
+
+// isGetMethod reports a form method that submits with GET: "get", an
+// absent method, or an invalid one (the attribute's default); not "post"
+// or "dialog".
+func isGetMethod(m []byte) bool {
+	m = trimSpace(m)
+	return !equalFoldASCII(m, "post") && !equalFoldASCII(m, "dialog")
+}
+
+// formAction queues the formaction of a submit button (button or input)
+// when the submission it makes is a GET: its formmethod, else its form's
+// method (GET outside a form, the attribute's default).
+func (e *Extractor) formAction(tag string, at attrs) {
+	if at.formaction == nil {
+		return
+	}
+	get := !e.inForm || e.formGet
+	if at.formmethod != nil {
+		get = isGetMethod(at.formmethod)
+	}
+	if get {
+		e.push(tag, Form, 0, at.formaction, nil, nil)
+	}
+}
+
+// img queues the references of an <img>: src, srcset, lowsrc and dynsrc
+// (Embed, with the alt text) and longdesc (Navigation); and notes its alt
+// for the text of an image link.
+func (e *Extractor) img(raw []byte, nameEnd int) {
+	at := e.readAttrs(raw, nameEnd, wantSrc|wantSrcset|wantLowsrc|wantDynsrc|wantLongdesc|wantAlt)
+	if e.inA && len(e.aAlt) == 0 && len(at.alt) <= e.lim.maxAttrLen {
+		e.aAlt = append(e.aAlt, at.alt...)
+	}
+	alt := e.boundedAttr(at.alt)
+	e.push("img", Embed, 0, at.src, alt, nil)
+	e.pushSrcset("img", at.srcset, alt)
+	e.push("img", Embed, 0, at.lowsrc, alt, nil)
+	e.push("img", Embed, 0, at.dynsrc, alt, nil)
+	e.push("img", Navigation, 0, at.longdesc, alt, nil)
+}
+
+// svgRef queues the href (or, failing that, xlink:href) of an SVG image,
+// use or script element.
+func (e *Extractor) svgRef(tag string, raw []byte, nameEnd int) {
+	at := e.readAttrs(raw, nameEnd, wantHref|wantXlinkHref)
+	h := at.href
+	if h == nil {
+		h = at.xlinkHref
+	}
+	e.push(tag, Embed, 0, h, nil, nil)
+}
+
+// maxSrcdocDepth bounds the nesting of documents scanned: the document,
+// a srcdoc in it and a srcdoc in that, no deeper.
+const maxSrcdocDepth = 3
+
+// srcdoc queues the references of an iframe's srcdoc document, scanned by
+// a second Extractor: relative URLs in it resolve against the document's
+// base (or the srcdoc's own <base href>, which goes in RawLink.Base), as a
+// srcdoc document's do. A meta refresh in it navigates the frame: Kind
+// Frame. Its tokens and links count against the document's bounds.
+func (e *Extractor) srcdoc(doc []byte) {
+	if e.depth+1 >= maxSrcdocDepth || len(doc) > e.lim.maxAttrLen {
+		return
+	}
+	if e.sub == nil {
+		e.sub = &Extractor{botName: e.botName, skipText: true, depth: e.depth + 1}
+	}
+	sub := e.sub
+	sub.lim = e.lim
+	sub.lim.maxLinks = max(e.lim.maxLinks-e.links, 1)
+	sub.lim.maxTokens = max(e.lim.maxTokens-e.tokens, 1)
+	e.subR.Reset(doc)
+	sub.Reset(&e.subR)
+	first := len(e.q)
+	for sub.Next() {
+		l := sub.Link()
+		if l.Kind == Form && len(trimURLSpace(l.Href)) == 0 {
+			continue // the document's URL: about:srcdoc
+		}
+		kind := l.Kind
+		if kind == Redirect {
+			kind = Frame
+		}
+		e.push(l.Tag, kind, l.Rel, l.Href, l.Text, l.Base)
+	}
+	e.tokens += sub.tokens
+	if sub.truncated {
+		e.truncated = true
+	}
+	if b, ok := sub.BaseHref(); ok && len(e.q) > first && !skipHref(b) {
+		start := len(e.qBuf)
+		e.qBuf = append(e.qBuf, trimURLSpace(b)...)
+		for i := first; i < len(e.q); i++ {
+			if q := &e.q[i]; q.baseEnd == q.baseStart {
+				q.baseStart, q.baseEnd = start, len(e.qBuf)
+			}
+		}
+	}
+	e.subR.Reset(nil)
 }
 
 // rawElement notes that the tokenizer will return the element's content as
@@ -628,6 +992,13 @@ func (e *Extractor) endTag() bool {
 	switch classify(name) {
 	case tagA:
 		return e.closeAnchor()
+	case tagForm:
+		e.inForm, e.formGet = false, false
+		e.breakText('\n')
+	case tagBlockquote, tagBody, tagTable:
+		e.breakText('\n')
+	case tagTd, tagTh:
+		e.breakText(' ')
 	case tagTemplate:
 		if e.template > 0 {
 			e.template--
@@ -644,16 +1015,18 @@ func (e *Extractor) endTag() bool {
 	return false
 }
 
-func (e *Extractor) meta(raw []byte, nameEnd int) bool {
+func (e *Extractor) meta(raw []byte, nameEnd int) {
 	at := e.readAttrs(raw, nameEnd, wantName|wantContent|wantHTTPEquiv)
 	if at.content == nil || len(at.content) > e.lim.maxAttrLen {
-		return false
+		return
 	}
 	switch {
 	case equalFoldASCII(at.httpEquiv, "refresh"):
 		if ref, ok := refreshURL(at.content); ok {
-			return e.emit("meta", ref, 0, nil)
+			e.push("meta", Redirect, 0, ref, nil, nil)
 		}
+	case equalFoldASCII(at.httpEquiv, "content-location"):
+		e.push("meta", Navigation, 0, trimSpace(at.content), nil, nil)
 	case equalFoldASCII(at.httpEquiv, "content-language"):
 		if !e.langSeen {
 			v := at.content
@@ -670,7 +1043,6 @@ func (e *Extractor) meta(raw []byte, nameEnd int) bool {
 		// One string per robots meta element, not per link.
 		e.robots = e.robots.Merge(ParseRobots(string(at.content), e.botName))
 	}
-	return false
 }
 
 func (e *Extractor) setLang(v []byte) {
@@ -738,17 +1110,27 @@ func onlyHref(raw []byte, nameEnd int) []byte {
 	return raw[i : i+k : i+k]
 }
 
-// tagAttrs is readAttrs through the tokenizer's TagAttr.
-func (e *Extractor) tagAttrs(want attrSet) (at attrs) {
-	for {
-		k, v, more := e.z.TagAttr()
-		if k != nil {
-			at.set(k, v, want)
-		}
-		if !more {
-			return at
+// tagAttrs is readAttrs through the tokenizer's TagAttr. TagAttr yields a
+// token's attributes once, so it reads all the Extractor may want and
+// keeps them for a second call on the same token (a tag's own attributes,
+// then its style attribute).
+func (e *Extractor) tagAttrs(want attrSet) attrs {
+	if e.allAttrsTok != e.tokens {
+		e.allAttrsTok = e.tokens
+		e.allAttrs = attrs{}
+		for {
+			k, v, more := e.z.TagAttr()
+			if k != nil {
+				e.allAttrs.set(k, v, wantAll)
+			}
+			if !more {
+				break
+			}
 		}
 	}
+	at := e.allAttrs
+	at.seen &= want
+	return at
 }
 
 // appendDecodedAttr appends the attribute value v to dst decoded as the
@@ -793,7 +1175,7 @@ func appendDecodedAttr(dst, v []byte) (out []byte, ok bool) {
 }
 
 // attrSet is a set of the attributes the Extractor reads, one bit each.
-type attrSet uint16
+type attrSet uint32
 
 const (
 	wantHref attrSet = 1 << iota
@@ -805,6 +1187,26 @@ const (
 	wantContent
 	wantHTTPEquiv
 	wantLang
+	wantSrcset
+	wantLowsrc
+	wantDynsrc
+	wantLongdesc
+	wantPing
+	wantPoster
+	wantData
+	wantCodebase
+	wantCode
+	wantArchive
+	wantAction
+	wantFormaction
+	wantMethod
+	wantFormmethod
+	wantCite
+	wantBackground
+	wantStyle
+	wantType
+	wantXlinkHref
+	wantSrcdoc
 	wantAll = 1<<iota - 1
 )
 
@@ -834,23 +1236,70 @@ func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
 			p, bit = &at.name, wantName
 		case equalFoldASCII(k, "lang"):
 			p, bit = &at.lang, wantLang
+		case equalFoldASCII(k, "ping"):
+			p, bit = &at.ping, wantPing
+		case equalFoldASCII(k, "data"):
+			p, bit = &at.data, wantData
+		case equalFoldASCII(k, "code"):
+			p, bit = &at.code, wantCode
+		case equalFoldASCII(k, "cite"):
+			p, bit = &at.cite, wantCite
+		case equalFoldASCII(k, "type"):
+			p, bit = &at.typ, wantType
 		}
 	case 5:
-		if equalFoldASCII(k, "title") {
+		switch {
+		case equalFoldASCII(k, "title"):
 			p, bit = &at.title, wantTitle
+		case equalFoldASCII(k, "style"):
+			p, bit = &at.style, wantStyle
+		}
+	case 6:
+		switch {
+		case equalFoldASCII(k, "srcset"):
+			p, bit = &at.srcset, wantSrcset
+		case equalFoldASCII(k, "lowsrc"):
+			p, bit = &at.lowsrc, wantLowsrc
+		case equalFoldASCII(k, "dynsrc"):
+			p, bit = &at.dynsrc, wantDynsrc
+		case equalFoldASCII(k, "poster"):
+			p, bit = &at.poster, wantPoster
+		case equalFoldASCII(k, "action"):
+			p, bit = &at.action, wantAction
+		case equalFoldASCII(k, "method"):
+			p, bit = &at.method, wantMethod
+		case equalFoldASCII(k, "srcdoc"):
+			p, bit = &at.srcdoc, wantSrcdoc
 		}
 	case 7:
-		if equalFoldASCII(k, "content") {
+		switch {
+		case equalFoldASCII(k, "content"):
 			p, bit = &at.content, wantContent
+		case equalFoldASCII(k, "archive"):
+			p, bit = &at.archive, wantArchive
 		}
 	case 8:
-		// The first of lang and xml:lang wins.
-		if equalFoldASCII(k, "xml:lang") {
+		switch {
+		case equalFoldASCII(k, "xml:lang"):
+			// The first of lang and xml:lang wins.
 			p, bit = &at.lang, wantLang
+		case equalFoldASCII(k, "longdesc"):
+			p, bit = &at.longdesc, wantLongdesc
+		case equalFoldASCII(k, "codebase"):
+			p, bit = &at.codebase, wantCodebase
 		}
 	case 10:
-		if equalFoldASCII(k, "http-equiv") {
+		switch {
+		case equalFoldASCII(k, "http-equiv"):
 			p, bit = &at.httpEquiv, wantHTTPEquiv
+		case equalFoldASCII(k, "formaction"):
+			p, bit = &at.formaction, wantFormaction
+		case equalFoldASCII(k, "formmethod"):
+			p, bit = &at.formmethod, wantFormmethod
+		case equalFoldASCII(k, "background"):
+			p, bit = &at.background, wantBackground
+		case equalFoldASCII(k, "xlink:href"):
+			p, bit = &at.xlinkHref, wantXlinkHref
 		}
 	}
 	if want&bit == 0 || at.seen&bit != 0 {
@@ -1109,9 +1558,34 @@ const (
 	tagRawVisible         // textarea, xmp, plaintext: raw text, visible
 	tagTemplate           // inert content
 	tagForeign            // svg, math
-	tagBreak              // br, td, th: a space in the text
+	tagBreak              // br: a space in the text
 	tagWbr                // a space, at its start tag only
 	tagBlock              // starts a new line of page text
+
+	// Elements with references beyond the link elements above.
+	tagImage      // SVG image (href); img outside SVG, as the parser reads it
+	tagUse        // SVG use (href)
+	tagSource     // src, srcset
+	tagAudio      // src
+	tagTrack      // src
+	tagEmbed      // src
+	tagVideo      // src, poster
+	tagObject     // data, codebase
+	tagApplet     // code, codebase, archive
+	tagScript     // src (href in SVG); raw text, not visible
+	tagStyle      // raw text: CSS
+	tagInput      // src, formaction
+	tagButton     // formaction
+	tagForm       // action, method; a block
+	tagIsindex    // action
+	tagBlockquote // cite; a block
+	tagQ          // cite; q, del and ins in this order
+	tagDel
+	tagIns
+	tagBody // background; a block, as is table
+	tagTable
+	tagTd // background; a space in the text, as is th
+	tagTh
 )
 
 // classify returns the kind of the lower-case tag name.
@@ -1120,14 +1594,60 @@ func classify(name []byte) tagKind {
 	case "a":
 		return tagA
 	case "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "dd", "dl", "dt",
-		"hr", "nav", "pre", "body", "form", "head", "main", "table", "aside", "header",
+		"hr", "nav", "pre", "head", "main", "aside", "header",
 		"footer", "option", "figure", "dialog", "hgroup", "address", "article", "caption",
-		"details", "section", "summary", "fieldset", "blockquote", "figcaption":
+		"details", "section", "summary", "fieldset", "figcaption":
 		return tagBlock
 	case "html":
 		return tagHTML
-	case "br", "td", "th":
+	case "br":
 		return tagBreak
+	case "td":
+		return tagTd
+	case "th":
+		return tagTh
+	case "body":
+		return tagBody
+	case "table":
+		return tagTable
+	case "form":
+		return tagForm
+	case "blockquote":
+		return tagBlockquote
+	case "q":
+		return tagQ
+	case "del":
+		return tagDel
+	case "ins":
+		return tagIns
+	case "image":
+		return tagImage
+	case "use":
+		return tagUse
+	case "source":
+		return tagSource
+	case "audio":
+		return tagAudio
+	case "track":
+		return tagTrack
+	case "embed":
+		return tagEmbed
+	case "video":
+		return tagVideo
+	case "object":
+		return tagObject
+	case "applet":
+		return tagApplet
+	case "script":
+		return tagScript
+	case "style":
+		return tagStyle
+	case "input":
+		return tagInput
+	case "button":
+		return tagButton
+	case "isindex":
+		return tagIsindex
 	case "wbr":
 		return tagWbr
 	case "img":
@@ -1146,7 +1666,7 @@ func classify(name []byte) tagKind {
 		return tagBase
 	case "title":
 		return tagTitle
-	case "script", "style", "noscript", "noembed", "noframes":
+	case "noscript", "noembed", "noframes":
 		return tagRawSkip
 	case "textarea", "xmp", "plaintext":
 		return tagRawVisible

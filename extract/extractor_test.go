@@ -132,6 +132,50 @@ func TestExtractorAllocs(t *testing.T) {
 	}
 }
 
+// TestExtractorAllocsAllKinds is TestExtractorAllocs on a page with every
+// reference kind but srcdoc (which starts a tokenizer of its own): queued
+// links, srcset, pings, CSS and forms allocate nothing either.
+func TestExtractorAllocsAllKinds(t *testing.T) {
+	if testing.CoverMode() != "" || linksRaceEnabled {
+		t.Skip("allocation counts differ under -race and -cover")
+	}
+	for _, n := range []int{10, 800} { // 800 × 12 links: under MaxLinks
+		var b bytes.Buffer
+		b.WriteString(`<html><head><link rel=stylesheet href=/s.css><style>@import "i.css"; p{background:url(/bg.png)}</style></head><body>`)
+		for i := range n {
+			fmt.Fprintf(&b, `<p style="background:url('/p%d.png')"><img src=/i%d.png srcset="a.png 1x, b.png 2x" alt=x><a href=/a%d ping="/p1 /p2">a</a>`+
+				`<form action=/f><button formaction=/b>b</button></form><blockquote cite=/c>q</blockquote><script src=/s.js></script><svg><use href="u.svg#i"/></svg>`, i, i, i)
+		}
+		page := b.Bytes()
+		r := bytes.NewReader(page)
+		e := NewExtractor(nil)
+		links := 0
+		run := func() {
+			r.Reset(page)
+			e.Reset(r)
+			links = 0
+			for e.Next() {
+				links++
+			}
+		}
+		run() // grow buffers
+		got := testing.AllocsPerRun(20, run)
+		want := testing.AllocsPerRun(20, func() {
+			r.Reset(page)
+			z := html.NewTokenizer(r)
+			z.SetMaxBuf(DefaultMaxTokenLen)
+			for z.Next() != html.ErrorToken {
+			}
+		})
+		if links != 12*n+3 {
+			t.Fatalf("%d links: Extractor found %d, want %d", n, links, 12*n+3)
+		}
+		if got != want {
+			t.Errorf("%d links: Extractor allocates %v per page, bare tokenizer %v; want equal (0 per link)", n, got, want)
+		}
+	}
+}
+
 func TestExtractorReuse(t *testing.T) {
 	pages := []string{
 		`<title>one</title><a href=/a>A</a><meta name=robots content=noindex><base href=/b/>`,
@@ -323,8 +367,12 @@ func TestAppendCollapsed(t *testing.T) {
 func checkReadAttrs(t *testing.T, tag []byte) {
 	t.Helper()
 	format := func(a attrs) string {
-		return fmt.Sprintf("href=%q src=%q rel=%q alt=%q title=%q name=%q content=%q http-equiv=%q lang=%q",
-			a.href, a.src, a.rel, a.alt, a.title, a.name, a.content, a.httpEquiv, a.lang)
+		return fmt.Sprintf("href=%q src=%q rel=%q alt=%q title=%q name=%q content=%q http-equiv=%q lang=%q "+
+			"srcset=%q lowsrc=%q dynsrc=%q longdesc=%q ping=%q poster=%q data=%q codebase=%q code=%q archive=%q "+
+			"action=%q formaction=%q method=%q formmethod=%q cite=%q background=%q style=%q type=%q xlink:href=%q srcdoc=%q",
+			a.href, a.src, a.rel, a.alt, a.title, a.name, a.content, a.httpEquiv, a.lang,
+			a.srcset, a.lowsrc, a.dynsrc, a.longdesc, a.ping, a.poster, a.data, a.codebase, a.code, a.archive,
+			a.action, a.formaction, a.method, a.formmethod, a.cite, a.background, a.style, a.typ, a.xlinkHref, a.srcdoc)
 	}
 	e := NewExtractor(nil)
 	e.Reset(bytes.NewReader(tag))
@@ -353,7 +401,8 @@ func checkReadAttrs(t *testing.T, tag []byte) {
 		t.Errorf("readAttrs(%q):\n%s\nTagAttr:\n%s", tag, got, want)
 	}
 	// Asking for fewer attributes gives the same values for those.
-	for _, want := range []attrSet{wantHref | wantTitle | wantRel, wantSrc | wantTitle, wantName | wantContent | wantHTTPEquiv, wantLang, wantAlt} {
+	for _, want := range []attrSet{wantHref | wantTitle | wantRel, wantSrc | wantTitle, wantName | wantContent | wantHTTPEquiv, wantLang, wantAlt,
+		wantSrc | wantSrcset | wantLowsrc | wantDynsrc | wantLongdesc | wantAlt, wantStyle, wantData | wantCodebase, wantFormaction | wantFormmethod, wantHref | wantXlinkHref} {
 		// A fresh token each time: the fallback to TagAttr reads a
 		// token's attributes once.
 		e := NewExtractor(nil)
@@ -369,7 +418,11 @@ func checkReadAttrs(t *testing.T, tag []byte) {
 			got, all []byte
 		}{{wantHref, sub.href, at.href}, {wantSrc, sub.src, at.src}, {wantRel, sub.rel, at.rel}, {wantAlt, sub.alt, at.alt},
 			{wantTitle, sub.title, at.title}, {wantName, sub.name, at.name}, {wantContent, sub.content, at.content},
-			{wantHTTPEquiv, sub.httpEquiv, at.httpEquiv}, {wantLang, sub.lang, at.lang}} {
+			{wantHTTPEquiv, sub.httpEquiv, at.httpEquiv}, {wantLang, sub.lang, at.lang},
+			{wantSrcset, sub.srcset, at.srcset}, {wantLowsrc, sub.lowsrc, at.lowsrc}, {wantDynsrc, sub.dynsrc, at.dynsrc},
+			{wantLongdesc, sub.longdesc, at.longdesc}, {wantStyle, sub.style, at.style}, {wantData, sub.data, at.data},
+			{wantCodebase, sub.codebase, at.codebase}, {wantFormaction, sub.formaction, at.formaction},
+			{wantFormmethod, sub.formmethod, at.formmethod}, {wantXlinkHref, sub.xlinkHref, at.xlinkHref}} {
 			if want&f.bit != 0 && string(f.got) != string(f.all) {
 				t.Errorf("readAttrs(%q, %b): attribute %b = %q, want %q", tag, want, f.bit, f.got, f.all)
 			}
@@ -386,6 +439,8 @@ func TestReadAttrsDecoding(t *testing.T) {
 		`<a href="/s?a=1&copy=2">`, `<a href="/s?a=1&amp">`, `<a href="&#38;x" title="&amp;">`,
 		"<a href=\"/a\r\nb\rc\x00d\" rel=\"no&amp;follow\">", `<a title="&amp;" href="&eacute;">`,
 		`<meta name=robots content="noindex&amp;">`, `<a href="/x&" title=&amp;>`,
+		`<img srcset="a.png?x=1&amp;y=2 1x" style="background:url(&quot;a&quot;)" longdesc="&eacute;">`,
+		`<object data="m&amp;.swf" codebase="&lt;cb&gt;">`, `<svg><a xlink:href="&#x2F;x" href="&eacute;">`,
 	} {
 		checkReadAttrs(t, []byte(tag))
 	}

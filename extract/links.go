@@ -90,11 +90,13 @@ func (o *Options) limits() limits {
 	return l
 }
 
-// Link is one outgoing link of a page: plain data, safe to share.
+// Link is one reference of a page, a style sheet or a response header:
+// plain data, safe to share.
 type Link struct {
-	URL  string // absolute http(s) URL, resolved against Document.Base and normalized
+	URL  string // absolute http(s) URL, resolved against Document.Base (or a codebase, see RawLink.Base) and normalized
 	Text string // anchor text, or the alt/title attribute; whitespace-collapsed, bounded
-	Tag  string // element: "a", "area", "frame", "iframe", "link" or "meta" (refresh)
+	Tag  string // element: "a", "img", "link", "meta" ...; "style" for inline CSS, "css" (CSSLinks), a header name (HeaderLinks)
+	Kind Kind   // what the reference is for: Navigation, Embed, Style ...
 	Rel  Rel    // rel attribute values
 }
 
@@ -137,26 +139,26 @@ func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
 	// one string for all texts and one for all hrefs cost two allocations
 	// instead of two per link.
 	type rawRef struct {
-		hrefEnd, textEnd int
-		tag              string
-		rel              Rel
+		hrefEnd, textEnd, baseEnd int
+		tag                       string
+		kind                      Kind
+		rel                       Rel
 	}
 	var (
 		refs  []rawRef
 		hrefs []byte
 		texts []byte
+		bases []byte // codebases and srcdoc bases, rare
 	)
 	for e.Next() {
 		l := e.Link()
 		hrefs = append(hrefs, l.Href...)
 		texts = append(texts, l.Text...)
-		refs = append(refs, rawRef{len(hrefs), len(texts), l.Tag, l.Rel})
+		bases = append(bases, l.Base...)
+		refs = append(refs, rawRef{len(hrefs), len(texts), len(bases), l.Tag, l.Kind, l.Rel})
 	}
 
-	norm := urlnorm.New()
-	if opts != nil && opts.Normalizer != nil {
-		norm = opts.Normalizer
-	}
+	norm := normalizerOf(opts)
 	doc := &Document{
 		Base:      pageURL,
 		Title:     string(e.Title()),
@@ -181,10 +183,18 @@ func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
 	hrefStr, textStr := ownedString(hrefs), ownedString(texts)
 	doc.Links = make([]Link, 0, len(refs))
 	var prevRef, prevURL string
-	hs, ts := 0, 0
+	hs, ts, bs := 0, 0, 0
 	for _, r := range refs {
-		ref, text := hrefStr[hs:r.hrefEnd], textStr[ts:r.textEnd]
-		hs, ts = r.hrefEnd, r.textEnd
+		ref, text, base := hrefStr[hs:r.hrefEnd], textStr[ts:r.textEnd], bases[bs:r.baseEnd]
+		hs, ts, bs = r.hrefEnd, r.textEnd, r.baseEnd
+		if len(base) > 0 || r.kind == Form && ref == "" {
+			// A codebase, a srcdoc's <base href>, or a form without
+			// action (the document's own URL, not the base).
+			if u, ok := resolveSpecial(norm, pageURL, doc.Base, base, ref); ok {
+				doc.Links = append(doc.Links, Link{URL: u, Text: text, Tag: r.tag, Kind: r.kind, Rel: r.rel})
+			}
+			continue
+		}
 		u := prevURL
 		if ref != prevRef || prevURL == "" {
 			// Adjacent duplicates (an image link and a text link to one
@@ -195,9 +205,32 @@ func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
 			}
 			prevRef, prevURL, u = ref, s, s
 		}
-		doc.Links = append(doc.Links, Link{URL: u, Text: text, Tag: r.tag, Rel: r.rel})
+		doc.Links = append(doc.Links, Link{URL: u, Text: text, Tag: r.tag, Kind: r.kind, Rel: r.rel})
 	}
 	return doc, e.Err()
+}
+
+// resolveSpecial resolves the references that do not resolve against the
+// document's base alone: ref against base (a codebase or a srcdoc's base,
+// itself resolved against docBase), or, for an empty ref, the page URL.
+func resolveSpecial(norm *urlnorm.Normalizer, pageURL, docBase *url.URL, base []byte, ref string) (string, bool) {
+	if len(base) == 0 {
+		if pageURL == nil {
+			return "", false
+		}
+		s, err := norm.ResolveString(pageURL, "")
+		return s, err == nil
+	}
+	b, err := norm.ResolveString(docBase, string(base))
+	if err != nil {
+		return "", false
+	}
+	bu, err := url.Parse(b)
+	if err != nil {
+		return "", false
+	}
+	s, err := norm.ResolveString(bu, ref)
+	return s, err == nil
 }
 
 // compactString is ownedString, or a copy when b's array is mostly unused,

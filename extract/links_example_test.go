@@ -29,15 +29,52 @@ func ExampleLinks() {
 	}
 	fmt.Printf("title %q, lang %s, canonical %s, robots %+v\n", doc.Title, doc.Lang, doc.Canonical, doc.Robots)
 	for _, l := range doc.Links {
-		fmt.Printf("%-4s %s %q [%s]\n", l.Tag, l.URL, l.Text, l.Rel)
+		fmt.Printf("%-4s %-10s %s %q [%s]\n", l.Tag, l.Kind, l.URL, l.Text, l.Rel)
 	}
 	// Output:
 	// title "Trawl news", lang en, canonical https://example.com/news/today?utm=x, robots {NoIndex:false NoFollow:false NoArchive:true NoSnippet:false}
-	// link https://example.com/news/today?utm=x "" [canonical]
-	// a    https://example.com/ "Home" []
-	// a    https://example.com/news/story-1.html "the first story" []
-	// a    https://other.example/ "a forum post" [nofollow ugc]
-	// a    https://example.com/news/archive/ "Archive" []
+	// link navigation https://example.com/news/today?utm=x "" [canonical]
+	// a    navigation https://example.com/ "Home" []
+	// a    navigation https://example.com/news/story-1.html "the first story" []
+	// a    navigation https://other.example/ "a forum post" [nofollow ugc]
+	// img  embed      https://example.com/news/a.png "Archive" []
+	// a    navigation https://example.com/news/archive/ "Archive" []
+}
+
+func ExampleCSSLinks() {
+	css := []byte(`@import url("print.css") print;
+body { background: url(../img/bg.png) }
+@font-face { src: url(data:font/woff2;base64,AAAA), url('/fonts/f.woff') }`)
+	sheet, _ := url.Parse("https://example.com/static/css/site.css")
+	for _, l := range extract.CSSLinks(css, sheet, nil) {
+		fmt.Println(l.Kind, l.URL)
+	}
+	// Output:
+	// style https://example.com/static/css/print.css
+	// embed https://example.com/static/img/bg.png
+	// embed https://example.com/fonts/f.woff
+}
+
+func ExampleHeaderLinks() {
+	h := http.Header{}
+	h.Set("Location", "/new/place")
+	h.Add("Link", `</app.css>; rel=preload; as=style, </page/2>; rel="next"`)
+	h.Add("Link", `</feed.xml>; rel=alternate; type="application/rss+xml"; title="News, daily"`)
+	resp, _ := url.Parse("https://example.com/old/place")
+	for _, l := range extract.HeaderLinks(h, http.StatusMovedPermanently, resp, nil) {
+		fmt.Printf("%-8s %-10s %s %q\n", l.Tag, l.Kind, l.URL, l.Text)
+	}
+	// Output:
+	// location redirect   https://example.com/new/place ""
+	// link     embed      https://example.com/app.css ""
+	// link     navigation https://example.com/page/2 ""
+	// link     feed       https://example.com/feed.xml "News, daily"
+}
+
+func ExampleParseSrcset() {
+	fmt.Printf("%q\n", extract.ParseSrcset("small.jpg 480w, /img?w=800,h=600 800w, bad.jpg 2q, large.jpg 2x"))
+	// Output:
+	// ["small.jpg" "/img?w=800,h=600" "large.jpg"]
 }
 
 func ExampleParseRobots() {

@@ -28,6 +28,18 @@ func FuzzLinks(f *testing.F) {
 	f.Add(`<meta http-equiv=REFRESH content='5;URL="../x?a=1"'>`)
 	f.Add(`<ul><li><a href="old/">Older</a><li><a href="media/new/">New</a><li><a href=index.html>Index</a></ul>`)
 	f.Add(`<h1>Events</h1><a href="/calendar/2025/12/">Previous month</a><a href="/calendar/2026/02/">Next month</a>`)
+	// Every construct of issue 16.
+	f.Add(`<img src=a.png srcset="b.png 1x, c.png 2x" lowsrc=l.png longdesc=d.html><picture><source srcset="w.webp 100w"></picture>` +
+		`<video src=v.mp4 poster=p.jpg><track src=t.vtt></video><audio src=a.mp3></audio><embed src=e.swf>`)
+	f.Add(`<object data=m.swf codebase=/cb/></object><applet code=M.class codebase=/j/ archive="a.jar, b.jar"></applet>` +
+		`<script src=s.js></script><input type=image src=i.png><isindex action=/idx>`)
+	f.Add(`<form action=/s><button formaction=/b>b</button></form><form method=post action=/p><input formaction=/g formmethod=get></form><form></form>`)
+	f.Add(`<blockquote cite=/c>q</blockquote><q cite=q>x</q><body background=bg.gif><table background=t.png><td background=c.png>` +
+		`<meta http-equiv=content-location content=/cl><a href=/x ping="/p1 /p2">x</a>`)
+	f.Add(`<svg><a xlink:href=/sa>s</a><image href=i.svg /><use xlink:href="sp.svg#i"/><script href=s.js></script></svg>`)
+	f.Add(`<style>@import "a.css"; p{background:url(/b.png)}</style><div style="background:url('c.png')">x</div>`)
+	f.Add(`<link rel=stylesheet href=s.css><link rel=icon href=f.ico><link rel=sitemap href=/sm.xml><link rel=alternate type=application/rss+xml href=/rss>`)
+	f.Add(`<iframe src=/f srcdoc="<base href=/s/><a href=in>in</a><iframe srcdoc='<img src=deep.png>'></iframe>"></iframe>`)
 	norm := urlnorm.New()
 	page, _ := url.Parse("https://example.com/dir/page.html?q=1")
 	opts := &Options{MaxLinks: 8, MaxLinkTextLen: 16, MaxTextLen: 64, MaxAttrLen: 256, MaxTokens: 4096, MaxTokenLen: 4096}
@@ -49,6 +61,11 @@ func FuzzLinks(f *testing.F) {
 		urls := doc.Links
 		if doc.Canonical != "" {
 			urls = append(urls[:len(urls):len(urls)], Link{URL: doc.Canonical})
+		}
+		for _, l := range doc.Links {
+			if l.Kind < Navigation || l.Kind > Ping {
+				t.Errorf("link %q has invalid kind %d", l.URL, l.Kind)
+			}
 		}
 		for _, l := range urls {
 			u, err := url.Parse(l.URL)

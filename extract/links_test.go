@@ -30,13 +30,13 @@ func linksOf(t testing.TB, page string, opts *Options) *Document {
 func formatLinks(ls []Link) string {
 	var b strings.Builder
 	for _, l := range ls {
-		fmt.Fprintf(&b, "\n\t{%s %q %q rel=%q}", l.Tag, l.URL, l.Text, l.Rel)
+		fmt.Fprintf(&b, "\n\t{%s %s %q %q rel=%q}", l.Tag, l.Kind, l.URL, l.Text, l.Rel)
 	}
 	return b.String()
 }
 
 func TestLinks(t *testing.T) {
-	a := func(url, text string) Link { return Link{URL: url, Text: text, Tag: "a"} }
+	a := func(url, text string) Link { return Link{URL: url, Text: text, Tag: "a", Kind: Navigation} }
 	tests := []struct {
 		name string
 		html string
@@ -65,37 +65,44 @@ func TestLinks(t *testing.T) {
 		{name: "text collapsed", html: "<a href=/t>  Hello \n\t <b>big</b>&nbsp;world  </a>", want: []Link{a("https://example.com/t", "Hello big world")}},
 		{name: "text across block", html: "<a href=/t><div>one</div><div>two</div></a>", want: []Link{a("https://example.com/t", "one two")}},
 		{name: "text without script", html: "<a href=/t>go<script>var x='<b>';</script><style>b{}</style>!</a>", want: []Link{a("https://example.com/t", "go!")}},
-		{name: "image alt", html: `<a href=/i><img src=x.png alt=" Logo  here "></a>`, want: []Link{a("https://example.com/i", "Logo here")}},
-		{name: "title attribute", html: `<a href=/i title="Go home"><img src=x.png></a>`, want: []Link{a("https://example.com/i", "Go home")}},
+		{name: "image alt", html: `<a href=/i><img src=x.png alt=" Logo  here "></a>`, want: []Link{
+			{URL: "https://example.com/dir/x.png", Text: "Logo here", Tag: "img", Kind: Embed}, a("https://example.com/i", "Logo here")}},
+		{name: "title attribute", html: `<a href=/i title="Go home"><img src=x.png></a>`, want: []Link{
+			{URL: "https://example.com/dir/x.png", Tag: "img", Kind: Embed}, a("https://example.com/i", "Go home")}},
 		{name: "text beats alt", html: `<a href=/i><img alt=logo>Home</a>`, want: []Link{a("https://example.com/i", "Home")}},
 		{name: "unclosed anchor closed by next", html: `<a href=/1>one<a href=/2>two`, want: []Link{a("https://example.com/1", "one"), a("https://example.com/2", "two")}},
 		{name: "anchor open at EOF", html: `<p><a href=/e>end`, want: []Link{a("https://example.com/e", "end")}},
 		{name: "truncated tag at EOF", html: `<a href=/ok>ok</a><a href="/cut`, want: []Link{a("https://example.com/ok", "ok")}},
 		{name: "rel values", html: `<a href=/r rel="NoFollow ugc  sponsored external">r</a>`,
-			want: []Link{{URL: "https://example.com/r", Text: "r", Tag: "a", Rel: RelNofollow | RelUGC | RelSponsored | RelExternal}}},
+			want: []Link{{URL: "https://example.com/r", Text: "r", Tag: "a", Kind: Navigation, Rel: RelNofollow | RelUGC | RelSponsored | RelExternal}}},
 		{name: "rel next prev", html: `<a href=/2 rel=next>n</a><a href=/0 rel=previous>p</a>`,
-			want: []Link{{URL: "https://example.com/2", Text: "n", Tag: "a", Rel: RelNext}, {URL: "https://example.com/0", Text: "p", Tag: "a", Rel: RelPrev}}},
+			want: []Link{{URL: "https://example.com/2", Text: "n", Tag: "a", Kind: Navigation, Rel: RelNext}, {URL: "https://example.com/0", Text: "p", Tag: "a", Kind: Navigation, Rel: RelPrev}}},
 		{name: "area", html: `<map><area shape=rect href="/map/1" alt="Region one" rel=nofollow></map>`,
-			want: []Link{{URL: "https://example.com/map/1", Text: "Region one", Tag: "area", Rel: RelNofollow}}},
+			want: []Link{{URL: "https://example.com/map/1", Text: "Region one", Tag: "area", Kind: Navigation, Rel: RelNofollow}}},
 		{name: "iframe and frame", html: `<iframe src="/embed" title="Video"><a href=/inside>x</a></iframe><frameset><frame src="f.html"></frameset>`,
-			want: []Link{{URL: "https://example.com/embed", Text: "Video", Tag: "iframe"}, {URL: "https://example.com/dir/f.html", Tag: "frame"}}},
+			want: []Link{{URL: "https://example.com/embed", Text: "Video", Tag: "iframe", Kind: Frame}, {URL: "https://example.com/dir/f.html", Tag: "frame", Kind: Frame}}},
 		{name: "link elements", html: `<head><link rel=canonical href="/c"><link rel="alternate" hreflang=de href="/de/"><link rel=next href="?p=2"><link rel=prev href="?p=0"><link rel=stylesheet href=/s.css><link rel="alternate stylesheet" href=/alt.css><link rel=icon href=/i.ico><link rel=preload href=/f.woff></head>`,
 			want: []Link{
-				{URL: "https://example.com/c", Tag: "link", Rel: RelCanonical},
-				{URL: "https://example.com/de/", Tag: "link", Rel: RelAlternate},
-				{URL: "https://example.com/dir/page.html?p=2", Tag: "link", Rel: RelNext},
-				{URL: "https://example.com/dir/page.html?p=0", Tag: "link", Rel: RelPrev},
+				{URL: "https://example.com/c", Tag: "link", Kind: Navigation, Rel: RelCanonical},
+				{URL: "https://example.com/de/", Tag: "link", Kind: Navigation, Rel: RelAlternate},
+				{URL: "https://example.com/dir/page.html?p=2", Tag: "link", Kind: Navigation, Rel: RelNext},
+				{URL: "https://example.com/dir/page.html?p=0", Tag: "link", Kind: Navigation, Rel: RelPrev},
+				// Subresources, reported since issue 16 with their kind.
+				{URL: "https://example.com/s.css", Tag: "link", Kind: Style},
+				{URL: "https://example.com/alt.css", Tag: "link", Kind: Style, Rel: RelAlternate},
+				{URL: "https://example.com/i.ico", Tag: "link", Kind: Embed},
+				{URL: "https://example.com/f.woff", Tag: "link", Kind: Embed},
 			}},
 		{name: "feed title", html: `<link rel=alternate type="application/atom+xml" title="Feed" href=/feed>`,
-			want: []Link{{URL: "https://example.com/feed", Text: "Feed", Tag: "link", Rel: RelAlternate}}},
-		{name: "meta refresh", html: `<meta http-equiv="Refresh" content="5; URL='/next'">`, want: []Link{{URL: "https://example.com/next", Tag: "meta"}}},
-		{name: "meta refresh bare", html: `<meta http-equiv=refresh content="0;url=http://r.example/x">`, want: []Link{{URL: "http://r.example/x", Tag: "meta"}}},
+			want: []Link{{URL: "https://example.com/feed", Text: "Feed", Tag: "link", Kind: Feed, Rel: RelAlternate}}},
+		{name: "meta refresh", html: `<meta http-equiv="Refresh" content="5; URL='/next'">`, want: []Link{{URL: "https://example.com/next", Tag: "meta", Kind: Redirect}}},
+		{name: "meta refresh bare", html: `<meta http-equiv=refresh content="0;url=http://r.example/x">`, want: []Link{{URL: "http://r.example/x", Tag: "meta", Kind: Redirect}}},
 		{name: "meta refresh without url", html: `<meta http-equiv=refresh content="3">`},
 		{name: "base href", html: `<base href="https://cdn.example/base/"><a href="x">x</a>`, want: []Link{a("https://cdn.example/base/x", "x")}},
 		{name: "relative base", html: `<base href="/other/"><a href="x">x</a>`, want: []Link{a("https://example.com/other/x", "x")}},
 		{name: "first base wins", html: `<base href="/one/"><base href="/two/"><a href="x">x</a>`, want: []Link{a("https://example.com/one/x", "x")}},
 		{name: "base applies to earlier links", html: `<link rel=canonical href="c"><base href="/b/"><a href="x">x</a>`,
-			want: []Link{{URL: "https://example.com/b/c", Tag: "link", Rel: RelCanonical}, a("https://example.com/b/x", "x")}},
+			want: []Link{{URL: "https://example.com/b/c", Tag: "link", Kind: Navigation, Rel: RelCanonical}, a("https://example.com/b/x", "x")}},
 		{name: "base without href ignored", html: `<base target=_blank><base href="/b/"><a href="x">x</a>`, want: []Link{a("https://example.com/b/x", "x")}},
 		{name: "links in comments and scripts ignored", html: `<!-- <a href=/c>c</a> --><script>document.write('<a href="/s">s</a>')</script><noscript><a href=/n>n</a></noscript><textarea><a href=/t>t</a></textarea>`},
 		{name: "svg anchor", html: `<svg><title>icon</title><a href="/svg">s</a></svg>`, want: []Link{a("https://example.com/svg", "s")}},
@@ -180,7 +187,7 @@ func TestLinkTextBound(t *testing.T) {
 
 func TestAttrTooLong(t *testing.T) {
 	doc := linksOf(t, `<a href="/`+strings.Repeat("x", 100)+`">long</a><a href=/short>s</a>`, &Options{MaxAttrLen: 50})
-	if got := formatLinks(doc.Links); got != formatLinks([]Link{{URL: "https://example.com/short", Text: "s", Tag: "a"}}) {
+	if got := formatLinks(doc.Links); got != formatLinks([]Link{{URL: "https://example.com/short", Text: "s", Tag: "a", Kind: Navigation}}) {
 		t.Errorf("Links with MaxAttrLen 50:%s", got)
 	}
 }
@@ -190,7 +197,7 @@ func TestNilPageURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Link{{URL: "https://abs.example/x", Text: "a", Tag: "a"}}
+	want := []Link{{URL: "https://abs.example/x", Text: "a", Tag: "a", Kind: Navigation}}
 	if got := formatLinks(doc.Links); got != formatLinks(want) {
 		t.Errorf("Links(nil page URL):%s\nwant:%s", got, formatLinks(want))
 	}

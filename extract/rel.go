@@ -45,11 +45,22 @@ func ParseRel(value string) Rel {
 	return r
 }
 
-// parseRel parses a rel attribute without allocating. resource reports a
-// value that makes a <link> element a subresource rather than a page link
-// (stylesheet, icon, preload ...): <link rel="alternate stylesheet"> is a
+// relClass is what the rel values of a <link> element (or a Link header)
+// say about the kind of its target, beyond the Rel bits.
+type relClass uint8
+
+const (
+	relStyle   relClass = 1 << iota // stylesheet
+	relEmbed                        // icon, preload, prefetch, modulepreload, manifest ...: a subresource
+	relSitemap                      // sitemap
+	relOrigin                       // dns-prefetch, preconnect: an origin to connect to, not a resource
+)
+
+// parseRel parses a rel attribute without allocating. class reports the
+// values that make a <link> element a subresource, a sitemap or an
+// origin rather than a page link: <link rel="alternate stylesheet"> is a
 // style sheet, not an alternate version of the page.
-func parseRel(b []byte) (r Rel, resource bool) {
+func parseRel(b []byte) (r Rel, class relClass) {
 	for len(b) > 0 {
 		i := 0
 		for i < len(b) && isSpace(b[i]) {
@@ -61,10 +72,10 @@ func parseRel(b []byte) (r Rel, resource bool) {
 		}
 		tok := b[i:j]
 		b = b[j:]
-		if len(tok) == 0 || len(tok) > 16 {
+		if len(tok) == 0 || len(tok) > 32 {
 			continue
 		}
-		var low [16]byte
+		var low [32]byte
 		n := copy(low[:], tok)
 		lowerASCII(low[:n])
 		switch string(low[:n]) {
@@ -88,12 +99,55 @@ func parseRel(b []byte) (r Rel, resource bool) {
 			r |= RelNoreferrer
 		case "external":
 			r |= RelExternal
-		case "stylesheet", "icon", "preload", "prefetch", "modulepreload", "manifest",
-			"apple-touch-icon", "mask-icon", "dns-prefetch", "preconnect":
-			resource = true
+		case "stylesheet":
+			class |= relStyle
+		case "icon", "apple-touch-icon", "apple-touch-icon-precomposed", "apple-touch-startup-image",
+			"mask-icon", "fluid-icon", "preload", "prefetch", "modulepreload", "manifest":
+			class |= relEmbed
+		case "sitemap":
+			class |= relSitemap
+		case "dns-prefetch", "preconnect":
+			class |= relOrigin
 		}
 	}
-	return r, resource
+	return r, class
+}
+
+// linkKind returns the Kind of a <link> element or Link header target
+// with the given rel values and type, and false for one that references
+// no resource: an origin hint (dns-prefetch, preconnect) or no rel at all.
+// A style sheet wins over a subresource, which wins over a sitemap;
+// rel=alternate with a feed type is a feed; every other relation
+// (canonical, alternate, next, prev, author, license, search ...) is a
+// document: Navigation.
+func linkKind(rel []byte, class relClass, r Rel, typ []byte) (Kind, bool) {
+	switch {
+	case class&relStyle != 0:
+		return Style, true
+	case class&relEmbed != 0:
+		return Embed, true
+	case class&relSitemap != 0:
+		return Sitemap, true
+	case class&relOrigin != 0 || len(trimSpace(rel)) == 0:
+		return 0, false
+	case r&RelAlternate != 0 && isFeedType(typ):
+		return Feed, true
+	}
+	return Navigation, true
+}
+
+// isFeedType reports the media types of feeds: RSS, Atom, RDF (RSS 1.0)
+// and JSON Feed, parameters ignored.
+func isFeedType(t []byte) bool {
+	for i, c := range t {
+		if c == ';' {
+			t = t[:i]
+			break
+		}
+	}
+	t = trimSpace(t)
+	return equalFoldASCII(t, "application/rss+xml") || equalFoldASCII(t, "application/atom+xml") ||
+		equalFoldASCII(t, "application/rdf+xml") || equalFoldASCII(t, "application/feed+json")
 }
 
 // isSpace reports ASCII whitespace as HTML defines it.

@@ -27,6 +27,7 @@ import (
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
+	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/store"
 )
 
@@ -62,6 +63,8 @@ type flags struct {
 	maxPages        int
 	maxDepth        int
 	hostBudget      int
+	follow          string
+	archive         bool
 	concurrency     int
 	hostConcurrency int
 	delay           time.Duration
@@ -93,6 +96,8 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.StringVar(&f.seedsFile, "seeds", "", "read more start URLs from `FILE`, one per line (# starts a comment)")
 	fs.IntVar(&f.maxPages, "max-pages", 0, "stop after `N` page fetches (0 = no limit)")
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "follow links to depth `D`; start URLs have depth 1 (0 = the library's default, 50; -1 = no limit)")
+	fs.StringVar(&f.follow, "follow", "", "follow these kinds of reference, comma-separated: navigation, frame, redirect, form, sitemap, feed, embed, style, ping (default: navigation,frame,redirect,form,sitemap,feed)")
+	fs.BoolVar(&f.archive, "archive", false, "archive crawl: also fetch and store the images, style sheets, scripts and media pages embed")
 	fs.IntVar(&f.hostBudget, "host-budget", 0, "queue at most `N` URLs of any one host over the whole crawl (0 = no cap)")
 	fs.IntVar(&f.concurrency, "concurrency", 16, "fetches in flight at once, over all hosts")
 	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host")
@@ -175,6 +180,21 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	)
 	if f.allowPrivate {
 		opts = append(opts, trawl.WithAllowPrivateNetworks(true))
+	}
+	if f.follow != "" {
+		var kinds []extract.Kind
+		for _, name := range strings.Split(f.follow, ",") {
+			k, err := extract.ParseKind(strings.TrimSpace(name))
+			if err != nil {
+				fmt.Fprintf(stderr, "%s: -follow: %v\n", p.Name, err)
+				return 2
+			}
+			kinds = append(kinds, k)
+		}
+		opts = append(opts, trawl.WithFollow(kinds...))
+	}
+	if f.archive {
+		opts = append(opts, trawl.WithArchive(true))
 	}
 	if f.userAgent != "" {
 		opts = append(opts, trawl.WithUserAgent(f.userAgent))
@@ -295,6 +315,9 @@ func summary(w io.Writer, s trawl.Stats, out string) {
 		s.Discovered, s.DuplicateURLs, s.Filtered, s.RobotsDenied, s.RobotsFetches, s.Queued)
 	if s.TrapURLs > 0 || s.RepeatPages > 0 {
 		fmt.Fprintf(w, "traps: %d URLs dropped by the trap rules, %d pages repeating an earlier page (links not followed)\n", s.TrapURLs, s.RepeatPages)
+	}
+	if s.Sitemaps > 0 || s.Feeds > 0 {
+		fmt.Fprintf(w, "discovery: %d sitemaps listing %d URLs, %d feeds\n", s.Sitemaps, s.SitemapURLs, s.Feeds)
 	}
 	if s.PrivateRefused > 0 {
 		fmt.Fprintf(w, "private: %d URLs refused because their host is on a private or loopback address (-allow-private allows them)\n", s.PrivateRefused)

@@ -40,6 +40,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "bad url", args: []string{"mailto:a@b"}, code: 2, want: "seed"},
 		{name: "bad number", args: []string{"-max-pages", "x", "http://a.test/"}, code: 2, want: "invalid value"},
 		{name: "negative", args: []string{"-concurrency", "0", "http://a.test/"}, code: 2, want: "workers"},
+		{name: "bad follow kind", args: []string{"-follow", "navigation,pictures", "http://a.test/"}, code: 2, want: `unknown link kind "pictures"`},
 		{name: "missing seeds file", args: []string{"-seeds", "/nonexistent/seeds.txt"}, code: 2, want: "no such file"},
 	}
 	for _, tt := range tests {
@@ -139,5 +140,28 @@ func TestHostBudget(t *testing.T) {
 	}
 	if pages == 0 || pages > 5*4 { // the demo web has 5 hosts
 		t.Errorf("crawled %d pages with a budget of 4 URLs for each of 5 hosts", pages)
+	}
+}
+
+// TestFollowAndArchiveFlags: -follow and -archive reach the crawler.
+func TestFollowAndArchiveFlags(t *testing.T) {
+	pages := func(args ...string) int {
+		t.Helper()
+		code, stdout, stderr := run(t, append([]string{"-demo", "-progress=false"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var n int
+		if _, err := fmt.Sscanf(stdout[strings.Index(stdout, "crawled "):], "crawled %d pages", &n); err != nil {
+			t.Fatalf("no page count in %q: %v", stdout, err)
+		}
+		return n
+	}
+	all := pages()
+	if seeds := pages("-follow", "redirect"); seeds == 0 || seeds >= all {
+		t.Errorf("-follow redirect crawled %d pages, the default %d; want the seeds only", seeds, all)
+	}
+	if archived := pages("-archive"); archived < all {
+		t.Errorf("-archive crawled %d pages, fewer than the default %d", archived, all)
 	}
 }

@@ -1,0 +1,286 @@
+package trawl
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/frontier"
+)
+
+// DefaultFollow lists the kinds of reference a crawl follows unless
+// WithFollow says otherwise: links between documents (navigation, frames,
+// redirects by meta refresh or header, GET forms' action URLs) and the
+// discovery documents a site announces (sitemaps, feeds). Embedded
+// resources (images, scripts, style sheets, media) and ping beacons are
+// not followed; WithArchive adds the resources.
+var defaultFollow = []extract.Kind{
+	extract.Navigation, extract.Frame, extract.Redirect, extract.Form, extract.Sitemap, extract.Feed,
+}
+
+// DefaultFollow returns the kinds followed by default (see WithFollow).
+func DefaultFollow() []extract.Kind { return append([]extract.Kind(nil), defaultFollow...) }
+
+// WithFollow sets the kinds of reference the crawler follows (see
+// extract.Kind): links of other kinds are found, and reach Events.OnPage
+// and the Store in Page.Links, but are not queued. Robots.txt, the trap
+// rules and every Filter apply to every kind. Default: DefaultFollow()
+// (navigation, frame, redirect, form, sitemap, feed); WithArchive adds
+// embed and style.
+func WithFollow(kinds ...extract.Kind) Option {
+	kinds = append([]extract.Kind(nil), kinds...)
+	return func(c *config) { c.follow, c.followSet = kinds, true }
+}
+
+// WithArchive makes the crawl an archive crawl: besides what WithFollow
+// follows, it fetches and stores the resources pages embed (images, style
+// sheets, scripts, media, fonts: kinds embed and style) under the same
+// politeness, robots.txt and filters, accepting every media type. Bodies
+// other than HTML, CSS, sitemaps and feeds are stored as served and not
+// parsed for links; style sheets are parsed for url() and @import.
+// Default false.
+func WithArchive(on bool) Option { return func(c *config) { c.archive = on } }
+
+// kindSet is a set of extract.Kind values.
+type kindSet uint32
+
+func (s kindSet) has(k extract.Kind) bool { return k < 32 && s&(1<<k) != 0 }
+
+func newKindSet(kinds []extract.Kind) kindSet {
+	var s kindSet
+	for _, k := range kinds {
+		if k < 32 {
+			s |= 1 << k
+		}
+	}
+	return s
+}
+
+// SitemapInfo is what a sitemap said about a URL: its <lastmod>,
+// <changefreq> and <priority> (Priority < 0 when absent).
+type SitemapInfo struct {
+	LastMod    time.Time
+	ChangeFreq string
+	Priority   float64
+}
+
+// maxSitemapEntries bounds the URLs whose sitemap information and
+// sitemap-ness the crawler remembers until they are fetched.
+const maxSitemapEntries = 1 << 20
+
+// sitemapBook remembers, until they are fetched, which queued URLs are
+// sitemaps (so that a plain-text or gzipped sitemap is read as one) and
+// what sitemaps said about the URLs they list. It is safe for concurrent
+// use.
+type sitemapBook struct {
+	mu       sync.Mutex
+	sitemaps map[string]bool
+	info     map[string]SitemapInfo
+}
+
+func (b *sitemapBook) markSitemap(rawURL string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sitemaps == nil {
+		b.sitemaps = make(map[string]bool)
+	}
+	if len(b.sitemaps) < maxSitemapEntries {
+		b.sitemaps[rawURL] = true
+	}
+}
+
+// isSitemap reports whether rawURL was queued as a sitemap, and forgets it.
+func (b *sitemapBook) isSitemap(rawURL string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.sitemaps[rawURL] {
+		return false
+	}
+	delete(b.sitemaps, rawURL)
+	return true
+}
+
+func (b *sitemapBook) setInfo(rawURL string, in SitemapInfo) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.info == nil {
+		b.info = make(map[string]SitemapInfo)
+	}
+	if _, ok := b.info[rawURL]; ok || len(b.info) < maxSitemapEntries {
+		b.info[rawURL] = in
+	}
+}
+
+// takeInfo returns and forgets what a sitemap said about rawURL.
+func (b *sitemapBook) takeInfo(rawURL string) (SitemapInfo, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	in, ok := b.info[rawURL]
+	if ok {
+		delete(b.info, rawURL)
+	}
+	return in, ok
+}
+
+// priorityOf returns the sitemap priority of a URL still queued, if any.
+func (b *sitemapBook) priorityOf(rawURL string) (float64, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	in, ok := b.info[rawURL]
+	if !ok || in.Priority < 0 {
+		return 0, false
+	}
+	return in.Priority, true
+}
+
+// xmlRoot returns the local name of the root element of an XML document
+// ("urlset", "sitemapindex", "rss", "feed", "RDF"), or "" when body does not
+// start like XML. It looks at the first 2 KiB only.
+func xmlRoot(body []byte) string {
+	b := body[:min(len(body), 2048)]
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	for {
+		b = bytes.TrimLeft(b, " \t\r\n")
+		if len(b) < 2 || b[0] != '<' {
+			return ""
+		}
+		switch {
+		case b[1] == '?': // declaration or processing instruction
+			i := bytes.Index(b, []byte("?>"))
+			if i < 0 {
+				return ""
+			}
+			b = b[i+2:]
+		case bytes.HasPrefix(b, []byte("<!--")):
+			i := bytes.Index(b, []byte("-->"))
+			if i < 0 {
+				return ""
+			}
+			b = b[i+3:]
+		case b[1] == '!': // DOCTYPE
+			i := bytes.IndexByte(b, '>')
+			if i < 0 {
+				return ""
+			}
+			b = b[i+1:]
+		default:
+			name := b[1:]
+			end := bytes.IndexAny(name, " \t\r\n/>")
+			if end < 0 {
+				return ""
+			}
+			name = name[:end]
+			if i := bytes.IndexByte(name, ':'); i >= 0 {
+				name = name[i+1:]
+			}
+			return string(name)
+		}
+	}
+}
+
+// isGzip reports whether body starts with the gzip magic bytes.
+func isGzip(body []byte) bool { return len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b }
+
+// acceptTypes returns the media types the default fetcher accepts for the
+// kinds followed: fetch's defaults (HTML, XHTML, XML, plain text), feeds'
+// and gzipped sitemaps' types when those are followed, CSS with style
+// sheets, and everything in an archive crawl.
+func acceptTypes(follows kindSet, archive bool) []string {
+	types := []string{"text/html", "application/xhtml+xml", "application/xml", "text/xml", "text/plain"}
+	if follows.has(extract.Feed) {
+		types = append(types, "application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+xml")
+	}
+	if follows.has(extract.Sitemap) {
+		types = append(types, "application/gzip", "application/x-gzip")
+	}
+	if follows.has(extract.Style) {
+		types = append(types, "text/css")
+	}
+	if archive {
+		types = append(types, "*/*")
+	}
+	return types
+}
+
+// maxRobotsSitemaps bounds the Sitemap lines of one robots.txt that are
+// queued.
+const maxRobotsSitemaps = 1000
+
+// offerSitemaps queues the sitemaps a host's robots.txt names, or the
+// host's /sitemap.xml when it names none, at depth.
+func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string, depth int) {
+	if len(lines) == 0 {
+		lines = []string{u.Scheme + "://" + u.Host + "/sitemap.xml"}
+	}
+	var reqs []frontier.Request
+	for _, raw := range lines[:min(len(lines), maxRobotsSitemaps)] {
+		n, err := c.norm.Normalize(raw)
+		if err != nil {
+			continue
+		}
+		c.sitemaps.markSitemap(n)
+		reqs = append(reqs, frontier.Request{URL: n, Depth: depth, Referrer: u.Scheme + "://" + u.Host + "/robots.txt", Anchor: "sitemap"})
+	}
+	c.offer(ctx, reqs)
+}
+
+// readSitemap reads p's body as a sitemap (XML urlset or index, gzipped
+// or not, or plain text) into p.Links: page URLs as navigation links,
+// index entries as sitemap links. What a sitemap says of a URL is kept
+// for its Page. A malformed or oversized sitemap gives what could be read
+// and one error.
+func (c *Crawler) readSitemap(ctx context.Context, p *Page) {
+	sm, err := extract.ReadSitemap(bytes.NewReader(p.Body), nil)
+	if err != nil {
+		c.fail(ctx, p.URL.String(), "sitemap", fmt.Errorf("trawl: sitemap %s: %w", p.URL, err))
+	}
+	if sm == nil {
+		return
+	}
+	c.stats.sitemaps.Add(1)
+	c.stats.sitemapURLs.Add(int64(len(sm.URLs) + len(sm.Sitemaps)))
+	links := make([]extract.Link, 0, len(sm.URLs)+len(sm.Sitemaps))
+	for _, e := range sm.Sitemaps {
+		if n, err := c.norm.Normalize(e.Loc); err == nil {
+			links = append(links, extract.Link{URL: n, Tag: "sitemap", Kind: extract.Sitemap})
+		}
+	}
+	for _, e := range sm.URLs {
+		n, err := c.norm.Normalize(e.Loc)
+		if err != nil {
+			continue
+		}
+		links = append(links, extract.Link{URL: n, Tag: "sitemap", Kind: extract.Navigation})
+		if !e.LastMod.IsZero() || e.ChangeFreq != "" || e.HasPriority {
+			in := SitemapInfo{LastMod: e.LastMod, ChangeFreq: e.ChangeFreq, Priority: -1}
+			if e.HasPriority {
+				in.Priority = e.Priority
+			}
+			c.sitemaps.setInfo(n, in)
+		}
+	}
+	p.Links = links
+}
+
+// readFeed reads p's body as an RSS or Atom feed into p.Links: its items'
+// links, as navigation links with the item titles as text.
+func (c *Crawler) readFeed(ctx context.Context, p *Page) {
+	f, err := extract.ReadFeed(bytes.NewReader(p.Body), p.URL, nil)
+	if err != nil {
+		c.fail(ctx, p.URL.String(), "feed", fmt.Errorf("trawl: feed %s: %w", p.URL, err))
+	}
+	if f == nil {
+		return
+	}
+	c.stats.feeds.Add(1)
+	p.Title = f.Title
+	for _, it := range f.Items {
+		if n, err := c.norm.Normalize(it.URL); err == nil {
+			p.Links = append(p.Links, extract.Link{URL: n, Text: it.Title, Tag: "feed", Kind: extract.Navigation})
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package trawl_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/crawltest"
+	"github.com/trawl-dev/trawl/extract"
+)
+
+// constructsClosure returns the construct URLs a crawl that follows the
+// kinds in follow must fetch: every host's /constructs/ index and,
+// transitively, the references of those kinds.
+func constructsClosure(web *crawltest.Web, follow map[string]bool) []string {
+	seen := map[string]bool{}
+	var queue []string
+	for _, h := range web.Hosts() {
+		u := "http://" + h + "/constructs/"
+		seen[u] = true
+		queue = append(queue, u)
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, r := range web.References(u) {
+			if follow[r.Kind] && !seen[r.URL] && strings.Contains(r.URL, "/constructs/") {
+				seen[r.URL] = true
+				queue = append(queue, r.URL)
+			}
+		}
+	}
+	var out []string
+	for u := range seen {
+		out = append(out, u)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// fetchedConstructs returns the distinct construct URLs the web served.
+func fetchedConstructs(log *crawltest.Log) []string {
+	var out []string
+	for _, r := range log.Requests() {
+		if strings.Contains(r.Path, "/constructs/") {
+			out = append(out, r.URL)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestCrawlFollowKinds: by default the crawler follows every navigation,
+// frame, redirect (meta refresh and headers), GET form, sitemap and feed
+// reference of crawltest's link constructs, and nothing else; WithArchive
+// adds the embedded resources and style sheets; WithFollow chooses.
+func TestCrawlFollowKinds(t *testing.T) {
+	defaults := map[string]bool{"navigation": true, "frame": true, "redirect": true, "form": true, "sitemap": true, "feed": true}
+	archive := map[string]bool{"embed": true, "style": true}
+	for k := range defaults {
+		archive[k] = true
+	}
+	tests := []struct {
+		name   string
+		opts   []trawl.Option
+		follow map[string]bool
+	}{
+		{name: "default", follow: defaults},
+		{name: "archive", opts: []trawl.Option{trawl.WithArchive(true)}, follow: archive},
+		{name: "navigation only", opts: []trawl.Option{trawl.WithFollow(extract.Navigation)}, follow: map[string]bool{"navigation": true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 9, Hosts: 2, PagesPerHost: 10, LinkConstructs: true})
+			c, mem, err := crawl(t, web, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := constructsClosure(web, tt.follow)
+			missing, extra := diff(fetchedConstructs(web.Log()), want)
+			if len(missing) > 0 {
+				t.Errorf("%d construct URLs not fetched, e.g. %v", len(missing), first(missing, 8))
+			}
+			if len(extra) > 0 {
+				t.Errorf("%d construct URLs fetched that the kinds followed do not reach, e.g. %v", len(extra), first(extra, 8))
+			}
+			if missing, _ := diff(web.Log().FetchedPages(), web.Reachable(testUA)); len(missing) > 0 {
+				t.Errorf("%d ordinary pages not fetched, e.g. %v", len(missing), first(missing, 5))
+			}
+			if twice := web.Log().FetchedTwice(); len(twice) > 0 {
+				t.Errorf("fetched twice: %v", first(twice, 5))
+			}
+			st := c.Stats()
+			t.Logf("%d construct URLs fetched; stats: sitemaps %d (%d URLs), feeds %d, errors %v",
+				len(want), st.Sitemaps, st.SitemapURLs, st.Feeds, st.ErrorKinds)
+			if tt.name == "archive" {
+				// Binary resources reach the store byte for byte.
+				png := 0
+				for _, p := range mem.Pages() {
+					if p.ContentType == "image/png" && strings.HasPrefix(string(p.Body), "\x89PNG\r\n\x1a\n") {
+						png++
+					}
+				}
+				if png == 0 {
+					t.Errorf("no PNG stored in an archive crawl")
+				}
+			}
+		})
+	}
+}
+
+// TestCrawlSitemapsFromRobots: the sitemaps robots.txt names (and their
+// index entries, gzipped or not) are read, their URLs queued, and what
+// they say of a URL reaches its Page.
+func TestCrawlSitemapsFromRobots(t *testing.T) {
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 3, PagesPerHost: 20})
+	c, mem, err := crawl(t, web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetched := map[string]bool{}
+	for _, u := range fetchedURLs(web.Log()) {
+		fetched[u] = true
+	}
+	for _, sm := range web.Sitemaps() {
+		if !fetched[sm] {
+			t.Errorf("sitemap %s (named in robots.txt) not fetched", sm)
+		}
+	}
+	st := c.Stats()
+	if st.Sitemaps == 0 || st.SitemapURLs == 0 {
+		t.Errorf("Stats: %d sitemaps, %d sitemap URLs; want some", st.Sitemaps, st.SitemapURLs)
+	}
+	withInfo := 0
+	for _, p := range mem.Pages() {
+		if p.Sitemap != nil && !p.Sitemap.LastMod.IsZero() {
+			withInfo++
+		}
+	}
+	if withInfo == 0 {
+		t.Errorf("no stored page carries what its sitemap said (lastmod)")
+	}
+}

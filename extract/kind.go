@@ -1,0 +1,57 @@
+package extract
+
+import "fmt"
+
+// Kind says what a reference is for, so that a crawler can choose what to
+// follow: pages (Navigation, Frame, Redirect, Form), discovery documents
+// (Sitemap, Feed), a page's subresources (Embed, Style) and tracking
+// beacons (Ping). The zero Kind is not a valid kind; every Link and RawLink
+// has one of the constants below. The package doc lists which construct
+// gives which Kind.
+type Kind uint8
+
+const (
+	Navigation Kind = iota + 1 // a/area[href], SVG a[href|xlink:href], link rel=next/prev/alternate (non-feed)/canonical, blockquote/q/del/ins[cite], img[longdesc], meta content-location (document links)
+	Frame                      // frame[src], iframe[src]
+	Redirect                   // meta http-equiv=refresh; HTTP Location (3xx and 201), Refresh, Content-Location headers
+	Form                       // form[action] with method GET (or none), button/input[formaction] of a GET form, isindex[action]
+	Sitemap                    // a sitemap URL (robots.txt Sitemap:, sitemap index entries, link rel=sitemap)
+	Feed                       // link rel=alternate type=application/rss+xml|application/atom+xml (and feed URLs in sitemaps)
+	Embed                      // img[src|srcset|lowsrc|dynsrc], picture/source[src|srcset], audio/video/track[src], video[poster], embed[src], object[data|codebase], applet[code|codebase|archive], script[src], input[src], link rel=icon/preload/prefetch/manifest/modulepreload, body/table/td[background], SVG image/use/script[href|xlink:href], CSS url()
+	Style                      // link rel=stylesheet, CSS @import (a style sheet: fetched in archive mode and parsed for more references)
+	Ping                       // a[ping] (tracking beacons: never followed by default)
+)
+
+var kindNames = [...]string{
+	Navigation: "navigation",
+	Frame:      "frame",
+	Redirect:   "redirect",
+	Form:       "form",
+	Sitemap:    "sitemap",
+	Feed:       "feed",
+	Embed:      "embed",
+	Style:      "style",
+	Ping:       "ping",
+}
+
+// String returns the kind's name: "navigation", "frame", "redirect",
+// "form", "sitemap", "feed", "embed", "style" or "ping"; "Kind(N)" for a
+// value that is none of these.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// ParseKind returns the Kind named s, the inverse of String (for flags
+// and configuration); it fails for any other string. Names are matched
+// exactly, in lower case.
+func ParseKind(s string) (Kind, error) {
+	for k, name := range kindNames {
+		if name != "" && name == s {
+			return Kind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("extract: unknown link kind %q", s)
+}
