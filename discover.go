@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/trawl-dev/trawl/dedup"
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/frontier"
 )
@@ -60,8 +61,9 @@ func newKindSet(kinds []extract.Kind) kindSet {
 	return s
 }
 
-// SitemapInfo is what a sitemap said about a URL: its <lastmod>,
-// <changefreq> and <priority> (Priority < 0 when absent).
+// SitemapInfo is what a sitemap said about a URL: its <lastmod> (to the
+// second, in UTC), <changefreq> (one of the protocol's words, "" when
+// absent) and <priority> (to a thousandth; < 0 when absent).
 type SitemapInfo struct {
 	LastMod    time.Time
 	ChangeFreq string
@@ -74,67 +76,113 @@ const maxSitemapEntries = 1 << 20
 
 // sitemapBook remembers, until they are fetched, which queued URLs are
 // sitemaps (so that a plain-text or gzipped sitemap is read as one) and
-// what sitemaps said about the URLs they list. It is safe for concurrent
-// use.
+// what sitemaps said about the URLs they list. It keys URLs by their
+// 64-bit fingerprint and packs what it keeps, about 40 bytes a URL with
+// the map's own overhead, since a site's sitemaps may list every one of
+// its pages long before they are fetched. It is safe for concurrent use.
 type sitemapBook struct {
 	mu       sync.Mutex
-	sitemaps map[string]bool
-	info     map[string]SitemapInfo
+	sitemaps map[uint64]struct{}
+	info     map[uint64]packedInfo
+}
+
+// packedInfo is a SitemapInfo in 16 bytes: lastmod in Unix seconds (0 for
+// none), priority in thousandths (-1 for none), changefreq as an index
+// into changeFreqs.
+type packedInfo struct {
+	lastMod  int64
+	priority int16
+	freq     uint8
+}
+
+var changeFreqs = [...]string{"", "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
+
+func pack(in SitemapInfo) packedInfo {
+	p := packedInfo{priority: -1}
+	if !in.LastMod.IsZero() {
+		p.lastMod = in.LastMod.Unix()
+	}
+	if in.Priority >= 0 {
+		p.priority = int16(in.Priority*1000 + 0.5)
+	}
+	for i, f := range changeFreqs {
+		if f == in.ChangeFreq {
+			p.freq = uint8(i)
+		}
+	}
+	return p
+}
+
+func (p packedInfo) unpack() SitemapInfo {
+	in := SitemapInfo{ChangeFreq: changeFreqs[p.freq], Priority: -1}
+	if p.lastMod != 0 {
+		in.LastMod = time.Unix(p.lastMod, 0).UTC()
+	}
+	if p.priority >= 0 {
+		in.Priority = float64(p.priority) / 1000
+	}
+	return in
 }
 
 func (b *sitemapBook) markSitemap(rawURL string) {
+	fp := uint64(dedup.URLFingerprint(rawURL))
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.sitemaps == nil {
-		b.sitemaps = make(map[string]bool)
+		b.sitemaps = make(map[uint64]struct{})
 	}
 	if len(b.sitemaps) < maxSitemapEntries {
-		b.sitemaps[rawURL] = true
+		b.sitemaps[fp] = struct{}{}
 	}
 }
 
 // isSitemap reports whether rawURL was queued as a sitemap, and forgets it.
 func (b *sitemapBook) isSitemap(rawURL string) bool {
+	fp := uint64(dedup.URLFingerprint(rawURL))
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.sitemaps[rawURL] {
+	if _, ok := b.sitemaps[fp]; !ok {
 		return false
 	}
-	delete(b.sitemaps, rawURL)
+	delete(b.sitemaps, fp)
 	return true
 }
 
 func (b *sitemapBook) setInfo(rawURL string, in SitemapInfo) {
+	fp := uint64(dedup.URLFingerprint(rawURL))
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.info == nil {
-		b.info = make(map[string]SitemapInfo)
+		b.info = make(map[uint64]packedInfo)
 	}
-	if _, ok := b.info[rawURL]; ok || len(b.info) < maxSitemapEntries {
-		b.info[rawURL] = in
+	if _, ok := b.info[fp]; ok || len(b.info) < maxSitemapEntries {
+		b.info[fp] = pack(in)
 	}
 }
 
 // takeInfo returns and forgets what a sitemap said about rawURL.
 func (b *sitemapBook) takeInfo(rawURL string) (SitemapInfo, bool) {
+	fp := uint64(dedup.URLFingerprint(rawURL))
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	in, ok := b.info[rawURL]
-	if ok {
-		delete(b.info, rawURL)
+	p, ok := b.info[fp]
+	if !ok {
+		return SitemapInfo{}, false
 	}
-	return in, ok
+	delete(b.info, fp)
+	return p.unpack(), true
 }
 
 // priorityOf returns the sitemap priority of a URL still queued, if any.
 func (b *sitemapBook) priorityOf(rawURL string) (float64, bool) {
+	fp := uint64(dedup.URLFingerprint(rawURL))
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	in, ok := b.info[rawURL]
-	if !ok || in.Priority < 0 {
+	p, ok := b.info[fp]
+	if !ok || p.priority < 0 {
 		return 0, false
 	}
-	return in.Priority, true
+	return float64(p.priority) / 1000, true
 }
 
 // xmlRoot returns the local name of the root element of an XML document

@@ -3,6 +3,7 @@ package trawl
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTrapShape(t *testing.T) {
@@ -170,4 +171,46 @@ func FuzzTrapGuard(f *testing.F) {
 			t.Errorf("template(%q) != template(%q)", u, v)
 		}
 	})
+}
+
+func TestSitemapBook(t *testing.T) {
+	var b sitemapBook
+	in := SitemapInfo{LastMod: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ChangeFreq: "weekly", Priority: 0.8}
+	b.setInfo("http://a.test/x", in)
+	b.setInfo("http://a.test/y", SitemapInfo{Priority: -1})
+	if p, ok := b.priorityOf("http://a.test/x"); !ok || p != 0.8 {
+		t.Errorf("priorityOf(x) = %v, %v; want 0.8", p, ok)
+	}
+	if _, ok := b.priorityOf("http://a.test/y"); ok {
+		t.Error("priorityOf(y) found a priority the sitemap did not give")
+	}
+	if got, ok := b.takeInfo("http://a.test/x"); !ok || got != in {
+		t.Errorf("takeInfo(x) = %+v, %v; want %+v", got, ok, in)
+	}
+	if _, ok := b.takeInfo("http://a.test/x"); ok {
+		t.Error("takeInfo did not forget x")
+	}
+	if got, _ := b.takeInfo("http://a.test/y"); got.Priority != -1 || !got.LastMod.IsZero() || got.ChangeFreq != "" {
+		t.Errorf("takeInfo(y) = %+v, want nothing known", got)
+	}
+	b.markSitemap("http://a.test/s.xml")
+	if !b.isSitemap("http://a.test/s.xml") || b.isSitemap("http://a.test/s.xml") || b.isSitemap("http://a.test/t.xml") {
+		t.Error("isSitemap: want true once for the marked URL, then false")
+	}
+}
+
+func TestXMLRoot(t *testing.T) {
+	for body, want := range map[string]string{
+		"\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- c --><urlset xmlns=\"x\">": "urlset",
+		"<!DOCTYPE rss><rss version=\"2.0\">":                                 "rss",
+		"  <feed xmlns=\"http://www.w3.org/2005/Atom\">":                      "feed",
+		"<rdf:RDF xmlns:rdf=\"x\">":                                           "RDF",
+		"<html><body>":                                                        "html",
+		"plain text":                                                          "",
+		"<?xml unterminated":                                                  "",
+	} {
+		if got := xmlRoot([]byte(body)); got != want {
+			t.Errorf("xmlRoot(%q) = %q, want %q", body, got, want)
+		}
+	}
 }
