@@ -57,7 +57,7 @@
 //	link[href] rel=canonical, next, prev, author ...  Navigation  any rel not listed below
 //	link rel=alternate type=application/rss+xml       Feed        also atom+xml, rdf+xml, feed+json
 //	link rel=stylesheet (also "alternate stylesheet") Style
-//	link rel=icon, apple-touch-icon, mask-icon,       Embed
+//	link rel=icon, apple-touch-icon, mask-icon,       Embed       and the URLs of imagesrcset
 //	  preload, prefetch, modulepreload, manifest
 //	link rel=sitemap                                  Sitemap
 //	link rel=dns-prefetch, preconnect; no rel         -           origins, not resources: skipped

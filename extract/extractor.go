@@ -148,7 +148,7 @@ type attrs struct {
 
 	srcset, lowsrc, dynsrc, longdesc, ping, poster, data, codebase, code, archive []byte
 	action, formaction, method, formmethod, cite, background, style, typ          []byte
-	xlinkHref, srcdoc                                                             []byte
+	xlinkHref, srcdoc, imagesrcset                                                []byte
 
 	seen attrSet
 }
@@ -725,7 +725,7 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 			e.srcdoc(at.srcdoc)
 		}
 	case tagLink:
-		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantTitle|wantType)
+		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantTitle|wantType|wantImagesrcset)
 		rel, class := parseRel(at.rel)
 		kind, ok := linkKind(at.rel, class, rel, at.typ)
 		if !ok {
@@ -736,6 +736,10 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 			e.canonical = append(e.canonical[:0], at.href...)
 		}
 		e.push("link", kind, rel, at.href, e.boundedAttr(at.title), nil)
+		if kind == Embed && at.imagesrcset != nil {
+			// <link rel=preload as=image imagesrcset=...>
+			e.pushSrcset("link", at.imagesrcset, nil)
+		}
 	case tagMeta:
 		e.meta(raw, nameEnd)
 	case tagBase:
@@ -1207,6 +1211,7 @@ const (
 	wantType
 	wantXlinkHref
 	wantSrcdoc
+	wantImagesrcset
 	wantAll = 1<<iota - 1
 )
 
@@ -1300,6 +1305,10 @@ func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
 			p, bit = &at.background, wantBackground
 		case equalFoldASCII(k, "xlink:href"):
 			p, bit = &at.xlinkHref, wantXlinkHref
+		}
+	case 11:
+		if equalFoldASCII(k, "imagesrcset") {
+			p, bit = &at.imagesrcset, wantImagesrcset
 		}
 	}
 	if want&bit == 0 || at.seen&bit != 0 {

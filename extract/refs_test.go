@@ -64,6 +64,8 @@ func TestConstructs(t *testing.T) {
 		{construct: "link rel=icon preload prefetch modulepreload manifest", html: `<link rel="shortcut icon" href=/f.ico><link rel=apple-touch-icon href=/t.png><link rel=preload as=font href=/f.woff2><link rel=prefetch href=/next.js><link rel=modulepreload href=/m.js><link rel=manifest href=/app.webmanifest>`,
 			want: []ref{{"link", Embed, "https://example.com/f.ico"}, {"link", Embed, "https://example.com/t.png"}, {"link", Embed, "https://example.com/f.woff2"},
 				{"link", Embed, "https://example.com/next.js"}, {"link", Embed, "https://example.com/m.js"}, {"link", Embed, "https://example.com/app.webmanifest"}}},
+		{construct: "link rel=preload imagesrcset", html: `<link rel=preload as=image href=hero.jpg imagesrcset="hero-1x.jpg 1x, hero-2x.jpg 2x">`,
+			want: []ref{{"link", Embed, doc + "hero.jpg"}, {"link", Embed, doc + "hero-1x.jpg"}, {"link", Embed, doc + "hero-2x.jpg"}}},
 		{construct: "link rel=sitemap", html: `<link rel=sitemap type=application/xml href=/sitemap.xml>`,
 			want: []ref{{"link", Sitemap, "https://example.com/sitemap.xml"}}},
 		{construct: "link rel=author license search", html: `<link rel=author href=/me><link rel=license href=/cc><link rel=search type="application/opensearchdescription+xml" href=/os.xml>`,
