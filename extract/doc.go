@@ -77,7 +77,8 @@
 //	input[src]                                        Embed
 //	form[action]                                      Form        method GET, absent or invalid only (not post, dialog);
 //	                                                              no action: the document URL (not the base)
-//	button[formaction], input[formaction]             Form        when formmethod, else the form's method, is GET
+//	button[formaction], input[formaction]             Form        when formmethod, else the form's method, is GET;
+//	                                                              outside a form only with a form attribute
 //	isindex[action]                                   Form
 //	blockquote/q/del/ins[cite]                        Navigation
 //	body/table/td/th[background]                      Embed
