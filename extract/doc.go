@@ -46,6 +46,23 @@
 // and img it is alt, for frames, iframes and link elements the title
 // attribute; other references have none.
 //
+// Page signals come from the same pass: the first <title>; <meta
+// name="robots"> and <meta name=BOTNAME> parsed with ParseRobots and
+// merged (X-Robots-Tag headers are parsed with RobotsFromHeader); the first
+// <link rel="canonical">; the language from <html lang> or <meta
+// http-equiv="content-language">. Document.Text is the visible text:
+// everything outside script, style, noscript, template, iframe and title
+// elements, whitespace collapsed, with a '\n' between block elements.
+//
+// Markup is interpreted as the HTML tokenizer and parser would: character
+// references are decoded (with the attribute-value rules, so "?a=1&copy=2"
+// stays as written), attribute names are case-insensitive and the first
+// of a repeated attribute wins, the contents of script, style, noscript,
+// iframe, textarea and title are text not markup (except inside <svg> and
+// <math>, as in the parser), comments hide links, and an <a> ends at
+// </a>, at the next <a> or at the end of input. The input must be UTF-8:
+// fetchers convert other charsets first.
+//
 // # References and their kinds
 //
 // Every construct below is covered, and TestConstructs shows each one
@@ -117,23 +134,6 @@
 // libraries that move data-src into src, infinite scroll), and service
 // workers. Such references need a rendering crawler (a headless browser);
 // string literals inside <script> are not guessed at.
-//
-// Page signals come from the same pass: the first <title>; <meta
-// name="robots"> and <meta name=BOTNAME> parsed with ParseRobots and
-// merged (X-Robots-Tag headers are parsed with RobotsFromHeader); the first
-// <link rel="canonical">; the language from <html lang> or <meta
-// http-equiv="content-language">. Document.Text is the visible text:
-// everything outside script, style, noscript, template, iframe and title
-// elements, whitespace collapsed, with a '\n' between block elements.
-//
-// Markup is interpreted as the HTML tokenizer and parser would: character
-// references are decoded (with the attribute-value rules, so "?a=1&copy=2"
-// stays as written), attribute names are case-insensitive and the first
-// of a repeated attribute wins, the contents of script, style, noscript,
-// iframe, textarea and title are text not markup (except inside <svg> and
-// <math>, as in the parser), comments hide links, and an <a> ends at
-// </a>, at the next <a> or at the end of input. The input must be UTF-8:
-// fetchers convert other charsets first.
 //
 // # The zero-copy tier
 //
