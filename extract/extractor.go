@@ -148,7 +148,7 @@ type attrs struct {
 
 	srcset, lowsrc, dynsrc, longdesc, ping, poster, data, codebase, code, archive []byte
 	action, formaction, method, formmethod, cite, background, style, typ          []byte
-	xlinkHref, srcdoc                                                             []byte
+	xlinkHref, srcdoc, imagesrcset, form                                          []byte
 
 	seen attrSet
 }
@@ -725,7 +725,7 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 			e.srcdoc(at.srcdoc)
 		}
 	case tagLink:
-		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantTitle|wantType)
+		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantTitle|wantType|wantImagesrcset)
 		rel, class := parseRel(at.rel)
 		kind, ok := linkKind(at.rel, class, rel, at.typ)
 		if !ok {
@@ -736,6 +736,10 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 			e.canonical = append(e.canonical[:0], at.href...)
 		}
 		e.push("link", kind, rel, at.href, e.boundedAttr(at.title), nil)
+		if kind == Embed && at.imagesrcset != nil {
+			// <link rel=preload as=image imagesrcset=...>
+			e.pushSrcset("link", at.imagesrcset, nil)
+		}
 	case tagMeta:
 		e.meta(raw, nameEnd)
 	case tagBase:
@@ -801,11 +805,11 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 	case tagStyle:
 		e.rawElement(rawStyle)
 	case tagInput:
-		at := e.readAttrs(raw, nameEnd, wantSrc|wantFormaction|wantFormmethod)
+		at := e.readAttrs(raw, nameEnd, wantSrc|wantFormaction|wantFormmethod|wantForm)
 		e.push("input", Embed, 0, at.src, nil, nil)
 		e.formAction("input", at)
 	case tagButton:
-		e.formAction("button", e.readAttrs(raw, nameEnd, wantFormaction|wantFormmethod))
+		e.formAction("button", e.readAttrs(raw, nameEnd, wantFormaction|wantFormmethod|wantForm))
 	case tagForm:
 		e.breakText('\n')
 		if !e.inForm && !selfClosing {
@@ -873,9 +877,10 @@ func isGetMethod(m []byte) bool {
 
 // formAction queues the formaction of a submit button (button or input)
 // when the submission it makes is a GET: its formmethod, else its form's
-// method (GET outside a form, the attribute's default).
+// method. A button outside a form submits nothing, unless a form attribute
+// names a form elsewhere, whose method is unknown here: GET, the default.
 func (e *Extractor) formAction(tag string, at attrs) {
-	if at.formaction == nil {
+	if at.formaction == nil || !e.inForm && at.form == nil {
 		return
 	}
 	get := !e.inForm || e.formGet
@@ -1207,6 +1212,8 @@ const (
 	wantType
 	wantXlinkHref
 	wantSrcdoc
+	wantImagesrcset
+	wantForm
 	wantAll = 1<<iota - 1
 )
 
@@ -1246,6 +1253,8 @@ func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
 			p, bit = &at.cite, wantCite
 		case equalFoldASCII(k, "type"):
 			p, bit = &at.typ, wantType
+		case equalFoldASCII(k, "form"):
+			p, bit = &at.form, wantForm
 		}
 	case 5:
 		switch {
@@ -1300,6 +1309,10 @@ func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
 			p, bit = &at.background, wantBackground
 		case equalFoldASCII(k, "xlink:href"):
 			p, bit = &at.xlinkHref, wantXlinkHref
+		}
+	case 11:
+		if equalFoldASCII(k, "imagesrcset") {
+			p, bit = &at.imagesrcset, wantImagesrcset
 		}
 	}
 	if want&bit == 0 || at.seen&bit != 0 {

@@ -372,7 +372,8 @@ func checkReadAttrs(t *testing.T, tag []byte) {
 			"action=%q formaction=%q method=%q formmethod=%q cite=%q background=%q style=%q type=%q xlink:href=%q srcdoc=%q",
 			a.href, a.src, a.rel, a.alt, a.title, a.name, a.content, a.httpEquiv, a.lang,
 			a.srcset, a.lowsrc, a.dynsrc, a.longdesc, a.ping, a.poster, a.data, a.codebase, a.code, a.archive,
-			a.action, a.formaction, a.method, a.formmethod, a.cite, a.background, a.style, a.typ, a.xlinkHref, a.srcdoc)
+			a.action, a.formaction, a.method, a.formmethod, a.cite, a.background, a.style, a.typ, a.xlinkHref, a.srcdoc) +
+			fmt.Sprintf(" imagesrcset=%q form=%q", a.imagesrcset, a.form)
 	}
 	e := NewExtractor(nil)
 	e.Reset(bytes.NewReader(tag))

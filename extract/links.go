@@ -109,20 +109,24 @@ type Document struct {
 	Robots    Robots   // <meta name=robots> and <meta name=BOTNAME>, merged
 	Canonical string   // first <link rel=canonical>, resolved and normalized; "" if none or invalid
 	Lang      string   // <html lang>, else <meta http-equiv=content-language>; "" if unknown
-	Links     []Link   // in document order, at most MaxLinks; duplicates kept
+	Links     []Link   // every reference with its Kind, in document order, at most MaxLinks; duplicates kept
 	Text      string   // visible text, see Extractor.Text; at most MaxTextLen bytes; empty with SkipText
 	Truncated bool     // a document bound was hit (see Extractor.Truncated)
 }
 
-// Links reads an HTML document from r and returns its links and page-level
-// signals. pageURL is the URL the document was fetched from, after
-// redirects; relative links resolve against it or against the document's
-// <base href>. A nil pageURL keeps only absolute links.
+// Links reads an HTML document from r and returns its references, each
+// with its Kind (pages, frames, redirects, GET forms, feeds, sitemaps,
+// embedded resources, style sheets, pings: the package doc has the table),
+// and its page-level signals. pageURL is the URL the document was fetched
+// from, after redirects; relative references resolve against it or
+// against the document's <base href> (or a codebase). A nil pageURL keeps
+// only absolute references.
 //
-// Links that cannot be followed are dropped silently: in-page fragments,
-// empty hrefs, schemes other than http and https, and hrefs the Normalizer
-// rejects. Links whose element comes before <base> still resolve against
-// the base, as in browsers.
+// References that cannot be followed are dropped silently: in-page
+// fragments, empty values (except a form without action, which submits to
+// pageURL), schemes other than http and https, and URLs the Normalizer
+// rejects. References whose element comes before <base> still resolve
+// against the base, as in browsers.
 //
 // Malformed HTML is never an error. The error is non-nil only when r
 // fails; the Document then holds what was read before the failure.

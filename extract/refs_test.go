@@ -64,6 +64,8 @@ func TestConstructs(t *testing.T) {
 		{construct: "link rel=icon preload prefetch modulepreload manifest", html: `<link rel="shortcut icon" href=/f.ico><link rel=apple-touch-icon href=/t.png><link rel=preload as=font href=/f.woff2><link rel=prefetch href=/next.js><link rel=modulepreload href=/m.js><link rel=manifest href=/app.webmanifest>`,
 			want: []ref{{"link", Embed, "https://example.com/f.ico"}, {"link", Embed, "https://example.com/t.png"}, {"link", Embed, "https://example.com/f.woff2"},
 				{"link", Embed, "https://example.com/next.js"}, {"link", Embed, "https://example.com/m.js"}, {"link", Embed, "https://example.com/app.webmanifest"}}},
+		{construct: "link rel=preload imagesrcset", html: `<link rel=preload as=image href=hero.jpg imagesrcset="hero-1x.jpg 1x, hero-2x.jpg 2x">`,
+			want: []ref{{"link", Embed, doc + "hero.jpg"}, {"link", Embed, doc + "hero-1x.jpg"}, {"link", Embed, doc + "hero-2x.jpg"}}},
 		{construct: "link rel=sitemap", html: `<link rel=sitemap type=application/xml href=/sitemap.xml>`,
 			want: []ref{{"link", Sitemap, "https://example.com/sitemap.xml"}}},
 		{construct: "link rel=author license search", html: `<link rel=author href=/me><link rel=license href=/cc><link rel=search type="application/opensearchdescription+xml" href=/os.xml>`,
@@ -112,9 +114,10 @@ func TestConstructs(t *testing.T) {
 		{construct: "form without action", html: `<base href="https://cdn.example/b/"><form><input name=q></form><form action=""></form>`,
 			want: []ref{{"form", Form, testPageURL}, {"form", Form, testPageURL}}},
 		{construct: "button/input[formaction]", html: `<form action=/get><button formaction=/b1>b</button><input type=submit formaction=/i1><button formaction=/b2 formmethod=post>p</button></form>` +
-			`<form method=post action=/post><button formaction=/b3>x</button><input type=submit formaction=/i2 formmethod=get></form><button formaction=/b4>outside</button>`,
+			`<form method=post action=/post><button formaction=/b3>x</button><input type=submit formaction=/i2 formmethod=get></form>` +
+			`<button formaction=/b4>no form</button><button form=f2 formaction=/b5>owner elsewhere</button><input form=f2 formaction=/i3 formmethod=post>`,
 			want: []ref{{"form", Form, "https://example.com/get"}, {"button", Form, "https://example.com/b1"}, {"input", Form, "https://example.com/i1"},
-				{"input", Form, "https://example.com/i2"}, {"button", Form, "https://example.com/b4"}}},
+				{"input", Form, "https://example.com/i2"}, {"button", Form, "https://example.com/b5"}}},
 		{construct: "isindex[action]", html: `<isindex action="/idx" prompt="Search">`,
 			want: []ref{{"isindex", Form, "https://example.com/idx"}}},
 		{construct: "blockquote/q/del/ins[cite]", html: `<blockquote cite="/src1">b</blockquote><q cite=src2>q</q><del cite=/why>d</del><ins cite="https://ins.example/">i</ins>`,
