@@ -28,6 +28,12 @@ func FuzzReadSitemap(f *testing.F) {
 	f.Add([]byte(`<urlset><url><loc>https://e.com/1</loc></url><url><loc>https://e.com/2</lo`))
 	f.Add([]byte(`<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc><![CDATA[https://e.com/x]]></sm:loc></sm:url></sm:urlset>`))
 	f.Add(gz(f, []byte(`<urlset><url><loc>https://e.com/z</loc></url></urlset>`)))
+	// Past the bounds below: five entries, more than 4096 bytes, deep
+	// nesting, a long token.
+	f.Add([]byte(`<urlset>` + strings.Repeat(`<url><loc>https://e.com/u</loc></url>`, 5) + `</urlset>`))
+	f.Add([]byte(strings.Repeat("https://e.com/line\n", 5)))
+	f.Add([]byte(`<sitemapindex><sitemap><loc>https://e.com/s</loc></sitemap><!--` + strings.Repeat("-", 4096) + `--></sitemapindex>`))
+	f.Add([]byte(`<urlset><url><loc>https://e.com/1</loc></url>` + strings.Repeat("<a>", 70)))
 	opts := &SitemapOptions{MaxURLs: 4, MaxBytes: 4096}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		sm, err := ReadSitemap(bytes.NewReader(in), opts)
