@@ -290,6 +290,9 @@ func TestSitemapProtocolLimits(t *testing.T) {
 	for _, text := range []bool{false, true} {
 		for _, n := range []int{50_000, 50_001} {
 			for _, zip := range []bool{false, true} {
+				if zip && n == 50_000 {
+					continue // gzip changes nothing here; spare the time
+				}
 				in := bigURLSet(n, text)
 				if zip {
 					in = gz(t, in)
