@@ -40,8 +40,9 @@ var (
 	// before it and has Truncated set.
 	ErrFeedTooLarge = errors.New("extract: feed too large")
 
-	// ErrFeedSyntax: the input is not an RSS or Atom feed gofeed can read.
-	// The Feed is empty.
+	// ErrFeedSyntax: the input is not an RSS or Atom feed gofeed can read,
+	// or is broken at some point. The Feed holds the items before the
+	// fault, if any.
 	ErrFeedSyntax = errors.New("extract: malformed feed")
 )
 
@@ -94,9 +95,12 @@ type FeedItem struct {
 // (unescaped entities, undeclared prefixes, bogus namespaces, control
 // characters, non-UTF-8 encodings declared in the XML declaration), and
 // since v1.4 streams its input and depends on nothing beyond golang.org/x/net
-// and x/text. Its cost: a program using extract grows by 2.3 MB (1.8 MB
-// stripped, +36 %), mostly the CJK tables of the x/text encodings that
-// x/net/html/charset links in, encoding/json and regexp. JSON Feed, which gofeed also reads, is refused with
+// and x/text. Its cost in binary size is mostly what gofeed imports: a
+// small program that calls ReadFeed grows by 2.3 MB (+36 %; 1.1 MB when it
+// imports extract without calling ReadFeed), mostly the CJK tables of the
+// x/text encodings behind x/net/html/charset, encoding/json and regexp; a
+// crawler that decodes charsets already, as trawl's fetch does, grows by
+// about 11 KB (examples/sitespider). JSON Feed, which gofeed also reads, is refused with
 // ErrFeedSyntax: its item count cannot be bounded before gofeed decodes it
 // all.
 //
@@ -118,11 +122,21 @@ type FeedItem struct {
 // open elements, and returns the items before the cut with Truncated set
 // and an error wrapping ErrFeedTooLarge.
 //
-// Errors: the returned *FeedFile is never nil. Input gofeed cannot read (not a
-// feed, broken XML, JSON Feed) gives an empty Feed and an error wrapping
-// ErrFeedSyntax; gofeed returns nothing from a broken feed, so unlike
-// ReadSitemap there are no partial results. A failing reader gives its
-// own error, wrapped.
+// The same pass repairs what gofeed handles badly: gofeed reads through
+// encoding/xml's non-strict Token, which at a stray or mismatched end tag
+// closes every open element, so gofeed would silently ignore the rest of
+// the feed. ReadFeed drops end tags that match no open element and closes
+// the elements left open inside one that does (an unclosed <br> or <p> in
+// a description), so every item is read. A feed that is cut short or
+// broken further on (a syntax error, an unexpected end of input) is cut
+// before the item in which the fault lies, closed and read: its items
+// before the fault are returned with an error wrapping ErrFeedSyntax, as
+// ReadSitemap does.
+//
+// Errors: the returned *FeedFile is never nil and holds what could be read.
+// Input gofeed cannot read at all (not a feed, JSON Feed) gives an empty
+// Feed and an error wrapping ErrFeedSyntax. A failing reader gives its own
+// error, wrapped, and an empty Feed.
 //
 // ReadFeed is safe for concurrent use; opts is only read.
 func ReadFeed(r io.Reader, base *url.URL, opts *FeedOptions) (*FeedFile, error) {
@@ -147,22 +161,23 @@ func ReadFeed(r io.Reader, base *url.URL, opts *FeedOptions) (*FeedFile, error) 
 	if err != nil {
 		return feed, fmt.Errorf("extract: reading feed: %w", err)
 	}
-	in := filterControlChars(buf.Bytes())
-	over := n > maxBytes
+	in, over := buf.Bytes(), n > maxBytes
 	if over {
-		in = in[:len(in)-1] // the extra byte was only to tell
+		in = in[:maxBytes] // the extra byte was only to tell
 	}
+	in = filterControlChars(in)
 
 	if first := firstNonSpace(in); first == '{' || first == '[' {
 		return feed, fmt.Errorf("%w: JSON Feed is not read", ErrFeedSyntax)
 	}
-	in, tooLarge := boundFeed(in, over, maxItems)
+	in, problem := repairFeed(in, over, maxItems)
+	tooLarge := errors.Is(problem, ErrFeedTooLarge)
+	feed.Truncated = tooLarge
 
 	f, err := gofeed.NewParser().Parse(bytes.NewReader(in))
 	if err != nil {
-		if tooLarge != nil {
-			feed.Truncated = true
-			return feed, fmt.Errorf("%w (and the cut feed: %v)", tooLarge, err)
+		if problem != nil {
+			return feed, fmt.Errorf("%w (and gofeed: %v)", problem, err)
 		}
 		return feed, fmt.Errorf("%w: %w", ErrFeedSyntax, err)
 	}
@@ -181,11 +196,7 @@ func ReadFeed(r io.Reader, base *url.URL, opts *FeedOptions) (*FeedFile, error) 
 			feed.Items = append(feed.Items, fi)
 		}
 	}
-	if tooLarge != nil {
-		feed.Truncated = true
-		return feed, tooLarge
-	}
-	return feed, nil
+	return feed, problem
 }
 
 // itemURL picks an item's link and resolves it.
@@ -248,15 +259,24 @@ func firstNonSpace(b []byte) byte {
 	return 0
 }
 
-// boundFeed checks the feed's structure with a streaming encoding/xml
-// pass configured as gofeed's (non-strict), before gofeed sees it. When a
-// bound is reached (truncated says the input was cut at MaxBytes) it
-// returns the feed cut before the item being read (or before the
-// offending token outside items), with end tags closing the elements open
-// there, and an error wrapping ErrFeedTooLarge. The pass stops at the end
-// of the root element or at a syntax error; the feed is then cut there, as
-// gofeed reads no further either.
-func boundFeed(in []byte, truncated bool, maxItems int) ([]byte, error) {
+// repairFeed checks and repairs the feed's structure with a streaming
+// encoding/xml pass (RawToken, non-strict, as gofeed reads), before gofeed
+// sees it, and returns what gofeed should read:
+//
+//   - end tags are made to nest: one that matches no open element is
+//     dropped, and one that closes an element with others still open
+//     inside it gets their end tags inserted before it (gofeed, over
+//     encoding/xml's non-strict Token, would otherwise close every open
+//     element there and silently ignore the rest of the feed);
+//   - at a bound (MaxBytes, when truncated says the input was cut there;
+//     MaxItems; nesting; element count) the feed is cut before the item
+//     being read, or before the offending token outside items, and the
+//     open elements are closed; problem wraps ErrFeedTooLarge;
+//   - at a syntax error or an unexpected end of input, likewise, and
+//     problem wraps ErrFeedSyntax;
+//   - the pass stops at the end of the root element; the rest is dropped,
+//     as gofeed reads no further either.
+func repairFeed(in []byte, truncated bool, maxItems int) (out []byte, problem error) {
 	d := xml.NewDecoder(bytes.NewReader(in))
 	d.Strict = false
 	// Byte offsets must stay those of the input, and the markup of every
@@ -264,68 +284,92 @@ func boundFeed(in []byte, truncated bool, maxItems int) ([]byte, error) {
 	// with its non-ASCII bytes as 'x' (gofeed decodes it properly).
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return asciiMarkup{r}, nil }
 	var (
-		stack     []xml.Name // open elements
+		stack     []xml.Name // open elements, raw names
+		copied    int64      // in[:copied] is in out (or dropped)
 		items     int
 		elements  int
-		itemStart int64 = -1 // offset of the open item's start tag
-		itemDepth int        // len(stack) outside it
+		itemStart = -1 // in out, the position of the open item's start tag
+		itemDepth int  // len(stack) outside it
 	)
-	cut := func(at int64, depth int, why string) ([]byte, error) {
-		out := append([]byte(nil), in[:at]...)
-		for i := depth - 1; i >= 0; i-- {
-			n := stack[i]
+	out = make([]byte, 0, len(in)+64)
+	flush := func(to int64) {
+		out = append(out, in[copied:to]...)
+		copied = to
+	}
+	closeAll := func(depth int) {
+		for i := len(stack) - 1; i >= depth; i-- {
 			out = append(out, "</"...)
-			if n.Space != "" {
+			if n := stack[i]; n.Space != "" {
 				out = append(out, n.Space...)
 				out = append(out, ':')
 			}
-			out = append(out, n.Local...)
+			out = append(out, stack[i].Local...)
 			out = append(out, '>')
 		}
-		return out, fmt.Errorf("%w: %s", ErrFeedTooLarge, why)
+		stack = stack[:depth]
 	}
-	limit := func(tokStart int64, why string) ([]byte, error) {
+	// stop cuts the feed before the open item, else before the token at
+	// tokStart, and closes what is open there.
+	stop := func(tokStart int64, err error) ([]byte, error) {
 		if itemStart >= 0 {
-			return cut(itemStart, itemDepth, why)
+			out = out[:itemStart]
+			stack = stack[:itemDepth]
+		} else {
+			flush(tokStart)
 		}
-		return cut(tokStart, len(stack), why)
+		closeAll(0)
+		return out, err
 	}
 	for {
 		start := d.InputOffset()
 		tok, err := d.RawToken()
 		if err != nil {
-			if truncated {
-				return limit(start, fmt.Sprintf("more than %d bytes", len(in)))
+			switch {
+			case truncated:
+				return stop(start, fmt.Errorf("%w: more than %d bytes", ErrFeedTooLarge, len(in)))
+			case err == io.EOF && len(stack) == 0:
+				return append(out, in[copied:start]...), nil // no root: gofeed says so
+			case err == io.EOF:
+				err = errors.New("unexpected end of input")
 			}
-			return in[:start], nil // gofeed reports the error, if any
+			return stop(start, fmt.Errorf("%w: %w", ErrFeedSyntax, err))
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			elements++
 			if elements > maxFeedElements {
-				return limit(start, fmt.Sprintf("more than %d elements", maxFeedElements))
+				return stop(start, fmt.Errorf("%w: more than %d elements", ErrFeedTooLarge, maxFeedElements))
 			}
 			if len(stack) >= maxFeedDepth {
-				return limit(start, fmt.Sprintf("elements nested deeper than %d", maxFeedDepth))
+				return stop(start, fmt.Errorf("%w: elements nested deeper than %d", ErrFeedTooLarge, maxFeedDepth))
 			}
 			if itemStart < 0 && (strings.EqualFold(t.Name.Local, "item") || strings.EqualFold(t.Name.Local, "entry")) {
 				items++
 				if items > maxItems {
-					return cut(start, len(stack), fmt.Sprintf("more than %d items", maxItems))
+					return stop(start, fmt.Errorf("%w: more than %d items", ErrFeedTooLarge, maxItems))
 				}
-				itemStart, itemDepth = start, len(stack)
+				flush(start)
+				itemStart, itemDepth = len(out), len(stack)
 			}
 			stack = append(stack, t.Name)
 		case xml.EndElement:
-			if len(stack) == 0 {
-				return in[:d.InputOffset()], nil
+			i := len(stack) - 1
+			for i >= 0 && stack[i] != t.Name {
+				i--
 			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == itemDepth && itemStart >= 0 {
+			flush(start)
+			if i < 0 {
+				copied = d.InputOffset() // a stray end tag: dropped
+				continue
+			}
+			closeAll(i + 1)   // elements left open inside it
+			stack = stack[:i] // and itself, copied with what follows
+			if itemStart >= 0 && len(stack) <= itemDepth {
 				itemStart = -1
 			}
 			if len(stack) == 0 {
-				return in[:d.InputOffset()], nil
+				flush(d.InputOffset())
+				return out, nil
 			}
 		}
 	}

@@ -28,6 +28,10 @@ func FuzzReadFeed(f *testing.F) {
 	f.Add([]byte("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss><channel><title>Caf\xe9 & co</title><item><link>https://e.com/?a=1&b=2</link></item></channel></rss>"))
 	f.Add([]byte(`<rss version="2.0"><channel><item><link>https://e.com/1</link></item><item><x:a xmlns:x="u"><x:a><x:a>`))
 	f.Add([]byte(`{"version":"https://jsonfeed.org/version/1.1","items":[]}`))
+	// Past the bounds below: five items, more than 4096 bytes, deep nesting.
+	f.Add([]byte(`<rss version="2.0"><channel>` + strings.Repeat(`<item><link>https://e.com/i</link></item>`, 5) + `</channel></rss>`))
+	f.Add([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="/a"/></entry><entry><summary>` + strings.Repeat("x", 4096) + `</summary></entry></feed>`))
+	f.Add([]byte(`<rss version="2.0"><channel><item><link>https://e.com/1</link></item><item>` + strings.Repeat("<x>", 300)))
 	norm := urlnorm.New()
 	base, _ := url.Parse("https://feeds.example.com/dir/feed.xml")
 	opts := &FeedOptions{MaxItems: 4, MaxBytes: 4096, Normalizer: norm}

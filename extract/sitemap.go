@@ -108,11 +108,16 @@ type SitemapURL struct {
 // skipped, and input beginning with '<' is XML, anything else text. Empty
 // input is an empty text sitemap.
 //
-// XML is streamed with encoding/xml (Decoder.Token; nothing is unmarshalled
-// whole), leniently as real sitemaps need: unescaped '&' in URLs and HTML
-// entities are accepted, mismatched end tags close the open element, a
-// declared ISO-8859-1 or windows-1252 encoding is decoded and any other
-// declared encoding is read as UTF-8 (the protocol requires UTF-8).
+// XML is streamed with encoding/xml (Decoder.RawToken, under ReadSitemap's
+// own element stack and namespace scopes; nothing is unmarshalled whole),
+// leniently as real sitemaps need: unescaped '&' in URLs and HTML entities
+// are accepted; an end tag closes the innermost open element of its name
+// and those inside it, and one that matches no open element is ignored
+// (encoding/xml's non-strict Token would close every open element and end
+// the file there, silently); a <url> or <sitemap> start tag inside an
+// open entry closes that entry; a declared ISO-8859-1 or windows-1252
+// encoding is decoded and any other declared encoding is read as UTF-8
+// (the protocol requires UTF-8).
 // Elements are recognised by local name in the root element's namespace,
 // whatever it is (sitemaps.org's, Google's old 0.84 one, or none), or in
 // no namespace, so elements of extensions in other namespaces are skipped
@@ -128,8 +133,9 @@ type SitemapURL struct {
 // or not valid UTF-8. Duplicates are kept.
 //
 // Bounds: at most MaxURLs entries and MaxBytes uncompressed bytes (the
-// protocol's 50,000 and 50 MiB by default; compressed input is cut at the
-// same size, so a stream of empty gzip members cannot run forever); one XML
+// protocol's 50,000 and 50 MiB by default; compressed input is cut at
+// MaxBytes + MaxBytes/64 + 4 KiB, so a stream of empty gzip members cannot
+// run forever); one XML
 // token (a text run, or a tag with its attributes) at most 1 MiB, elements
 // nested at most 64 deep, a text line at most 8 KiB (a longer line is
 // skipped). encoding/xml expands no external or custom entities, so there
@@ -295,130 +301,228 @@ const (
 	fieldPriority
 )
 
-// readXML streams a urlset or sitemapindex.
-func (sr *sitemapReader) readXML(br *bufio.Reader) error {
-	tr := &xmlTokenReader{r: br}
-	br2 := bufio.NewReaderSize(tr, 32<<10)
-	d := xml.NewDecoder(br2)
-	tr.d = d
-	d.Strict = false
-	d.Entity = xml.HTMLEntity
-	d.CharsetReader = sitemapCharset
+// Namespace bindings kept for the elements that matter (depth ≤ 3); more
+// are ignored.
+const maxSitemapNSBindings = 64
 
-	var (
-		root     xml.Name
-		list     *[]SitemapURL // sr.sm.URLs or sr.sm.Sitemaps, once the root is known
-		entry    string        // "url" or "sitemap"
-		depth    int
-		inEntry  bool
-		cur      SitemapURL
-		loc      []byte
-		hasLoc   bool
-		field    int
-		value    []byte // text of the current field
-		seen     [fieldPriority + 1]bool
-		tooLong  bool
-		fieldMax int
-	)
-	for {
-		tr.start = d.InputOffset()
-		tok, err := d.Token()
-		if err != nil {
-			if err == io.EOF {
-				if depth == 0 && list == nil {
-					return fmt.Errorf("%w: no root element", ErrSitemapSyntax)
-				}
-				return fmt.Errorf("%w: unexpected end of input", ErrSitemapSyntax)
-			}
+// xmlState is readXML's view of the document: its own element stack over
+// encoding/xml's raw tokens, so that a stray or mismatched end tag closes
+// only what it names (encoding/xml's non-strict Token would close every
+// open element, silently ending the file there).
+type xmlState struct {
+	sr       *sitemapReader
+	stack    []xml.Name // raw names (prefix, local) of the open elements
+	bindings []nsBinding
+	root     string // the root element's namespace
+	list     *[]SitemapURL
+	entry    string // "url" or "sitemap"
+	inEntry  bool
+	cur      SitemapURL
+	loc      []byte
+	hasLoc   bool
+	field    int
+	fieldMax int
+	value    []byte
+	tooLong  bool
+	seen     [fieldPriority + 1]bool
+}
+
+type nsBinding struct {
+	depth         int
+	prefix, space string
+}
+
+// space resolves a prefix at the current depth; an undeclared prefix
+// stands for itself, as in encoding/xml.
+func (x *xmlState) space(prefix string) string {
+	for i := len(x.bindings) - 1; i >= 0; i-- {
+		if x.bindings[i].prefix == prefix {
+			return x.bindings[i].space
+		}
+	}
+	if prefix == "" {
+		return ""
+	}
+	return prefix
+}
+
+// inNS reports whether an element is in the sitemap's namespace: the root
+// element's, or none (for a root with a prefix and children without one).
+func (x *xmlState) inNS(space string) bool { return space == x.root || space == "" }
+
+// start handles a start tag.
+func (x *xmlState) start(t xml.StartElement) error {
+	depth := len(x.stack) + 1
+	if depth > maxSitemapDepth {
+		return fmt.Errorf("%w: elements nested deeper than %d", ErrSitemapTooLarge, maxSitemapDepth)
+	}
+	if depth > 3 {
+		x.stack = append(x.stack, t.Name)
+		return nil
+	}
+	n0 := len(x.bindings)
+	for _, a := range t.Attr {
+		if len(x.bindings) >= maxSitemapNSBindings {
+			break
+		}
+		if a.Name.Space == "xmlns" {
+			x.bindings = append(x.bindings, nsBinding{depth, a.Name.Local, a.Value})
+		} else if a.Name.Space == "" && a.Name.Local == "xmlns" {
+			x.bindings = append(x.bindings, nsBinding{depth, "", a.Value})
+		}
+	}
+	space := x.space(t.Name.Space)
+	if depth == 3 && x.inEntry && t.Name.Local == x.entry && x.inNS(space) {
+		// An entry opened inside the open one: the missing end tag of
+		// the open entry is implied.
+		own := append([]nsBinding(nil), x.bindings[n0:]...)
+		if err := x.closeTo(1); err != nil {
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			depth++
-			if depth > maxSitemapDepth {
-				return fmt.Errorf("%w: elements nested deeper than %d", ErrSitemapTooLarge, maxSitemapDepth)
-			}
-			switch {
-			case depth == 1:
-				root = t.Name
-				switch t.Name.Local {
-				case "urlset":
-					list, entry = &sr.sm.URLs, "url"
-				case "sitemapindex":
-					list, entry = &sr.sm.Sitemaps, "sitemap"
-				default:
-					return fmt.Errorf("%w: root element <%s> is neither urlset nor sitemapindex", ErrSitemapSyntax, t.Name.Local)
-				}
-			case depth == 2 && inSitemapNS(t.Name, root) && t.Name.Local == entry:
-				inEntry, cur, loc, hasLoc, seen = true, SitemapURL{}, loc[:0], false, [fieldPriority + 1]bool{}
-			case depth == 3 && inEntry && inSitemapNS(t.Name, root):
-				field, fieldMax = fieldNone, maxSitemapFieldLen
-				switch t.Name.Local {
-				case "loc":
-					field, fieldMax = fieldLoc, maxSitemapLocLen
-				case "lastmod":
-					field = fieldLastMod
-				case "changefreq":
-					field = fieldChangeFreq
-				case "priority":
-					field = fieldPriority
-				}
-				if seen[field] {
-					field = fieldNone // the first counts
-				}
-				value, tooLong = value[:0], false
-			}
-		case xml.CharData:
-			if field != fieldNone && depth == 3 && !tooLong {
-				if len(value)+len(t) > fieldMax {
-					tooLong = true
-				} else {
-					value = append(value, t...)
-				}
-			}
-		case xml.EndElement:
-			switch {
-			case depth == 3 && field != fieldNone:
-				seen[field] = true
-				if !tooLong {
-					switch field {
-					case fieldLoc:
-						loc, hasLoc = append(loc[:0], value...), true
-					case fieldLastMod:
-						cur.LastMod = parseW3CDatetime(string(bytes.TrimSpace(value)))
-					case fieldChangeFreq:
-						cur.ChangeFreq = parseChangeFreq(bytes.TrimSpace(value))
-					case fieldPriority:
-						cur.Priority, cur.HasPriority = parsePriority(bytes.TrimSpace(value))
-					}
-				}
-				field = fieldNone
-			case depth == 2 && inEntry:
-				inEntry = false
-				s, ok := "", false
-				if hasLoc {
-					s, ok = sitemapLoc(loc)
-				}
-				if !ok {
-					sr.sm.Skipped++
-				} else {
-					cur.Loc = s
-					if err := sr.add(list, cur); err != nil {
-						return err
-					}
-				}
-			case depth == 1:
-				return nil // the end of the root: the rest is not read
-			}
-			depth--
+		for _, b := range own { // this element's declarations stay
+			b.depth = 2
+			x.bindings = append(x.bindings, b)
+		}
+		depth = 2
+	}
+	x.stack = append(x.stack, t.Name)
+	switch {
+	case depth == 1:
+		x.root = space
+		switch t.Name.Local {
+		case "urlset":
+			x.list, x.entry = &x.sr.sm.URLs, "url"
+		case "sitemapindex":
+			x.list, x.entry = &x.sr.sm.Sitemaps, "sitemap"
+		default:
+			return fmt.Errorf("%w: root element <%s> is neither urlset nor sitemapindex", ErrSitemapSyntax, t.Name.Local)
+		}
+	case depth == 2 && t.Name.Local == x.entry && x.inNS(space):
+		x.inEntry, x.cur, x.loc, x.hasLoc, x.seen = true, SitemapURL{}, x.loc[:0], false, [fieldPriority + 1]bool{}
+	case depth == 3 && x.inEntry && x.inNS(space):
+		x.field, x.fieldMax = fieldNone, maxSitemapFieldLen
+		switch t.Name.Local {
+		case "loc":
+			x.field, x.fieldMax = fieldLoc, maxSitemapLocLen
+		case "lastmod":
+			x.field = fieldLastMod
+		case "changefreq":
+			x.field = fieldChangeFreq
+		case "priority":
+			x.field = fieldPriority
+		}
+		if x.seen[x.field] {
+			x.field = fieldNone // the first counts
+		}
+		x.value, x.tooLong = x.value[:0], false
+	}
+	return nil
+}
+
+// text handles character data.
+func (x *xmlState) text(t xml.CharData) {
+	if x.field != fieldNone && len(x.stack) == 3 && !x.tooLong {
+		if len(x.value)+len(t) > x.fieldMax {
+			x.tooLong = true
+		} else {
+			x.value = append(x.value, t...)
 		}
 	}
 }
 
-// inSitemapNS reports whether an element is in the sitemap's namespace:
-// the root element's, or none (for a root with a prefix and children
-// without one).
-func inSitemapNS(n, root xml.Name) bool { return n.Space == root.Space || n.Space == "" }
+// end handles an end tag: it closes the innermost open element of that
+// name and those inside it; an end tag that matches no open element is
+// ignored. It returns io.EOF at the end of the root element.
+func (x *xmlState) end(t xml.EndElement) error {
+	for i := len(x.stack) - 1; i >= 0; i-- {
+		if x.stack[i] == t.Name {
+			return x.closeTo(i)
+		}
+	}
+	return nil
+}
+
+// closeTo closes the open elements until depth elements remain.
+func (x *xmlState) closeTo(depth int) error {
+	for len(x.stack) > depth {
+		d := len(x.stack)
+		switch {
+		case d == 3 && x.field != fieldNone:
+			x.seen[x.field] = true
+			if !x.tooLong {
+				v := bytes.TrimSpace(x.value)
+				switch x.field {
+				case fieldLoc:
+					x.loc, x.hasLoc = append(x.loc[:0], x.value...), true
+				case fieldLastMod:
+					x.cur.LastMod = parseW3CDatetime(string(v))
+				case fieldChangeFreq:
+					x.cur.ChangeFreq = parseChangeFreq(v)
+				case fieldPriority:
+					x.cur.Priority, x.cur.HasPriority = parsePriority(v)
+				}
+			}
+			x.field = fieldNone
+		case d == 2 && x.inEntry:
+			x.inEntry = false
+			s, ok := "", false
+			if x.hasLoc {
+				s, ok = sitemapLoc(x.loc)
+			}
+			if !ok {
+				x.sr.sm.Skipped++
+			} else {
+				x.cur.Loc = s
+				if err := x.sr.add(x.list, x.cur); err != nil {
+					return err
+				}
+			}
+		case d == 1:
+			return io.EOF // the end of the root: the rest is not read
+		}
+		x.stack = x.stack[:d-1]
+		for len(x.bindings) > 0 && x.bindings[len(x.bindings)-1].depth >= d {
+			x.bindings = x.bindings[:len(x.bindings)-1]
+		}
+	}
+	return nil
+}
+
+// readXML streams a urlset or sitemapindex.
+func (sr *sitemapReader) readXML(br *bufio.Reader) error {
+	tr := &xmlTokenReader{r: br}
+	d := xml.NewDecoder(bufio.NewReaderSize(tr, 32<<10))
+	tr.d = d
+	d.Strict = false
+	d.Entity = xml.HTMLEntity
+	d.CharsetReader = sitemapCharset
+	x := &xmlState{sr: sr}
+	for {
+		tr.start = d.InputOffset()
+		tok, err := d.RawToken()
+		if err == nil {
+			switch t := tok.(type) {
+			case xml.StartElement:
+				err = x.start(t)
+			case xml.CharData:
+				x.text(t)
+			case xml.EndElement:
+				err = x.end(t)
+			}
+			if err == io.EOF {
+				return nil
+			}
+		} else if err == io.EOF {
+			if x.list == nil {
+				return fmt.Errorf("%w: no root element", ErrSitemapSyntax)
+			}
+			return fmt.Errorf("%w: unexpected end of input", ErrSitemapSyntax)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
 
 // sitemapCharset decodes the encodings sitemaps declare besides UTF-8;
 // others are read as UTF-8.

@@ -28,7 +28,15 @@ func FuzzReadSitemap(f *testing.F) {
 	f.Add([]byte(`<urlset><url><loc>https://e.com/1</loc></url><url><loc>https://e.com/2</lo`))
 	f.Add([]byte(`<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc><![CDATA[https://e.com/x]]></sm:loc></sm:url></sm:urlset>`))
 	f.Add(gz(f, []byte(`<urlset><url><loc>https://e.com/z</loc></url></urlset>`)))
+	// Past the bounds below: five entries, more than 4096 bytes, deep
+	// nesting, a long token.
+	f.Add([]byte(`<urlset>` + strings.Repeat(`<url><loc>https://e.com/u</loc></url>`, 5) + `</urlset>`))
+	f.Add([]byte(strings.Repeat("https://e.com/line\n", 5)))
+	f.Add([]byte(`<sitemapindex><sitemap><loc>https://e.com/s</loc></sitemap><!--` + strings.Repeat("-", 4096) + `--></sitemapindex>`))
+	f.Add([]byte(`<urlset><url><loc>https://e.com/1</loc></url>` + strings.Repeat("<a>", 70)))
 	opts := &SitemapOptions{MaxURLs: 4, MaxBytes: 4096}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // reused: a writer costs about 1 MB
 	f.Fuzz(func(t *testing.T, in []byte) {
 		sm, err := ReadSitemap(bytes.NewReader(in), opts)
 		if sm == nil {
@@ -67,11 +75,11 @@ func FuzzReadSitemap(f *testing.F) {
 		if len(in) >= 2 && in[0] == 0x1f && in[1] == 0x8b {
 			return // gzipping it again would hide nothing new
 		}
-		var buf bytes.Buffer
-		w := gzip.NewWriter(&buf)
-		w.Write(in)
-		w.Close()
-		z, zerr := ReadSitemap(&buf, opts)
+		buf.Reset()
+		zw.Reset(&buf)
+		zw.Write(in)
+		zw.Close()
+		z, zerr := ReadSitemap(bytes.NewReader(buf.Bytes()), opts)
 		// The compressed bound can differ only when MaxBytes is hit.
 		if got := fmt.Sprintf("%+v %v", *z, zerr); got != want && !tooLarge {
 			t.Errorf("gzipped differs:\n%s\nplain:\n%s", got, want)

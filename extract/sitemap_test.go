@@ -130,6 +130,16 @@ func TestReadSitemap(t *testing.T) {
 			urls: "https://e.com/café\n"},
 		{name: "other encoding read as UTF-8", in: []byte(`<?xml version="1.0" encoding="Shift_JIS"?><urlset><url><loc>https://e.com/x</loc></url></urlset>`),
 			urls: "https://e.com/x\n"},
+		{name: "mismatched end tag", in: []byte(`<urlset><url><loc>https://e.com/1</lo></url><url><loc>https://e.com/2</loc></url></urlset>`),
+			urls: "https://e.com/1\nhttps://e.com/2\n"},
+		{name: "stray end tag", in: []byte(`<urlset><url><loc>https://e.com/1</loc></url></foo></url><url><loc>https://e.com/2</loc></url></urlset>`),
+			urls: "https://e.com/1\nhttps://e.com/2\n"},
+		{name: "missing entry end tag", in: []byte(`<urlset><url><loc>https://e.com/1</loc><url><loc>https://e.com/2</loc></url><url><loc>https://e.com/3</loc></urlset>`),
+			urls: "https://e.com/1\nhttps://e.com/2\nhttps://e.com/3\n"},
+		{name: "missing field end tag", in: []byte(`<urlset><url><loc>https://e.com/1<lastmod>2020</lastmod></url><url><priority>0.5<loc>https://e.com/2</loc></url></urlset>`),
+			urls: "https://e.com/1\n", skipped: 1},
+		{name: "namespace declared on the entry", in: []byte(`<urlset xmlns="S"><s:url xmlns:s="S"><s:loc>https://e.com/1</s:loc></s:url><url xmlns="T"><loc>https://e.com/t</loc></url><s:url><loc>https://e.com/undeclared-prefix</loc></s:url></urlset>`),
+			urls: "https://e.com/1\n"},
 		{name: "rest after root not read", in: []byte(`<urlset><url><loc>https://e.com/x</loc></url></urlset><garbage`),
 			urls: "https://e.com/x\n"},
 
@@ -290,6 +300,9 @@ func TestSitemapProtocolLimits(t *testing.T) {
 	for _, text := range []bool{false, true} {
 		for _, n := range []int{50_000, 50_001} {
 			for _, zip := range []bool{false, true} {
+				if zip && n == 50_000 {
+					continue // gzip changes nothing here; spare the time
+				}
 				in := bigURLSet(n, text)
 				if zip {
 					in = gz(t, in)
@@ -377,11 +390,12 @@ func BenchmarkReadSitemap(b *testing.B) {
 		text, zip bool
 	}{{"xml", false, false}, {"xml.gz", false, true}, {"text", true, false}, {"text.gz", true, true}} {
 		in := bigURLSet(50_000, bc.text)
+		size := int64(len(in))
+		if bc.zip {
+			in = gz(b, in)
+		}
 		b.Run(bc.name, func(b *testing.B) {
-			b.SetBytes(int64(len(in)))
-			if bc.zip {
-				in = gz(b, in)
-			}
+			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
 				sm, err := ReadSitemap(bytes.NewReader(in), nil)
