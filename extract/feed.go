@@ -90,19 +90,19 @@ type FeedItem struct {
 // absolute links.
 //
 // Parsing is github.com/mmcdole/gofeed's, chosen because it is maintained
-// (v1.4.2, August 2026), reads RSS 0.90 to 2.0, RSS 1.0 (RDF) and Atom 0.3 and 1.0
-// with one universal model, is lenient with the broken feeds crawlers meet
-// (unescaped entities, undeclared prefixes, bogus namespaces, control
-// characters, non-UTF-8 encodings declared in the XML declaration), and
-// since v1.4 streams its input and depends on nothing beyond golang.org/x/net
-// and x/text. Its cost in binary size is mostly what gofeed imports: a
-// small program that calls ReadFeed grows by 2.3 MB (+36 %; 1.1 MB when it
-// imports extract without calling ReadFeed), mostly the CJK tables of the
-// x/text encodings behind x/net/html/charset, encoding/json and regexp; a
-// crawler that decodes charsets already, as trawl's fetch does, grows by
-// about 11 KB (examples/sitespider). JSON Feed, which gofeed also reads, is refused with
-// ErrFeedSyntax: its item count cannot be bounded before gofeed decodes it
-// all.
+// (v1.4.2, August 2026), reads RSS 0.90 to 2.0, RSS 1.0 (RDF) and Atom 0.3
+// and 1.0 with one universal model, is lenient with the broken feeds
+// crawlers meet (unescaped entities, undeclared prefixes, bogus namespaces,
+// control characters, non-UTF-8 encodings declared in the XML declaration),
+// and since v1.4 streams its input and depends on nothing beyond
+// golang.org/x/net and x/text. Its cost in binary size is mostly what gofeed
+// imports: a small program that calls ReadFeed grows by 2.3 MB (+36 %; 1.1
+// MB when it imports extract without calling ReadFeed), mostly the CJK
+// tables of the x/text encodings behind x/net/html/charset, encoding/json
+// and regexp; a crawler that decodes charsets already, as trawl's fetch
+// does, grows by about 11 KB (examples/sitespider). JSON Feed, which gofeed
+// also reads, is refused with ErrFeedSyntax: its item count cannot be
+// bounded before gofeed decodes it all.
 //
 // Item links: the item's link (RSS <link>; Atom <link rel="alternate">,
 // else its first link), else an RSS <guid> that is an absolute URL; gofeed
