@@ -38,7 +38,8 @@
 // Duplicates are kept, in document order, each with its own text and rel
 // (the crawler's frontier drops URLs it has seen). An <a> link is reported
 // when its element ends, so after the references inside it (an image in
-// a link comes first); the other references when their element starts.
+// a link comes first), and its pings right after it; the other references
+// when their element starts.
 //
 // Link.Text is the anchor's text with whitespace (including U+00A0)
 // collapsed, without script or style content; for an image link it falls
