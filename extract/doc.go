@@ -38,7 +38,8 @@
 // Duplicates are kept, in document order, each with its own text and rel
 // (the crawler's frontier drops URLs it has seen). An <a> link is reported
 // when its element ends, so after the references inside it (an image in
-// a link comes first); the other references when their element starts.
+// a link comes first), and its pings right after it; the other references
+// when their element starts.
 //
 // Link.Text is the anchor's text with whitespace (including U+00A0)
 // collapsed, without script or style content; for an image link it falls
@@ -236,6 +237,9 @@
 // ./micro; November 2026, CPU time, medians of 12 rounds interleaved with
 // the extractor of before issue 16, which measured 2.9× and 3.4× in the
 // same runs: the difference is within the noise of a busy 2-core machine).
+// Counted instructions, which load does not disturb (valgrind
+// --tool=cachegrind, 40 operations of 200 pages), rose by 1.7 % (1.3 % with
+// SkipText) for every reference kind.
 //
 // Finding every reference kind costs little on that hot path: the
 // Extractor looks up each tag name in one table and scans only the

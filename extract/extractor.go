@@ -98,6 +98,7 @@ type Extractor struct {
 	aDerived                   bool
 	aFrom                      int
 	aHref, aText, aAlt, aTitle []byte
+	aPing                      []byte // its ping attribute, reported after it
 	aSep                       byte
 	aRel                       Rel
 
@@ -186,7 +187,8 @@ func (e *Extractor) Reset(r io.Reader) {
 // returns false at the end of the document, on a read error, or when
 // MaxTokens or MaxTokenLen stops the scan. An <a> link is reported when
 // its element ends, so that its text is complete (after the references
-// inside it); the others when their element starts.
+// inside it), with its pings right after it; the others when their element
+// starts.
 func (e *Extractor) Next() bool {
 	if e.qPos < len(e.q) {
 		return e.pop()
@@ -363,6 +365,9 @@ func (e *Extractor) closeAnchor() bool {
 	e.curHref, e.aHref = e.aHref, e.curHref[:0]
 	e.curText, e.aText = e.aText, e.curText[:0]
 	e.linkHref, e.linkText, e.linkBase, e.linkTag, e.linkKind, e.linkRel = e.curHref, text, nil, "a", Navigation, e.aRel
+	if len(e.aPing) > 0 {
+		e.pushList("a", Ping, e.aPing, false, nil) // returned by the next calls to Next
+	}
 	return true
 }
 
@@ -665,27 +670,29 @@ func (e *Extractor) styleAttr(raw []byte, nameEnd int) {
 }
 
 // startA opens an <a> element, ending the one open before, which it
-// reports as startTag does. Its pings are queued at once; the link itself
-// comes when the element ends.
+// reports as startTag does. The link and then its pings come when the
+// element ends.
 func (e *Extractor) startA(raw []byte, nameEnd int) bool {
 	ready := e.closeAnchor()
-	h, title, rel := onlyHref(raw, nameEnd), []byte(nil), []byte(nil)
+	h, title, rel, ping := onlyHref(raw, nameEnd), []byte(nil), []byte(nil), []byte(nil)
 	if h == nil {
 		want := wantHref | wantTitle | wantRel | wantPing
 		if e.foreign > 0 {
 			want |= wantXlinkHref // SVG's <a>
 		}
 		at := e.readAttrs(raw, nameEnd, want)
-		h, title, rel = at.href, at.title, at.rel
+		h, title, rel, ping = at.href, at.title, at.rel, at.ping
 		if h == nil {
 			h = at.xlinkHref
 		}
-		if at.ping != nil && h != nil {
-			// Pings go with following the link: none without an href.
-			e.pushList("a", Ping, at.ping, false, nil)
-		}
 	}
 	if h != nil && len(h) <= e.lim.maxAttrLen && !skipHref(h) {
+		// Pings go with following the link: none for an anchor that is
+		// not reported; they come right after it.
+		e.aPing = e.aPing[:0]
+		if len(ping) <= e.lim.maxAttrLen {
+			e.aPing = append(e.aPing, ping...)
+		}
 		e.inA = true
 		e.aDerived, e.aFrom = !e.textFull && !e.skipText, len(e.text)
 		e.aHref = append(e.aHref[:0], h...)

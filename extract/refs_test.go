@@ -51,10 +51,12 @@ func TestConstructs(t *testing.T) {
 		{construct: "area[href]", html: `<map><area href="/m1" alt=m></map>`,
 			want: []ref{{"area", Navigation, "https://example.com/m1"}}},
 		{construct: "a[ping]", html: `<a href="/x" ping="/p1  https://t.example/p2">x</a>`,
-			want: []ref{{"a", Ping, "https://example.com/p1"}, {"a", Ping, "https://t.example/p2"}, {"a", Navigation, "https://example.com/x"}}},
+			want: []ref{{"a", Navigation, "https://example.com/x"}, {"a", Ping, "https://example.com/p1"}, {"a", Ping, "https://t.example/p2"}}},
+		{construct: "a[ping] of unclosed anchors", html: `<a href=/1 ping=/p1>1<a href=/2 ping=/p2>2`,
+			want: []ref{{"a", Navigation, "https://example.com/1"}, {"a", Ping, "https://example.com/p1"}, {"a", Navigation, "https://example.com/2"}, {"a", Ping, "https://example.com/p2"}}},
 		{construct: "area[ping]", html: `<area href="/x" ping="p">`,
 			want: []ref{{"area", Navigation, "https://example.com/x"}, {"area", Ping, doc + "p"}}},
-		{construct: "ping without href skipped", html: `<a ping="/p1">x</a><area ping="/p2">`},
+		{construct: "ping without href skipped", html: `<a ping="/p1">x</a><area ping="/p2"><a href="javascript:x" ping="/p3">j</a>`},
 		{construct: "link rel=canonical next prev alternate", html: `<link rel=canonical href=/c><link rel=next href=n><link rel=prev href=p><link rel=alternate hreflang=de href=/de/>`,
 			want: []ref{{"link", Navigation, "https://example.com/c"}, {"link", Navigation, doc + "n"}, {"link", Navigation, doc + "p"}, {"link", Navigation, "https://example.com/de/"}}},
 		{construct: "link rel=alternate feed", html: `<link rel=alternate type="application/rss+xml" href=/rss><link rel="Alternate" type="Application/Atom+XML; charset=utf-8" href=/atom><link rel=alternate type=application/feed+json href=/json>`,
@@ -173,7 +175,7 @@ func TestRawLinkKindBase(t *testing.T) {
 		l := e.Link()
 		fmt.Fprintf(&b, "[%s %s %s base=%s]", l.Tag, l.Kind, l.Href, l.Base)
 	}
-	want := "[object embed m.swf base=/cb/][object embed /cb/ base=][a ping /p base=][a navigation /x base=][img embed a.png base=][img embed b.png base=]"
+	want := "[object embed m.swf base=/cb/][object embed /cb/ base=][a navigation /x base=][a ping /p base=][img embed a.png base=][img embed b.png base=]"
 	if got := b.String(); got != want {
 		t.Errorf("Extractor links:\n%s\nwant:\n%s", got, want)
 	}
