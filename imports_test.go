@@ -36,7 +36,7 @@ var allowedImports = map[string][]string{
 	"examples/dirspider":       {"", "internal/spider"},
 
 	"topic":                  {},
-	"examples/focusedspider": {"", "internal/spider", "topic"},
+	"examples/focusedspider": {"", "internal/spider", "topic", "extract"},
 	"internal/testpage":      {},
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl

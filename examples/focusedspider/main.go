@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 
 	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/internal/spider"
 	"github.com/trawl-dev/trawl/topic"
 )
@@ -59,6 +60,10 @@ func (f *focused) program() spider.Program {
 			"pages the topic scorer judges relevant / pages fetched. Give -max-pages: by default\n" +
 			"it follows links to any host (-scope web).",
 		Scope: f.scopeFilter,
+		// Links and feeds, not sitemaps: a sitemap lists every page of
+		// a site whatever its topic, and reading one spends the budget
+		// that the topic's links should get (-follow adds them).
+		Follow: []extract.Kind{extract.Navigation, extract.Frame, extract.Redirect, extract.Form, extract.Feed},
 		Extension: spider.Extension{
 			Flags:   f.flags,
 			Options: f.options,

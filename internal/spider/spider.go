@@ -41,6 +41,9 @@ type Program struct {
 	// Extension, if set, adds a program's own flags and behaviour (the
 	// focused spider's topic, for one).
 	Extension Extension
+	// Follow is what the program follows when -follow is not given; nil
+	// means trawl's DefaultFollow.
+	Follow []extract.Kind
 }
 
 // Extension is what a spider adds to the common program. Each func may be
@@ -192,6 +195,8 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 			kinds = append(kinds, k)
 		}
 		opts = append(opts, trawl.WithFollow(kinds...))
+	} else if p.Follow != nil {
+		opts = append(opts, trawl.WithFollow(p.Follow...))
 	}
 	if f.archive {
 		opts = append(opts, trawl.WithArchive(true))
