@@ -1,0 +1,148 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// cdxjEntry is one line of the CDXJ index: a response or revisit record.
+type cdxjEntry struct {
+	url, kind, mime, digest, file string
+	date                          time.Time
+	status                        int
+	offset, length                int64
+}
+
+// line renders e as pywb's CDXJ: "SURT TIMESTAMP {json}".
+func (e cdxjEntry) line() []byte {
+	fields := map[string]string{
+		"url": e.url, "mime": e.mime, "status": strconv.Itoa(e.status), "digest": e.digest,
+		"offset": strconv.FormatInt(e.offset, 10), "filename": e.file,
+	}
+	if e.length >= 0 {
+		fields["length"] = strconv.FormatInt(e.length, 10)
+	}
+	if e.kind == "revisit" {
+		fields["mime"] = "warc/revisit"
+	}
+	j, _ := json.Marshal(fields) // sorted keys
+	var b bytes.Buffer
+	b.WriteString(SURT(e.url))
+	b.WriteByte(' ')
+	b.WriteString(e.date.UTC().Format("20060102150405"))
+	b.WriteByte(' ')
+	b.Write(j)
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// SURT returns the Sort-friendly URI Reordering Transform of rawURL as CDX
+// indexes key it: the host's labels reversed and comma-separated (a
+// leading "www" dropped), ")", then the path and query, all lower case:
+// "https://www.Example.com/a?b=1" gives "com,example)/a?b=1". A URL that
+// does not parse is returned lower-cased.
+func SURT(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return strings.ToLower(rawURL)
+	}
+	host := strings.ToLower(u.Hostname())
+	labels := strings.Split(host, ".")
+	if len(labels) > 1 && labels[0] == "www" {
+		labels = labels[1:]
+	}
+	slices.Reverse(labels)
+	var b strings.Builder
+	b.WriteString(strings.Join(labels, ","))
+	if p := u.Port(); p != "" && !(p == "80" && u.Scheme == "http") && !(p == "443" && u.Scheme == "https") {
+		b.WriteString(":" + p)
+	}
+	b.WriteByte(')')
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	b.WriteString(strings.ToLower(path))
+	if u.RawQuery != "" {
+		b.WriteString("?" + strings.ToLower(u.RawQuery))
+	}
+	return b.String()
+}
+
+// cdxjWriter appends index lines as records are written (so a crash keeps
+// the lines of the records written) and sorts the file when closed, as
+// CDXJ readers expect.
+type cdxjWriter struct {
+	mu   sync.Mutex
+	path string
+	f    *os.File
+	bw   *bufio.Writer
+}
+
+func newCDXJWriter(path string) (*cdxjWriter, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return &cdxjWriter{path: path, f: f, bw: bufio.NewWriter(f)}, nil
+}
+
+func (c *cdxjWriter) add(e cdxjEntry) error {
+	line := e.line()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.f == nil {
+		return fmt.Errorf("store: CDXJ index closed")
+	}
+	if _, err := c.bw.Write(line); err != nil {
+		return fmt.Errorf("store: CDXJ index: %w", err)
+	}
+	if err := c.bw.Flush(); err != nil {
+		return fmt.Errorf("store: CDXJ index: %w", err)
+	}
+	return nil
+}
+
+// close sorts the index: it is rewritten to a temporary file renamed over
+// it, so a crash while sorting leaves the unsorted index whole.
+func (c *cdxjWriter) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.f == nil {
+		return nil
+	}
+	err := c.bw.Flush()
+	if cerr := c.f.Close(); err == nil {
+		err = cerr
+	}
+	c.f = nil
+	if err != nil {
+		return fmt.Errorf("store: CDXJ index: %w", err)
+	}
+	data, err := os.ReadFile(c.path)
+	if err != nil {
+		return fmt.Errorf("store: CDXJ index: %w", err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
+		lines = lines[:n-1]
+	}
+	slices.SortStableFunc(lines, bytes.Compare)
+	tmp := c.path + ".tmp"
+	if err := os.WriteFile(tmp, bytes.Join(lines, nil), 0o644); err != nil {
+		return fmt.Errorf("store: CDXJ index: %w", err)
+	}
+	if err := os.Rename(tmp, c.path); err != nil {
+		return fmt.Errorf("store: CDXJ index: %w", err)
+	}
+	return nil
+}
