@@ -25,7 +25,9 @@ type cdxjEntry struct {
 // line renders e as pywb's CDXJ: "SURT TIMESTAMP {json}".
 func (e cdxjEntry) line() []byte {
 	fields := map[string]string{
-		"url": e.url, "mime": e.mime, "status": strconv.Itoa(e.status), "digest": e.digest,
+		"url": e.url, "mime": e.mime, "status": strconv.Itoa(e.status),
+		// Without the "sha1:" label, as pywb's and warcio's indexers write it.
+		"digest": e.digest[strings.IndexByte(e.digest, ':')+1:],
 		"offset": strconv.FormatInt(e.offset, 10), "filename": e.file,
 	}
 	if e.length >= 0 {

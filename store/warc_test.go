@@ -76,9 +76,21 @@ type record struct {
 	header http.Header // WARC header fields
 	block  []byte
 	file   string
+	offset int64 // of its gzip member in the file
 }
 
 func (r record) typ() string { return r.header.Get("WARC-Type") }
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
 
 // readWARC parses every record of a .warc.gz file, one gzip member each.
 func readWARC(t *testing.T, path string) []record {
@@ -88,13 +100,15 @@ func readWARC(t *testing.T, path string) []record {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
+	cr := &countingReader{r: f}
+	br := bufio.NewReader(cr)
 	var out []record
 	for {
+		offset := cr.n - int64(br.Buffered())
 		if _, err := br.Peek(1); err == io.EOF {
 			return out
 		}
-		zr, err := gzip.NewReader(br)
+		zr, err := gzip.NewReader(br) // reads through br's ReadByte: no further than the member
 		if err != nil {
 			t.Fatalf("%s: record %d: %v", path, len(out), err)
 		}
@@ -103,7 +117,9 @@ func readWARC(t *testing.T, path string) []record {
 		if err != nil {
 			t.Fatalf("%s: record %d: %v", path, len(out), err)
 		}
-		out = append(out, parseRecord(t, data, filepath.Base(path)))
+		r := parseRecord(t, data, filepath.Base(path))
+		r.offset = offset
+		out = append(out, r)
 	}
 }
 
@@ -309,7 +325,7 @@ func TestWARCNotModified(t *testing.T) {
 // what the crawltest web served, byte for byte.
 func TestWARCReplay(t *testing.T) {
 	web := archiveWeb(t)
-	dir, _ := crawlToWARC(t, web, &store.WARCOptions{NoRevisits: true})
+	dir, _ := crawlToWARC(t, web, nil)
 	idx := readCDXJ(t, dir)
 	if len(idx) == 0 {
 		t.Fatal("empty CDXJ index")
@@ -317,10 +333,10 @@ func TestWARCReplay(t *testing.T) {
 	replay := httptest.NewServer(replayHandler(t, dir, idx))
 	defer replay.Close()
 
-	n := 0
+	n, revisits := 0, 0
 	for key, e := range idx {
 		if e.Mime == "warc/revisit" {
-			continue
+			revisits++
 		}
 		// The archived request, sent again to the web and to the replay
 		// server: the two answers must be the same bytes.
@@ -332,7 +348,10 @@ func TestWARCReplay(t *testing.T) {
 		}
 		n++
 	}
-	t.Logf("%d archived responses replayed and compared", n)
+	t.Logf("%d archived responses replayed and compared, %d of them revisits", n, revisits)
+	if revisits == 0 {
+		t.Error("no revisit replayed")
+	}
 }
 
 type cdxjFields struct {
@@ -410,13 +429,25 @@ func replayHandler(t *testing.T, dir string, idx map[string]cdxjFields) http.Han
 			return
 		}
 		rec := member(t, dir, e)
+		block := rec.block
+		if rec.typ() == "revisit" {
+			// Its own HTTP header, the payload of the response it
+			// refers to, as a replay tool does.
+			first, ok := byURL[rec.header.Get("WARC-Refers-To-Target-URI")]
+			if !ok {
+				t.Errorf("revisit of %s refers to %s, not in the index", e.URL, rec.header.Get("WARC-Refers-To-Target-URI"))
+				return
+			}
+			_, payload, _ := bytes.Cut(member(t, dir, first).block, []byte("\r\n\r\n"))
+			block = append(bytes.Clone(block), payload...)
+		}
 		conn, buf, err := http.NewResponseController(rw).Hijack()
 		if err != nil {
 			t.Error(err)
 			return
 		}
 		defer conn.Close()
-		buf.Write(rec.block)
+		buf.Write(block)
 		buf.Flush()
 	}
 }
