@@ -305,3 +305,11 @@ func recordingTransport(tr *http.Transport, dial func(ctx context.Context, netwo
 		return &recConn{Conn: tc}, nil
 	}
 }
+
+// NewExchange returns an Exchange holding request and response (which it
+// does not copy), for programs and tests that archive exchanges made
+// elsewhere. Set the other fields (Date, Status, RemoteAddr, Truncated) as
+// needed.
+func NewExchange(u *url.URL, request, response []byte) *Exchange {
+	return &Exchange{URL: u, Request: request, resp: &spool{mem: response, n: int64(len(response))}}
+}

@@ -80,8 +80,10 @@ func SURT(rawURL string) string {
 	return b.String()
 }
 
-// cdxjWriter appends index lines as records are written (so a crash keeps
-// the lines of the records written) and sorts the file when closed, as
+// cdxjWriter appends index lines as records are written, through a 64 KiB
+// buffer flushed whenever a WARC file is closed (a crash loses the lines
+// of the last records, which any CDXJ indexer, warcio cdx-index for one,
+// can make again from the WARC files), and sorts the file when closed, as
 // CDXJ readers expect.
 type cdxjWriter struct {
 	mu   sync.Mutex
@@ -95,7 +97,7 @@ func newCDXJWriter(path string) (*cdxjWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &cdxjWriter{path: path, f: f, bw: bufio.NewWriter(f)}, nil
+	return &cdxjWriter{path: path, f: f, bw: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
 func (c *cdxjWriter) add(e cdxjEntry) error {
@@ -108,10 +110,17 @@ func (c *cdxjWriter) add(e cdxjEntry) error {
 	if _, err := c.bw.Write(line); err != nil {
 		return fmt.Errorf("store: CDXJ index: %w", err)
 	}
-	if err := c.bw.Flush(); err != nil {
-		return fmt.Errorf("store: CDXJ index: %w", err)
-	}
 	return nil
+}
+
+// flush writes the buffered lines (when a WARC file is closed).
+func (c *cdxjWriter) flush() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.f == nil {
+		return nil
+	}
+	return c.bw.Flush()
 }
 
 // close sorts the index: it is rewritten to a temporary file renamed over

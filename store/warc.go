@@ -1,21 +1,28 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha1"
+	"encoding/base32"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc"
 
 	"github.com/trawl-dev/trawl"
@@ -46,7 +53,9 @@ type WARCOptions struct {
 	// Info adds fields to each file's warcinfo record, in sorted key order
 	// (a crawl's settings: "robots": "obey", "http-header-user-agent", ...).
 	Info map[string]string
-	// Gzip level, 1 (fastest) to 9 (smallest). Default 6 (gzip's default).
+	// GzipLevel is the compression level, 1 (fastest) to 9 (smallest).
+	// Default DefaultGzipLevel (1: on crawltest pages it makes files
+	// about N % larger than level 6 for a third of the CPU).
 	GzipLevel int
 	// Now is the clock for record dates. Default time.Now.
 	Now func() time.Time
@@ -60,10 +69,18 @@ type WARCOptions struct {
 // error statuses included. See the package doc. A WARC is safe for
 // concurrent use.
 type WARC struct {
-	dir  string
-	opts WARCOptions
-	w    *gowarc.WarcFileWriter
-	cdx  *cdxjWriter
+	dir   string
+	opts  WARCOptions
+	names *warcNames
+	cdx   *cdxjWriter
+	marsh gowarc.Marshaler
+
+	fmu      sync.Mutex // guards the file fields and writes to the file
+	file     *os.File   // the file being written, nil before the first record
+	name     string     // its name, without .open
+	size     int64      // its size
+	ferr     error      // a failed write or rename: later writes fail too
+	infoSize int64      // the size of its warcinfo record
 
 	mu       sync.Mutex
 	payloads map[string]revisitRef // payload digest -> first response with it
@@ -71,6 +88,10 @@ type WARC struct {
 	closed   bool
 
 	records, revisits atomic.Int64
+
+	bufs  sync.Pool // *bytes.Buffer for compressed members
+	gzs   sync.Pool // *gzip.Writer at opts.GzipLevel
+	scans sync.Pool // *[]byte for scanHTTP
 }
 
 type revisitRef struct {
@@ -79,6 +100,10 @@ type revisitRef struct {
 
 // maxLastResp bounds the URL -> response record map used by Outlinks.
 const maxLastResp = 1 << 14
+
+// bufferedRecord is the largest record block compressed in memory, outside
+// the file's lock; larger ones are compressed straight into the file.
+const bufferedRecord = 1 << 20
 
 // NewWARC returns a WARC store writing into dir, which is created if
 // needed. Files are named PREFIX-TIMESTAMP-SERIAL-HOST-PID-RANDOM.warc.gz
@@ -101,7 +126,10 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 		o.Software = "trawl (+https://github.com/trawl-dev/trawl)"
 	}
 	if o.GzipLevel == 0 {
-		o.GzipLevel = 6
+		o.GzipLevel = DefaultGzipLevel
+	}
+	if o.GzipLevel < 1 || o.GzipLevel > 9 {
+		return nil, fmt.Errorf("store: WARC gzip level %d not in 1..9", o.GzipLevel)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -112,33 +140,31 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	names := &warcNames{dir: dir, prefix: o.Prefix, now: o.Now, host: hostName(), pid: os.Getpid()}
+	names := &warcNames{prefix: o.Prefix, now: o.Now, host: hostName(), pid: os.Getpid()}
 	cdx, err := newCDXJWriter(filepath.Join(dir, fmt.Sprintf("%s-%s-%d-%s.cdxj", o.Prefix, stamp17(o.Now()), names.pid, randomHex())))
 	if err != nil {
 		return nil, err
 	}
-	st := &WARC{dir: dir, opts: o, cdx: cdx, payloads: make(map[string]revisitRef), lastResp: make(map[string]string)}
-	st.w = gowarc.NewWarcFileWriter(
-		gowarc.WithCompression(true),
-		gowarc.WithCompressionLevel(o.GzipLevel),
-		gowarc.WithMaxFileSize(o.MaxFileSize),
-		gowarc.WithFileNameGenerator(names),
-		gowarc.WithWarcInfoFunc(st.warcinfo),
-		gowarc.WithAddWarcConcurrentToHeader(true),
-		gowarc.WithRecordOptions(recordOptions()...),
-	)
-	return st, nil
+	return &WARC{dir: dir, opts: o, names: names, cdx: cdx, marsh: gowarc.NewMarshaler(),
+		payloads: make(map[string]revisitRef), lastResp: make(map[string]string)}, nil
 }
 
+// DefaultGzipLevel is WARCOptions.GzipLevel when it is zero.
+const DefaultGzipLevel = 1
+
+// recordOptions: the store computes the digests itself, in the one pass
+// that finds the HTTP header, so the library's validation (which parses
+// the block again and the target URI) is off.
 func recordOptions() []gowarc.WarcRecordOption {
 	return []gowarc.WarcRecordOption{
+		gowarc.WithNoValidation(),
 		gowarc.WithBufferMaxMemBytes(256 << 10),
 		gowarc.WithVersion(gowarc.V1_1),
 	}
 }
 
-// warcinfo fills each file's warcinfo record.
-func (w *WARC) warcinfo(rb gowarc.WarcRecordBuilder) error {
+// warcinfo builds a file's warcinfo record.
+func (w *WARC) warcinfo(fileName string) (gowarc.WarcRecord, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "software: %s\r\n", w.opts.Software)
 	b.WriteString("format: WARC File Format 1.1\r\n")
@@ -152,8 +178,12 @@ func (w *WARC) warcinfo(rb gowarc.WarcRecordBuilder) error {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "%s: %s\r\n", oneLine(k), oneLine(w.opts.Info[k]))
 	}
-	_, err := rb.WriteString(b.String())
-	return err
+	body := []byte(b.String())
+	return w.build(gowarc.Warcinfo, "", w.opts.Now().UTC(), "", gowarc.ApplicationWarcFields, body, func(rb gowarc.WarcRecordBuilder) error {
+		rb.AddWarcHeader(gowarc.WarcFilename, fileName)
+		_, err := rb.Write(body)
+		return err
+	})
 }
 
 // PutExchange writes one fetch: a response record with the response as
@@ -165,54 +195,76 @@ func (w *WARC) warcinfo(rb gowarc.WarcRecordBuilder) error {
 func (w *WARC) PutExchange(_ context.Context, ex *fetch.Exchange) error {
 	uri := ex.URL.String()
 	date := ex.Date.UTC()
-	if date.IsZero() {
+	if ex.Date.IsZero() {
 		date = w.opts.Now().UTC()
 	}
 	ip := ""
 	if host, _, err := net.SplitHostPort(ex.RemoteAddr); err == nil {
 		ip = host
 	}
-
-	resp, err := w.build(gowarc.Response, uri, date, ip, "application/http;msgtype=response", func(rb gowarc.WarcRecordBuilder) error {
-		_, err := rb.ReadFrom(ex.Response())
-		return err
-	})
+	scratch, _ := w.scans.Get().(*[]byte)
+	if scratch == nil {
+		b := make([]byte, 32<<10)
+		scratch = &b
+	}
+	scan, err := scanHTTP(ex.Response(), *scratch)
+	w.scans.Put(scratch)
 	if err != nil {
-		return fmt.Errorf("store: WARC response record for %s: %w", uri, err)
+		return fmt.Errorf("store: WARC response for %s: %w", uri, err)
 	}
-	defer resp.Close()
-	if ex.Truncated {
-		resp.WarcHeader().Set(gowarc.WarcTruncated, "unspecified")
-	}
-	rec := resp
-	kind := "response"
-	switch digest := resp.WarcHeader().Get(gowarc.WarcPayloadDigest); {
+	respID := newRecordID()
+
+	kind, profile := "response", ""
+	var first revisitRef
+	switch {
 	case ex.Status == 304:
-		ref := &gowarc.RevisitRef{Profile: gowarc.ProfileServerNotModifiedV1_1}
-		if rec, err = resp.ToRevisitRecord(ref); err != nil {
-			return fmt.Errorf("store: WARC revisit record for %s: %w", uri, err)
-		}
-		kind = "revisit"
-	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && digest != "" && payloadSize(resp) > 0:
+		kind, profile = "revisit", gowarc.ProfileServerNotModifiedV1_1
+	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.payloadSize > 0:
 		w.mu.Lock()
-		first, seen := w.payloads[digest]
-		if !seen {
-			w.payloads[digest] = revisitRef{id: resp.WarcHeader().GetId(gowarc.WarcRecordID), uri: uri, date: resp.WarcHeader().Get(gowarc.WarcDate)}
+		var seen bool
+		if first, seen = w.payloads[scan.payloadDigest]; !seen {
+			w.payloads[scan.payloadDigest] = revisitRef{id: respID, uri: uri, date: date.Format(time.RFC3339Nano)}
 		}
 		w.mu.Unlock()
 		if seen {
-			ref := &gowarc.RevisitRef{Profile: gowarc.ProfileIdenticalPayloadDigestV1_1, TargetRecordId: first.id, TargetUri: first.uri, TargetDate: first.date}
-			if rec, err = resp.ToRevisitRecord(ref); err != nil {
-				return fmt.Errorf("store: WARC revisit record for %s: %w", uri, err)
-			}
-			kind = "revisit"
+			kind, profile = "revisit", gowarc.ProfileIdenticalPayloadDigestV1_1
 		}
 	}
-	if kind == "revisit" {
-		rec.WarcHeader().Delete(gowarc.WarcTruncated) // the block is the header, whole
-	}
 
-	req, err := w.build(gowarc.Request, uri, date, ip, "application/http;msgtype=request", func(rb gowarc.WarcRecordBuilder) error {
+	var resp gowarc.WarcRecord
+	if kind == "revisit" {
+		// The block is the HTTP header alone; the payload is the one
+		// recorded earlier (or, for a 304, the one the client had).
+		resp, err = w.build(gowarc.Revisit, uri, date, ip, "application/http;msgtype=response", scan.header, func(rb gowarc.WarcRecordBuilder) error {
+			rb.AddWarcHeader(gowarc.WarcRecordID, respID)
+			rb.AddWarcHeader(gowarc.WarcProfile, profile)
+			rb.AddWarcHeader(gowarc.WarcPayloadDigest, scan.payloadDigest)
+			if first.id != "" {
+				rb.AddWarcHeader(gowarc.WarcRefersTo, first.id)
+				rb.AddWarcHeader(gowarc.WarcRefersToTargetURI, first.uri)
+				rb.AddWarcHeader(gowarc.WarcRefersToDate, first.date)
+			}
+			_, err := rb.Write(scan.header)
+			return err
+		})
+	} else {
+		resp, err = w.build(gowarc.Response, uri, date, ip, "application/http;msgtype=response", nil, func(rb gowarc.WarcRecordBuilder) error {
+			rb.AddWarcHeader(gowarc.WarcRecordID, respID)
+			rb.AddWarcHeader(gowarc.WarcBlockDigest, scan.blockDigest)
+			rb.AddWarcHeader(gowarc.WarcPayloadDigest, scan.payloadDigest)
+			if ex.Truncated {
+				rb.AddWarcHeader(gowarc.WarcTruncated, "unspecified")
+			}
+			_, err := rb.ReadFrom(ex.Response())
+			return err
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("store: WARC %s record for %s: %w", kind, uri, err)
+	}
+	defer resp.Close()
+	req, err := w.build(gowarc.Request, uri, date, ip, "application/http;msgtype=request", ex.Request, func(rb gowarc.WarcRecordBuilder) error {
+		rb.AddWarcHeader(gowarc.WarcConcurrentTo, respID)
 		_, err := rb.Write(ex.Request)
 		return err
 	})
@@ -220,40 +272,32 @@ func (w *WARC) PutExchange(_ context.Context, ex *fetch.Exchange) error {
 		return fmt.Errorf("store: WARC request record for %s: %w", uri, err)
 	}
 	defer req.Close()
+	resp.WarcHeader().AddId(gowarc.WarcConcurrentTo, req.WarcHeader().GetId(gowarc.WarcRecordID))
 
-	// The response first, then the request (as Heritrix does): the
-	// response's length in the file is then where the request begins.
-	res := w.w.Write(rec, req)
-	if len(res) != 2 {
-		return errors.New("store: WARC writer closed")
-	}
-	if err := errors.Join(res[0].Err, res[1].Err); err != nil {
+	// The response first, then the request (as Heritrix does).
+	at, err := w.write(resp, req)
+	if err != nil {
 		return fmt.Errorf("store: writing WARC records for %s: %w", uri, err)
 	}
 	w.records.Add(2)
 	if kind == "revisit" {
 		w.revisits.Add(1)
 	}
-	id := rec.WarcHeader().GetId(gowarc.WarcRecordID)
 	if w.opts.Outlinks {
 		w.mu.Lock()
 		if len(w.lastResp) >= maxLastResp {
 			clear(w.lastResp)
 		}
-		w.lastResp[uri] = id
+		w.lastResp[uri] = respID
 		w.mu.Unlock()
 	}
-	length := int64(-1)
-	if res[1].FileName == res[0].FileName {
-		length = res[1].FileOffset - res[0].FileOffset
-	} else if fi, err := os.Stat(filepath.Join(w.dir, res[0].FileName)); err == nil {
-		length = fi.Size() - res[0].FileOffset // the file ended after the response
+	mime := "warc/revisit"
+	if kind == "response" {
+		mime = scan.mediaType()
 	}
 	return w.cdx.add(cdxjEntry{
-		url: uri, date: date, kind: kind, status: ex.Status,
-		mime:   mimeOf(rec),
-		digest: rec.WarcHeader().Get(gowarc.WarcPayloadDigest),
-		file:   res[0].FileName, offset: res[0].FileOffset, length: length,
+		url: uri, date: date, kind: kind, status: ex.Status, mime: mime, digest: scan.payloadDigest,
+		file: at[0].file, offset: at[0].offset, length: at[0].length,
 	})
 }
 
@@ -273,9 +317,9 @@ func (w *WARC) Put(_ context.Context, p *trawl.Page) error {
 	concurrent := w.lastResp[uri]
 	delete(w.lastResp, uri)
 	w.mu.Unlock()
-	rec, err := w.build(gowarc.Metadata, uri, w.opts.Now().UTC(), "", gowarc.ApplicationWarcFields, func(rb gowarc.WarcRecordBuilder) error {
+	rec, err := w.build(gowarc.Metadata, uri, w.opts.Now().UTC(), "", gowarc.ApplicationWarcFields, b.Bytes(), func(rb gowarc.WarcRecordBuilder) error {
 		if concurrent != "" {
-			rb.AddWarcHeader(gowarc.WarcConcurrentTo, "<"+concurrent+">")
+			rb.AddWarcHeader(gowarc.WarcConcurrentTo, concurrent)
 		}
 		_, err := rb.Write(b.Bytes())
 		return err
@@ -284,12 +328,8 @@ func (w *WARC) Put(_ context.Context, p *trawl.Page) error {
 		return fmt.Errorf("store: WARC metadata record for %s: %w", uri, err)
 	}
 	defer rec.Close()
-	res := w.w.Write(rec)
-	if len(res) != 1 {
-		return errors.New("store: WARC writer closed")
-	}
-	if res[0].Err != nil {
-		return fmt.Errorf("store: writing WARC metadata for %s: %w", uri, res[0].Err)
+	if _, err := w.write(rec); err != nil {
+		return fmt.Errorf("store: writing WARC metadata for %s: %w", uri, err)
 	}
 	w.records.Add(1)
 	return nil
@@ -305,10 +345,10 @@ func (w *WARC) Close() error {
 	}
 	w.closed = true
 	w.mu.Unlock()
-	// WarcFileWriter.Close logs rather than returns a failure to close a
-	// file; Rotate returns it, so rotate first.
-	err := w.w.Rotate()
-	w.w.Close()
+	w.fmu.Lock()
+	err := w.closeFile()
+	w.ferr = errors.New("store: WARC closed")
+	w.fmu.Unlock()
 	return errors.Join(err, w.cdx.close())
 }
 
@@ -317,13 +357,19 @@ func (w *WARC) Close() error {
 func (w *WARC) Records() (records, revisits int64) { return w.records.Load(), w.revisits.Load() }
 
 // build makes a record with the common headers and a block filled by fill.
-func (w *WARC) build(t gowarc.RecordType, uri string, date time.Time, ip, contentType string, fill func(gowarc.WarcRecordBuilder) error) (gowarc.WarcRecord, error) {
+// digestOf, if not nil, is the whole block, whose digest build adds.
+func (w *WARC) build(t gowarc.RecordType, uri string, date time.Time, ip, contentType string, digestOf []byte, fill func(gowarc.WarcRecordBuilder) error) (gowarc.WarcRecord, error) {
 	rb := gowarc.NewRecordBuilder(t, recordOptions()...)
-	rb.AddWarcHeader(gowarc.WarcTargetURI, uri)
-	rb.AddWarcHeaderTime(gowarc.WarcDate, date)
+	if uri != "" {
+		rb.AddWarcHeader(gowarc.WarcTargetURI, uri)
+	}
+	rb.AddWarcHeader(gowarc.WarcDate, date.Format(time.RFC3339Nano))
 	rb.AddWarcHeader(gowarc.ContentType, contentType)
 	if ip != "" {
 		rb.AddWarcHeader(gowarc.WarcIPAddress, ip)
+	}
+	if digestOf != nil {
+		rb.AddWarcHeader(gowarc.WarcBlockDigest, sha1Digest(digestOf))
 	}
 	if err := fill(rb); err != nil {
 		rb.Close()
@@ -339,27 +385,247 @@ func (w *WARC) build(t gowarc.RecordType, uri string, date time.Time, ip, conten
 	return rec, nil
 }
 
-// payloadSize is the size of a response record's payload (the body after
-// the HTTP header).
-func payloadSize(r gowarc.WarcRecord) int64 {
-	if b, ok := r.Block().(gowarc.HttpResponseBlock); ok {
-		return b.Size() - int64(len(b.ProtocolHeaderBytes()))
-	}
-	return 0
+// placed is where a record was written.
+type placed struct {
+	file           string
+	offset, length int64
 }
 
-// mimeOf is the media type of a response record's HTTP Content-Type, or
-// "warc/revisit" for a revisit.
-func mimeOf(r gowarc.WarcRecord) string {
-	if r.Type() == gowarc.Revisit {
-		return "warc/revisit"
+// member compresses rec into buf as one gzip member.
+func (w *WARC) member(buf io.Writer, rec gowarc.WarcRecord) error {
+	zw, _ := w.gzs.Get().(*gzip.Writer)
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(buf, w.opts.GzipLevel)
+	} else {
+		zw.Reset(buf)
 	}
-	if b, ok := r.Block().(gowarc.HttpResponseBlock); ok && b.HttpHeader() != nil {
-		mt, _, _ := strings.Cut(b.HttpHeader().Get("Content-Type"), ";")
-		return strings.ToLower(strings.TrimSpace(mt))
+	defer w.gzs.Put(zw)
+	scratch, _ := w.scans.Get().(*[]byte)
+	if scratch == nil {
+		b := make([]byte, 32<<10)
+		scratch = &b
+	}
+	defer w.scans.Put(scratch)
+	if _, _, err := w.marsh.Marshal(copyWriter{zw, *scratch}, rec, 0); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// write appends recs to the current file, one gzip member each, all in
+// the same file (the file rotates before them if they would take it past
+// MaxFileSize). Records of up to bufferedRecord bytes are compressed
+// before the lock is taken, so workers compress in parallel and each call
+// is one write to the file; larger ones are compressed into the file
+// under the lock, so memory does not grow with them.
+func (w *WARC) write(recs ...gowarc.WarcRecord) ([]placed, error) {
+	bufs := make([]*bytes.Buffer, len(recs))
+	defer func() {
+		for _, b := range bufs {
+			if b != nil && b.Cap() <= 4*bufferedRecord {
+				b.Reset()
+				w.bufs.Put(b)
+			}
+		}
+	}()
+	var estimate int64
+	for i, r := range recs {
+		n, _ := strconv.ParseInt(r.WarcHeader().Get(gowarc.ContentLength), 10, 64)
+		if n > bufferedRecord {
+			estimate += n / 2
+			continue
+		}
+		bufs[i], _ = w.bufs.Get().(*bytes.Buffer)
+		if bufs[i] == nil {
+			bufs[i] = new(bytes.Buffer)
+		}
+		if err := w.member(bufs[i], r); err != nil {
+			return nil, err
+		}
+		estimate += int64(bufs[i].Len())
+	}
+
+	w.fmu.Lock()
+	defer w.fmu.Unlock()
+	if w.ferr != nil {
+		return nil, w.ferr
+	}
+	if w.file != nil && w.size+estimate > w.opts.MaxFileSize && w.size > w.infoSize {
+		if err := w.closeFile(); err != nil {
+			w.ferr = err
+			return nil, err
+		}
+	}
+	if w.file == nil {
+		if err := w.openFile(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]placed, len(recs))
+	for i, r := range recs {
+		start := w.size
+		var err error
+		if bufs[i] != nil {
+			_, err = w.file.Write(bufs[i].Bytes())
+		} else {
+			cw := &countingWriter{w: w.file}
+			bw := bufio.NewWriterSize(cw, 64<<10)
+			if err = w.member(bw, r); err == nil {
+				err = bw.Flush()
+			}
+			w.size += cw.n
+		}
+		if err != nil {
+			// A half-written member would end the file for readers:
+			// cut it off, or stop writing to this file.
+			if terr := w.file.Truncate(start); terr != nil {
+				w.ferr = errors.Join(err, terr)
+			}
+			w.size = start
+			return nil, err
+		}
+		if bufs[i] != nil {
+			w.size += int64(bufs[i].Len())
+		}
+		out[i] = placed{file: w.name, offset: start, length: w.size - start}
+	}
+	return out, nil
+}
+
+// openFile begins a new file with its warcinfo record. Called with fmu held.
+func (w *WARC) openFile() error {
+	name := w.names.next() + ".gz"
+	f, err := os.OpenFile(filepath.Join(w.dir, name+".open"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	info, err := w.warcinfo(name)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	defer info.Close()
+	var buf bytes.Buffer
+	if err := w.member(&buf, info); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return err
+	}
+	w.file, w.name, w.size, w.infoSize = f, name, int64(buf.Len()), int64(buf.Len())
+	return nil
+}
+
+// closeFile closes the current file and drops its .open. Called with fmu
+// held.
+func (w *WARC) closeFile() error {
+	if w.file == nil {
+		return nil
+	}
+	f := w.file
+	w.file = nil
+	err := f.Close()
+	if rerr := os.Rename(f.Name(), strings.TrimSuffix(f.Name(), ".open")); rerr != nil {
+		err = errors.Join(err, rerr)
+	}
+	if err != nil {
+		return fmt.Errorf("store: closing WARC file %s: %w", w.name, err)
+	}
+	return w.cdx.flush()
+}
+
+// copyWriter gives io.Copy a buffer (the marshaler copies the block with
+// it), so that each record does not allocate one.
+type copyWriter struct {
+	io.Writer
+	buf []byte
+}
+
+func (c copyWriter) ReadFrom(r io.Reader) (int64, error) {
+	return io.CopyBuffer(struct{ io.Writer }{c.Writer}, r, c.buf)
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// httpScan is what one pass over a response finds: its header and the
+// digests of the block and of the payload (the bytes after the header, as
+// served: chunked and compressed as they came).
+type httpScan struct {
+	header                     []byte
+	blockDigest, payloadDigest string
+	payloadSize                int64
+}
+
+// maxHTTPHeader bounds the header scanHTTP looks for.
+const maxHTTPHeader = 1 << 20
+
+func scanHTTP(r io.Reader, buf []byte) (httpScan, error) {
+	var s httpScan
+	block, payload := sha1.New(), sha1.New()
+	inHeader := true
+	var head []byte
+	for {
+		n, err := r.Read(buf)
+		p := buf[:n]
+		block.Write(p)
+		if inHeader {
+			from := max(0, len(head)-3)
+			head = append(head, p...)
+			if i := bytes.Index(head[from:], []byte("\r\n\r\n")); i >= 0 {
+				end := from + i + 4
+				payload.Write(head[end:])
+				s.payloadSize += int64(len(head) - end)
+				head = head[:end]
+				inHeader = false
+			} else if len(head) > maxHTTPHeader {
+				return s, errors.New("no end of the HTTP header")
+			}
+		} else {
+			payload.Write(p)
+			s.payloadSize += int64(n)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return s, err
+		}
+	}
+	s.header = head // all of it when the response was cut inside its header
+	s.blockDigest = "sha1:" + base32.StdEncoding.EncodeToString(block.Sum(nil))
+	s.payloadDigest = "sha1:" + base32.StdEncoding.EncodeToString(payload.Sum(nil))
+	return s, nil
+}
+
+// mediaType is the response's Content-Type without parameters, lower case.
+func (s httpScan) mediaType() string {
+	for _, line := range bytes.Split(s.header, []byte("\r\n"))[1:] {
+		k, v, ok := bytes.Cut(line, []byte(":"))
+		if ok && strings.EqualFold(string(bytes.TrimSpace(k)), "Content-Type") {
+			mt, _, _ := strings.Cut(string(v), ";")
+			return strings.ToLower(strings.TrimSpace(mt))
+		}
 	}
 	return ""
 }
+
+func sha1Digest(b []byte) string {
+	d := sha1.Sum(b)
+	return "sha1:" + base32.StdEncoding.EncodeToString(d[:])
+}
+
+func newRecordID() string { return "<urn:uuid:" + uuid.NewString() + ">" }
 
 func oneLine(s string) string {
 	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
@@ -367,14 +633,14 @@ func oneLine(s string) string {
 
 // warcNames names WARC files: PREFIX-TIMESTAMP-SERIAL-HOST-PID-RANDOM.warc.
 type warcNames struct {
-	dir, prefix, host string
-	pid               int
-	now               func() time.Time
-	serial            atomic.Int64
+	prefix, host string
+	pid          int
+	now          func() time.Time
+	serial       atomic.Int64
 }
 
-func (g *warcNames) NewWarcfileName() (string, string) {
-	return g.dir, fmt.Sprintf("%s-%s-%05d-%s-%d-%s.warc", g.prefix, stamp17(g.now()), g.serial.Add(1), g.host, g.pid, randomHex())
+func (g *warcNames) next() string {
+	return fmt.Sprintf("%s-%s-%05d-%s-%d-%s.warc", g.prefix, stamp17(g.now()), g.serial.Add(1), g.host, g.pid, randomHex())
 }
 
 // stamp17 is a UTC timestamp to the millisecond, as WARC file names and
