@@ -51,8 +51,28 @@ func (e cdxjEntry) line() []byte {
 // indexes key it: the host's labels reversed and comma-separated (a
 // leading "www" dropped), ")", then the path and query, all lower case:
 // "https://www.Example.com/a?b=1" gives "com,example)/a?b=1". A URL that
-// does not parse is returned lower-cased.
+// does not parse is returned lower-cased. Spaces and control characters
+// are percent-encoded, so that a key never breaks an index line.
 func SURT(rawURL string) string {
+	return escapeControls(surt(rawURL))
+}
+
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func surt(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" {
 		return strings.ToLower(rawURL)
