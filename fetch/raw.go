@@ -292,7 +292,12 @@ func recordingTransport(tr *http.Transport, dial func(ctx context.Context, netwo
 		if err != nil {
 			host = addr
 		}
-		tc := tls.Client(raw, &tls.Config{ServerName: host, NextProtos: []string{"http/1.1"}})
+		cfg := &tls.Config{}
+		if tr.TLSClientConfig != nil {
+			cfg = tr.TLSClientConfig.Clone()
+		}
+		cfg.ServerName, cfg.NextProtos = host, []string{"http/1.1"}
+		tc := tls.Client(raw, cfg)
 		hctx, cancel := context.WithTimeout(ctx, handshake)
 		defer cancel()
 		if err := tc.HandshakeContext(hctx); err != nil {

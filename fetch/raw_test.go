@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -203,5 +205,32 @@ func TestNoExchangeWithoutHook(t *testing.T) {
 	f := New(&Options{AllowPrivateNetworks: true})
 	if f.transport.DialTLSContext != nil || !f.transport.ForceAttemptHTTP2 {
 		t.Error("a fetcher without OnExchange must keep the default transport (HTTP/2, no recording)")
+	}
+}
+
+// Over TLS the bytes recorded are those inside it, and the fetcher speaks
+// HTTP/1.1 even to a server that offers HTTP/2.
+func TestExchangeOverTLS(t *testing.T) {
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(rw, "<html>%s</html>", r.Proto)
+	}))
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	defer ts.Close()
+	f, got := recordingFetcher(t, Options{})
+	f.transport.TLSClientConfig = ts.Client().Transport.(*http.Transport).TLSClientConfig // trusts the test certificate
+	u, _ := url.Parse(ts.URL + "/tls")
+	resp, err := f.Fetch(context.Background(), &Request{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(resp.Body) != "<html>HTTP/1.1</html>" {
+		t.Errorf("body %q: the server did not see HTTP/1.1", resp.Body)
+	}
+	ex := got()
+	if len(ex) != 1 || !bytes.HasPrefix(ex[0].request, []byte("GET /tls HTTP/1.1\r\n")) ||
+		!bytes.HasPrefix(ex[0].response, []byte("HTTP/1.1 200 OK\r\n")) || !bytes.HasSuffix(ex[0].response, []byte("<html>HTTP/1.1</html>")) {
+		t.Errorf("exchanges over TLS: %+v", ex)
 	}
 }
