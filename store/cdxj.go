@@ -3,7 +3,6 @@ package store
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -22,29 +21,54 @@ type cdxjEntry struct {
 	offset, length                int64
 }
 
-// line renders e as pywb's CDXJ: "SURT TIMESTAMP {json}".
+// line renders e as pywb's CDXJ: "SURT TIMESTAMP {json}", the JSON's keys
+// in sorted order (as encoding/json writes a map), without reflection.
 func (e cdxjEntry) line() []byte {
-	fields := map[string]string{
-		"url": e.url, "mime": e.mime, "status": strconv.Itoa(e.status),
-		// Without the "sha1:" label, as pywb's and warcio's indexers write it.
-		"digest": e.digest[strings.IndexByte(e.digest, ':')+1:],
-		"offset": strconv.FormatInt(e.offset, 10), "filename": e.file,
-	}
-	if e.length >= 0 {
-		fields["length"] = strconv.FormatInt(e.length, 10)
-	}
+	mime := e.mime
 	if e.kind == "revisit" {
-		fields["mime"] = "warc/revisit"
+		mime = "warc/revisit"
 	}
-	j, _ := json.Marshal(fields) // sorted keys
-	var b bytes.Buffer
-	b.WriteString(SURT(e.url))
-	b.WriteByte(' ')
-	b.WriteString(e.date.UTC().Format("20060102150405"))
-	b.WriteByte(' ')
-	b.Write(j)
-	b.WriteByte('\n')
-	return b.Bytes()
+	b := make([]byte, 0, 256+2*len(e.url))
+	b = append(b, SURT(e.url)...)
+	b = append(b, ' ')
+	b = e.date.UTC().AppendFormat(b, "20060102150405")
+	b = append(b, ` {"digest":`...)
+	// Without the "sha1:" label, as pywb's and warcio's indexers write it.
+	b = appendJSONString(b, e.digest[strings.IndexByte(e.digest, ':')+1:])
+	b = append(b, `,"filename":`...)
+	b = appendJSONString(b, e.file)
+	if e.length >= 0 {
+		b = append(b, `,"length":"`...)
+		b = strconv.AppendInt(b, e.length, 10)
+		b = append(b, '"')
+	}
+	b = append(b, `,"mime":`...)
+	b = appendJSONString(b, mime)
+	b = append(b, `,"offset":"`...)
+	b = strconv.AppendInt(b, e.offset, 10)
+	b = append(b, `","status":"`...)
+	b = strconv.AppendInt(b, int64(e.status), 10)
+	b = append(b, `","url":`...)
+	b = appendJSONString(b, e.url)
+	return append(b, "}\n"...)
+}
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced.
+func appendJSONString(b []byte, s string) []byte {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
 }
 
 // SURT returns the Sort-friendly URI Reordering Transform of rawURL as CDX

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/base32"
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 func digestOf(b []byte) string {
@@ -69,4 +72,26 @@ func TestSURT(t *testing.T) {
 			t.Errorf("SURT(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+// The hand-written CDXJ line is what encoding/json would write.
+func FuzzCDXJLine(f *testing.F) {
+	f.Add("http://h1.test/a?b=\"c\"", "text/html", "sha1:ABC", "f.warc.gz", int64(10), int64(20), 200, false)
+	f.Add("http://x/\x01\xff", "", "ABC", "", int64(0), int64(-1), 0, true)
+	f.Fuzz(func(t *testing.T, u, mime, digest, file string, offset, length int64, status int, revisit bool) {
+		e := cdxjEntry{url: u, mime: mime, digest: digest, file: file, offset: offset, length: length, status: status, date: time.Unix(0, 0)}
+		if revisit {
+			e.kind = "revisit"
+		}
+		line := e.line()
+		_, js, _ := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte(" {"))
+		js = append([]byte("{"), js...)
+		var got map[string]string
+		if err := json.Unmarshal(js, &got); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		if got["url"] != strings.ToValidUTF8(u, "\uFFFD") || got["filename"] != strings.ToValidUTF8(file, "\uFFFD") || got["offset"] != strconv.FormatInt(offset, 10) {
+			t.Fatalf("line %q decodes to %v", line, got)
+		}
+	})
 }
