@@ -320,6 +320,7 @@ func (f *HTTP) Get(ctx context.Context, u *url.URL) (*http.Response, error) {
 	req.Header.Set("User-Agent", f.opts.UserAgent)
 	resp, err := f.client.Do(req)
 	if err != nil {
+		rec.abandon()
 		trip(nil)
 		cancel()
 		return nil, &Error{URL: u.String(), Err: unwrapURLError(err)}
@@ -364,6 +365,7 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	var resp *Response
 	hresp, err := f.client.Do(hreq)
 	if err != nil {
+		rec.abandon()
 		return nil, &Error{URL: rawURL, Err: unwrapURLError(err)}
 	}
 	hresp.Body = f.watch(ctx, hresp.Body, trip, nil)

@@ -231,6 +231,17 @@ func (f *HTTP) finish(ctx context.Context, rec *recorder, u *url.URL, status int
 	f.opts.OnExchange(ctx, ex)
 }
 
+// abandon detaches the recorder of a request that got no response.
+func (r *recorder) abandon() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.detach()
+	r.mu.Unlock()
+	r.resp.close()
+}
+
 // eofBody notes whether the body was read to its end.
 type eofBody struct {
 	io.ReadCloser

@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,6 +94,9 @@ type WARC struct {
 	bufs  sync.Pool // *bytes.Buffer for compressed members
 	gzs   sync.Pool // *gzip.Writer at opts.GzipLevel
 	scans sync.Pool // *[]byte for scanHTTP
+	// sem lets as many workers compress at once as there are CPUs:
+	// more would not go faster, and each holds a compressor's memory.
+	sem chan struct{}
 }
 
 type revisitRef struct {
@@ -146,7 +150,7 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WARC{dir: dir, opts: o, names: names, cdx: cdx, marsh: gowarc.NewMarshaler(),
+	return &WARC{dir: dir, opts: o, names: names, cdx: cdx, marsh: gowarc.NewMarshaler(), sem: make(chan struct{}, runtime.GOMAXPROCS(0)),
 		payloads: make(map[string]revisitRef), lastResp: make(map[string]string)}, nil
 }
 
@@ -421,6 +425,7 @@ func (w *WARC) member(buf io.Writer, rec gowarc.WarcRecord) error {
 // under the lock, so memory does not grow with them.
 func (w *WARC) write(recs ...gowarc.WarcRecord) ([]placed, error) {
 	bufs := make([]*bytes.Buffer, len(recs))
+	released := false
 	defer func() {
 		for _, b := range bufs {
 			if b != nil && b.Cap() <= 4*bufferedRecord {
@@ -430,6 +435,12 @@ func (w *WARC) write(recs ...gowarc.WarcRecord) ([]placed, error) {
 		}
 	}()
 	var estimate int64
+	w.sem <- struct{}{}
+	defer func() {
+		if !released {
+			<-w.sem
+		}
+	}()
 	for i, r := range recs {
 		n, _ := strconv.ParseInt(r.WarcHeader().Get(gowarc.ContentLength), 10, 64)
 		if n > bufferedRecord {
@@ -445,6 +456,8 @@ func (w *WARC) write(recs ...gowarc.WarcRecord) ([]placed, error) {
 		}
 		estimate += int64(bufs[i].Len())
 	}
+	<-w.sem
+	released = true
 
 	w.fmu.Lock()
 	defer w.fmu.Unlock()
