@@ -234,3 +234,31 @@ func TestExchangeOverTLS(t *testing.T) {
 		t.Errorf("exchanges over TLS: %+v", ex)
 	}
 }
+
+// A resource of a type the fetcher does not accept is recorded as far as
+// it was read, marked Truncated; accepted (an archive crawl's "*/*"), it is
+// recorded whole.
+func TestExchangeNonHTML(t *testing.T) {
+	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0, 1, 2, 3}, 5000)...)
+	answers := map[string][]byte{
+		"/img.png": append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: %d\r\n\r\n", len(png))), png...),
+	}
+	s := newWireServer(t, answers)
+	for _, tt := range []struct {
+		accept    []string
+		truncated bool
+	}{
+		{accept: nil, truncated: true},
+		{accept: []string{"*/*"}, truncated: false},
+	} {
+		f, got := recordingFetcher(t, Options{AcceptTypes: tt.accept, ReadBufferSize: 1024})
+		f.Fetch(context.Background(), &Request{URL: s.url("/img.png")})
+		ex := got()
+		if len(ex) != 1 || ex[0].truncated != tt.truncated || !bytes.HasPrefix(answers["/img.png"], ex[0].response) {
+			t.Fatalf("AcceptTypes %v: %d exchanges, truncated %v, want %v", tt.accept, len(ex), len(ex) == 1 && ex[0].truncated, tt.truncated)
+		}
+		if !tt.truncated && !bytes.Equal(ex[0].response, answers["/img.png"]) {
+			t.Errorf("AcceptTypes %v: %d bytes recorded, want all %d", tt.accept, len(ex[0].response), len(answers["/img.png"]))
+		}
+	}
+}

@@ -91,11 +91,8 @@ func TestWARCReadByWarcio(t *testing.T) {
 	dir, _ := crawlToWARC(t, web, &store.WARCOptions{Outlinks: true, MaxFileSize: 64 << 10})
 	files := warcFiles(t, dir)
 
-	// Our index, keyed as warcio's cdx-index keys it.
-	var ours []string
-	for _, l := range strings.Split(strings.TrimSpace(string(must(os.ReadFile(cdxjPath(t, dir))))), "\n") {
-		ours = append(ours, l)
-	}
+	// The store's index, to compare with warcio cdx-index's.
+	ours := strings.Split(strings.TrimSpace(string(must(os.ReadFile(cdxjPath(t, dir))))), "\n")
 	var theirs []string
 	records := 0
 	for _, f := range files {
