@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -80,5 +79,4 @@ func BenchmarkWARCPutExchange(b *testing.B) {
 			b.ReportMetric(float64(total)/float64(b.N), "file-B/op")
 		})
 	}
-	_ = http.StatusOK
 }

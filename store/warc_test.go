@@ -8,7 +8,6 @@ import (
 	"crypto/sha1"
 	"encoding/base32"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -24,7 +23,6 @@ import (
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
-	"github.com/trawl-dev/trawl/dedup"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/store"
 )
@@ -498,5 +496,3 @@ func hostOf(rawURL string) string {
 	return h
 }
 
-var _ = dedup.Exact
-var _ = fmt.Sprint
