@@ -495,4 +495,3 @@ func hostOf(rawURL string) string {
 	}
 	return h
 }
-
