@@ -7,6 +7,11 @@ import (
 	"github.com/trawl-dev/trawl/fetch"
 )
 
+// Exchange is one request and its response as they crossed the wire (see
+// fetch.Exchange), named here so that stores need not import package
+// fetch.
+type Exchange = fetch.Exchange
+
 // ExchangeStore is an optional capability of a Store: a store that
 // implements it (store.WARC does) receives every request and response the
 // crawler's fetcher exchanges, as they crossed the wire, whatever their
@@ -17,7 +22,7 @@ import (
 // a Put error. It works with the crawler's own fetcher (not with one given
 // by WithFetcher, which the crawler cannot ask for raw bytes).
 type ExchangeStore interface {
-	PutExchange(ctx context.Context, ex *fetch.Exchange) error
+	PutExchange(ctx context.Context, ex *Exchange) error
 }
 
 // exchangeHook returns the fetch.Options.OnExchange that hands exchanges

@@ -6,7 +6,6 @@ require (
 	github.com/PuerkitoBio/purell v1.2.1
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/cockroachdb/pebble v1.1.5
-	github.com/google/uuid v1.3.0
 	github.com/klauspost/compress v1.16.0
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/nlnwa/whatwg-url v0.6.2
@@ -30,6 +29,7 @@ require (
 	github.com/gogo/protobuf v1.3.2 // indirect
 	github.com/golang/protobuf v1.5.3 // indirect
 	github.com/golang/snappy v0.0.4 // indirect
+	github.com/google/uuid v1.3.0 // indirect
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/kr/text v0.2.0 // indirect
 	github.com/matttproud/golang_protobuf_extensions v1.0.4 // indirect

@@ -22,12 +22,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc"
 
 	"github.com/trawl-dev/trawl"
-	"github.com/trawl-dev/trawl/fetch"
 )
 
 // WARCOptions configure a [WARC] store. A nil *WARCOptions means all
@@ -184,7 +182,7 @@ func (w *WARC) warcinfo(fileName string) (gowarc.WarcRecord, error) {
 		fmt.Fprintf(&b, "%s: %s\r\n", oneLine(k), oneLine(w.opts.Info[k]))
 	}
 	body := []byte(b.String())
-	return w.build(gowarc.Warcinfo, "", w.opts.Now().UTC(), "", gowarc.ApplicationWarcFields, body, func(rb gowarc.WarcRecordBuilder) error {
+	return w.build(gowarc.Warcinfo, "", "", w.opts.Now().UTC(), "", gowarc.ApplicationWarcFields, body, func(rb gowarc.WarcRecordBuilder) error {
 		rb.AddWarcHeader(gowarc.WarcFilename, fileName)
 		_, err := rb.Write(body)
 		return err
@@ -197,7 +195,7 @@ func (w *WARC) warcinfo(fileName string) (gowarc.WarcRecord, error) {
 // with the request as sent, linked by WARC-Concurrent-To, and indexes the
 // response in the CDXJ file. The crawler calls it for every exchange its
 // fetcher makes when the store is given with trawl.WithStore.
-func (w *WARC) PutExchange(_ context.Context, ex *fetch.Exchange) error {
+func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	uri := ex.URL.String()
 	date := ex.Date.UTC()
 	if ex.Date.IsZero() {
@@ -240,8 +238,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *fetch.Exchange) error {
 	if kind == "revisit" {
 		// The block is the HTTP header alone; the payload is the one
 		// recorded earlier (or, for a 304, the one the client had).
-		resp, err = w.build(gowarc.Revisit, uri, date, ip, "application/http;msgtype=response", scan.header, func(rb gowarc.WarcRecordBuilder) error {
-			rb.AddWarcHeader(gowarc.WarcRecordID, respID)
+		resp, err = w.build(gowarc.Revisit, respID, uri, date, ip, "application/http;msgtype=response", scan.header, func(rb gowarc.WarcRecordBuilder) error {
 			rb.AddWarcHeader(gowarc.WarcProfile, profile)
 			rb.AddWarcHeader(gowarc.WarcPayloadDigest, scan.payloadDigest)
 			if first.id != "" {
@@ -253,8 +250,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *fetch.Exchange) error {
 			return err
 		})
 	} else {
-		resp, err = w.build(gowarc.Response, uri, date, ip, "application/http;msgtype=response", nil, func(rb gowarc.WarcRecordBuilder) error {
-			rb.AddWarcHeader(gowarc.WarcRecordID, respID)
+		resp, err = w.build(gowarc.Response, respID, uri, date, ip, "application/http;msgtype=response", nil, func(rb gowarc.WarcRecordBuilder) error {
 			rb.AddWarcHeader(gowarc.WarcBlockDigest, scan.blockDigest)
 			rb.AddWarcHeader(gowarc.WarcPayloadDigest, scan.payloadDigest)
 			if ex.Truncated {
@@ -268,7 +264,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *fetch.Exchange) error {
 		return fmt.Errorf("store: WARC %s record for %s: %w", kind, uri, err)
 	}
 	defer resp.Close()
-	req, err := w.build(gowarc.Request, uri, date, ip, "application/http;msgtype=request", ex.Request, func(rb gowarc.WarcRecordBuilder) error {
+	req, err := w.build(gowarc.Request, "", uri, date, ip, "application/http;msgtype=request", ex.Request, func(rb gowarc.WarcRecordBuilder) error {
 		rb.AddWarcHeader(gowarc.WarcConcurrentTo, respID)
 		_, err := rb.Write(ex.Request)
 		return err
@@ -322,7 +318,7 @@ func (w *WARC) Put(_ context.Context, p *trawl.Page) error {
 	concurrent := w.lastResp[uri]
 	delete(w.lastResp, uri)
 	w.mu.Unlock()
-	rec, err := w.build(gowarc.Metadata, uri, w.opts.Now().UTC(), "", gowarc.ApplicationWarcFields, b.Bytes(), func(rb gowarc.WarcRecordBuilder) error {
+	rec, err := w.build(gowarc.Metadata, "", uri, w.opts.Now().UTC(), "", gowarc.ApplicationWarcFields, b.Bytes(), func(rb gowarc.WarcRecordBuilder) error {
 		if concurrent != "" {
 			rb.AddWarcHeader(gowarc.WarcConcurrentTo, concurrent)
 		}
@@ -361,10 +357,17 @@ func (w *WARC) Close() error {
 // and how many of them are revisits.
 func (w *WARC) Records() (records, revisits int64) { return w.records.Load(), w.revisits.Load() }
 
-// build makes a record with the common headers and a block filled by fill.
+// build makes a record with the common headers (WARC-Record-ID id, or a
+// new one if id is empty) and a block filled by fill.
 // digestOf, if not nil, is the whole block, whose digest build adds.
-func (w *WARC) build(t gowarc.RecordType, uri string, date time.Time, ip, contentType string, digestOf []byte, fill func(gowarc.WarcRecordBuilder) error) (gowarc.WarcRecord, error) {
+func (w *WARC) build(t gowarc.RecordType, id, uri string, date time.Time, ip, contentType string, digestOf []byte, fill func(gowarc.WarcRecordBuilder) error) (gowarc.WarcRecord, error) {
+	builderMu.Lock()
 	rb := gowarc.NewRecordBuilder(t, recordOptions()...)
+	builderMu.Unlock()
+	if id == "" {
+		id = newRecordID()
+	}
+	rb.AddWarcHeader(gowarc.WarcRecordID, id)
 	if uri != "" {
 		rb.AddWarcHeader(gowarc.WarcTargetURI, uri)
 	}
@@ -639,7 +642,23 @@ func sha1Digest(b []byte) string {
 	return "sha1:" + base32.StdEncoding.EncodeToString(d[:])
 }
 
-func newRecordID() string { return "<urn:uuid:" + uuid.NewString() + ">" }
+// newRecordID returns a random (version 4) UUID URN. Not google/uuid: see
+// builderMu.
+func newRecordID() string {
+	var u [16]byte
+	_, _ = rand.Read(u[:])
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+	h := hex.EncodeToString(u[:])
+	return "<urn:uuid:" + h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:] + ">"
+}
+
+// builderMu serializes gowarc.NewRecordBuilder: v1.6.0 calls
+// uuid.EnableRandPool on every call, an unsynchronized write to a
+// package variable of github.com/google/uuid (a data race between
+// concurrent callers). Record IDs are made here (newRecordID), so the
+// library never reads that variable while another call writes it.
+var builderMu sync.Mutex
 
 func oneLine(s string) string {
 	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)

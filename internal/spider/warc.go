@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/trawl-dev/trawl"
-	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/store"
 )
 
@@ -31,20 +30,15 @@ func (w *warcFlags) open(f *flags, seeds int) (*store.WARC, error) {
 	if w.dir == "" {
 		return nil, nil
 	}
-	ua := f.userAgent
-	if ua == "" {
-		ua = fetch.DefaultUserAgent
+	info := map[string]string{
+		"robots":      "obey",
+		"description": fmt.Sprintf("%d start URLs; max-pages %d, max-depth %d, concurrency %d, host-concurrency %d, delay %s", seeds, f.maxPages, f.maxDepth, f.concurrency, f.hostConcurrency, f.delay),
+		"revisits":    strconv.FormatBool(!w.noRevisits),
 	}
-	return store.NewWARC(w.dir, &store.WARCOptions{
-		Outlinks:   w.outlinks,
-		NoRevisits: w.noRevisits,
-		Info: map[string]string{
-			"http-header-user-agent": ua,
-			"robots":                 "obey",
-			"description":            fmt.Sprintf("%d start URLs; max-pages %d, max-depth %d, concurrency %d, host-concurrency %d, delay %s", seeds, f.maxPages, f.maxDepth, f.concurrency, f.hostConcurrency, f.delay),
-			"revisits":               strconv.FormatBool(!w.noRevisits),
-		},
-	})
+	if f.userAgent != "" {
+		info["http-header-user-agent"] = f.userAgent // else trawl's default, as each request record shows
+	}
+	return store.NewWARC(w.dir, &store.WARCOptions{Outlinks: w.outlinks, NoRevisits: w.noRevisits, Info: info})
 }
 
 // both stores pages in a and b (the -out directory and the WARC files),
@@ -58,7 +52,7 @@ func (s both) Put(ctx context.Context, p *trawl.Page) error {
 	return errors.Join(s.a.Put(ctx, p), s.b.Put(ctx, p))
 }
 
-func (s both) PutExchange(ctx context.Context, ex *fetch.Exchange) error {
+func (s both) PutExchange(ctx context.Context, ex *trawl.Exchange) error {
 	return s.b.PutExchange(ctx, ex)
 }
 
