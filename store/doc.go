@@ -106,7 +106,13 @@
 // index needs compressed lengths) and logs rather than returns close
 // errors, so this package writes the gzip members, rotates and names the
 // files itself (about 150 lines), and computes the digests in the pass
-// that finds the HTTP header rather than parsing every block again.
+// that finds the HTTP header rather than parsing every block again. One
+// flaw found on the way: every gowarc.NewRecordBuilder call writes a global
+// of github.com/google/uuid (EnableRandPool) without synchronization, a
+// data race under concurrent Puts; this package makes builders under a
+// lock and its own record IDs, so the race detector is quiet, but another
+// package of the program calling google/uuid concurrently would still race
+// with it.
 //
 // Validation: the tests crawl a crawltest web into WARC files and check
 // them with warcio.js (webrecorder's reader, `npm install warcio`; .ci/run
