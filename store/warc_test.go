@@ -8,6 +8,7 @@ import (
 	"crypto/sha1"
 	"encoding/base32"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -494,4 +495,37 @@ func hostOf(rawURL string) string {
 		h += ":80"
 	}
 	return h
+}
+
+// A record larger than the in-memory limit is compressed straight into the
+// file, and reads back whole, with its index entry.
+func TestWARCLargeRecord(t *testing.T) {
+	dir := t.TempDir()
+	w, err := store.NewWARC(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := bytes.Repeat([]byte("<p>large and compressible</p>\n"), 100_000) // 3 MB
+	resp := append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(body))), body...)
+	u, _ := url.Parse("http://h0.test/large")
+	ex := fetch.NewExchange(u, []byte("GET /large HTTP/1.1\r\nHost: h0.test\r\n\r\n"), resp)
+	ex.Status, ex.Date, ex.RemoteAddr = 200, fixedClock, "127.0.0.1:80"
+	if err := w.PutExchange(context.Background(), ex); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs := readWARC(t, warcFiles(t, dir)[0])
+	if len(recs) != 3 || recs[1].typ() != "response" || !bytes.Equal(recs[1].block, resp) {
+		t.Fatalf("%d records; the response does not read back whole", len(recs))
+	}
+	if d := recs[1].header.Get("WARC-Payload-Digest"); d != sha1Base32(body) {
+		t.Errorf("payload digest %s, want %s", d, sha1Base32(body))
+	}
+	for _, e := range readCDXJ(t, dir) {
+		if got := member(t, dir, e); !bytes.Equal(got.block, resp) {
+			t.Errorf("the index entry (offset %s, length %s) does not give the record", e.Offset, e.Length)
+		}
+	}
 }
