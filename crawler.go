@@ -111,6 +111,9 @@ func New(opts ...Option) (*Crawler, error) {
 		if fo.MaxConnsPerHost < cfg.hostConcurrency {
 			fo.MaxConnsPerHost = cfg.hostConcurrency
 		}
+		if es, ok := cfg.store.(ExchangeStore); ok {
+			fo.OnExchange = c.exchangeHook(es, fo.OnExchange)
+		}
 		c.fetcher = fetch.New(&fo)
 	}
 	if cfg.robots {

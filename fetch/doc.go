@@ -28,6 +28,22 @@
 //     If-None-Match and If-Modified-Since, and a 304 answer sets
 //     [Response.NotModified].
 //
+// # Raw exchanges, for archives
+//
+// [Options.OnExchange] hands the caller every request and response as they
+// crossed the wire (an [Exchange]): the request as written, and the status
+// line, header and body as served, chunked and gzipped as they came, for
+// writing WARC files (package store's WARC). The fetcher records the bytes
+// of the connections it dials (above TLS, which it then handshakes itself)
+// and speaks HTTP/1.1 only while recording, so the bytes are real; an
+// HTTP/2 exchange is never rendered. Responses of any status are handed
+// over (Fetch's and Get's: robots.txt, redirects, 304s, 4xx, 5xx), each
+// after its body was read and closed; the fetcher reads up to 64 KiB more
+// of a body it had no use for (a redirect's), so the record is whole and
+// the connection is kept. A response over 256 KiB goes to an unnamed
+// temporary file, so memory does not grow with response size. Without
+// OnExchange none of this runs.
+//
 // Retrying transient failures is left to the caller on purpose: a retry is a
 // new contact with the host, and only the caller's politeness scheduler knows
 // when that is allowed. [Transient] tells which errors and statuses are worth

@@ -169,6 +169,14 @@ type Options struct {
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Now is the clock (default time.Now); used for DNS cache expiry.
 	Now func() time.Time
+	// OnExchange, when set, receives every request and response as they
+	// crossed the wire (see [Exchange]), for archiving: the fetcher then
+	// records the bytes of each connection and speaks HTTP/1.1 only. It is
+	// called once per response received, after the body is closed and
+	// before Fetch returns (for Get, when the caller closes the Body),
+	// from the fetching goroutine; the Exchange is valid only during the
+	// call. Default nil: nothing is recorded and nothing is paid for it.
+	OnExchange func(ctx context.Context, ex *Exchange)
 }
 
 // DefaultUserAgent names trawl and where to read about it.
@@ -270,6 +278,9 @@ func New(opts *Options) *HTTP {
 		MaxResponseHeaderBytes: o.MaxHeaderBytes,
 		DisableCompression:     true, // decoded here, with limits
 	}
+	if o.OnExchange != nil {
+		recordingTransport(tr, dial.DialContext, o.TLSHandshakeTimeout)
+	}
 	return &HTTP{
 		opts:      o,
 		window:    TransferWindow,
@@ -296,6 +307,8 @@ func (f *HTTP) CloseIdleConnections() { f.transport.CloseIdleConnections() }
 // body has no size limit of its own; read it through an io.LimitReader.
 // Closing Body releases the deadline's timer. Get fits robots.FetchFunc.
 func (f *HTTP) Get(ctx context.Context, u *url.URL) (*http.Response, error) {
+	outer := ctx
+	ctx, rec := f.recording(ctx)
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	ctx, trip := context.WithCancelCause(ctx)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -307,11 +320,15 @@ func (f *HTTP) Get(ctx context.Context, u *url.URL) (*http.Response, error) {
 	req.Header.Set("User-Agent", f.opts.UserAgent)
 	resp, err := f.client.Do(req)
 	if err != nil {
+		rec.abandon()
 		trip(nil)
 		cancel()
 		return nil, &Error{URL: u.String(), Err: unwrapURLError(err)}
 	}
 	resp.Body = f.watch(ctx, resp.Body, trip, cancel)
+	if rec != nil {
+		resp.Body = &exchangeBody{eofBody: &eofBody{ReadCloser: resp.Body}, f: f, ctx: outer, rec: rec, u: u, status: resp.StatusCode}
+	}
 	return resp, nil
 }
 
@@ -320,6 +337,8 @@ func (f *HTTP) Get(ctx context.Context, u *url.URL) (*http.Response, error) {
 // response and an *Error.
 func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	rawURL := req.URL.String()
+	outer := ctx
+	ctx, rec := f.recording(ctx)
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
 	ctx, trip := context.WithCancelCause(ctx)
@@ -343,14 +362,31 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	}
 
 	start := time.Now()
+	var resp *Response
 	hresp, err := f.client.Do(hreq)
 	if err != nil {
+		rec.abandon()
 		return nil, &Error{URL: rawURL, Err: unwrapURLError(err)}
 	}
 	hresp.Body = f.watch(ctx, hresp.Body, trip, nil)
-	defer hresp.Body.Close()
+	if rec != nil {
+		// Runs after the body is closed (defers run last in, first out).
+		body := &eofBody{ReadCloser: hresp.Body}
+		hresp.Body = body
+		defer func() { f.finish(outer, rec, req.URL, hresp.StatusCode, !body.eof) }()
+		defer hresp.Body.Close()
+		defer func() {
+			// What the fetcher did not read of a whole response is
+			// read now (64 KiB at most), so the record holds all of it.
+			if resp != nil && !resp.Truncated && (resp.Body != nil || hresp.StatusCode >= 300) {
+				body.drain()
+			}
+		}()
+	} else {
+		defer hresp.Body.Close()
+	}
 
-	resp := &Response{
+	resp = &Response{
 		URL:        req.URL,
 		Status:     hresp.StatusCode,
 		Header:     hresp.Header,

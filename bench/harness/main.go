@@ -52,6 +52,7 @@ var userAgents = map[string]string{
 	"trawl-disk":    "trawlbench/1.0 (+https://example.com/bench)",
 	"trawl-gogc50":  "trawlbench/1.0 (+https://example.com/bench)",
 	"trawl-memory":  "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-warc":    "trawlbench/1.0 (+https://example.com/bench)",
 	"colly":         "collybench/1.0 (+https://example.com/bench)",
 	"gocrawl":       "gocrawlbench/1.0 (+https://example.com/bench)",
 }
@@ -240,7 +241,7 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 	name := crawler
 	var env []string
 	switch crawler {
-	case "trawl", "trawl-default", "trawl-disk", "trawl-gogc50", "trawl-memory":
+	case "trawl", "trawl-default", "trawl-disk", "trawl-gogc50", "trawl-memory", "trawl-warc":
 		name = "sitespider"
 		args = append(args, "-allow-private", "-progress=false")
 		if sc.Delay == 0 && crawler != "trawl-default" {
@@ -267,6 +268,18 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 			// The whole queue on the heap: sitespider spills the middle
 			// of its front queues to a temporary file unless told not to.
 			args = append(args, "-spill=")
+		case "trawl-warc":
+			// Everything fetched written as WARC (gzip per record,
+			// revisits for exact copies) with its CDXJ index: the cost
+			// of archiving.
+			warc, err := os.MkdirTemp("", "trawl-warc-")
+			if err != nil {
+				web.Process.Kill()
+				web.Wait()
+				return r, err
+			}
+			defer os.RemoveAll(warc)
+			args = append(args, "-warc", warc)
 		case "trawl-gogc50":
 			// The Go collector's heap growth halved: less memory for
 			// more GC CPU.

@@ -18,6 +18,7 @@ import (
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/politeness"
+	"github.com/trawl-dev/trawl/store"
 )
 
 func seeds(t *testing.T) ([]string, *crawltest.Web) {
@@ -94,6 +95,14 @@ func TestCrawl(t *testing.T) {
 	}))
 	if n := envInt(t, "TRAWL_BENCH_IDLE_CONNS", 0); n > 0 {
 		opts = append(opts, trawl.WithFetchOptions(fetch.Options{MaxIdleConns: n}))
+	}
+	if os.Getenv("TRAWL_BENCH_WARC") == "1" {
+		// What -warc costs: every exchange written as WARC.
+		w, err := store.NewWARC(t.TempDir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = append(opts, trawl.WithStore(w))
 	}
 	if os.Getenv("TRAWL_BENCH_SPILL") == "1" {
 		opts = append(opts, trawl.WithSpillDir(t.TempDir()))

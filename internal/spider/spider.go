@@ -9,7 +9,8 @@
 // stays on disk where /tmp is in memory; -spill= keeps it all in memory). Built with -tags
 // trawl_nostate, a spider leaves out -state and the embedded store it
 // needs (15 MB of a 28 MB binary, and cgo): -state then fails with an
-// error naming the tag.
+// error naming the tag. With -warc DIR a spider writes what it fetched as
+// WARC files (package store's WARC), alongside -out or alone.
 package spider
 
 import (
@@ -79,6 +80,7 @@ type flags struct {
 	allowPrivate    bool
 	progress        bool
 	demo            bool
+	warc            warcFlags
 }
 
 // Main runs the program with the process's arguments and exits.
@@ -113,6 +115,7 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fs.BoolVar(&f.progress, "progress", isTerminal(stderr), "show a progress line on stderr (default: when stderr is a terminal)")
 	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed)")
+	f.warc.register(fs)
 	if p.Extension.Flags != nil {
 		p.Extension.Flags(fs)
 	}
@@ -211,7 +214,22 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 			fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
 			return 1
 		}
+	}
+	warc, err := f.warc.open(&f, len(seeds))
+	if err != nil {
+		if dir != nil {
+			dir.Close()
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+		return 1
+	}
+	switch {
+	case dir != nil && warc != nil:
+		opts = append(opts, trawl.WithStore(both{dir, warc}))
+	case dir != nil:
 		opts = append(opts, trawl.WithStore(dir))
+	case warc != nil:
+		opts = append(opts, trawl.WithStore(warc))
 	}
 	if f.spill != "" {
 		opts = append(opts, trawl.WithSpillDir(f.spill))
@@ -236,12 +254,19 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		if dir != nil {
 			dir.Close()
 		}
+		if warc != nil {
+			warc.Close()
+		}
 		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
 		return 2
 	}
 	runErr := c.Run(ctx)
 	line.end(stderr)
 	summary(stdout, c.Stats(), f.out)
+	if warc != nil {
+		n, rv := warc.Records()
+		fmt.Fprintf(stdout, "warc: %s (%d records, %d of them revisits; CDXJ index beside)\n", f.warc.dir, n, rv)
+	}
 	if p.Extension.Summary != nil {
 		p.Extension.Summary(stdout)
 	}

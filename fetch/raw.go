@@ -1,0 +1,331 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"os"
+	"sync"
+	"time"
+)
+
+// Exchange is one HTTP request and its response as they crossed the wire,
+// for archiving (WARC). It is handed to Options.OnExchange, for every
+// response the fetcher received, whatever its status: robots.txt fetched
+// through [HTTP.Get], redirects, 304s and 4xx/5xx included.
+//
+// The bytes are those written to and read from the connection, above TLS:
+// the request line and header as sent; the status line, header and body as
+// served, with their Transfer-Encoding (chunks) and Content-Encoding
+// (gzip) in place. While OnExchange is set the fetcher speaks HTTP/1.1
+// only (ALPN offers http/1.1, never h2), so these are the real wire bytes
+// and not a rendering of HTTP/2 frames.
+type Exchange struct {
+	URL        *url.URL  // the URL requested
+	RemoteAddr string    // "ip:port" the response came from ("" if unknown)
+	Date       time.Time // when the connection was taken for the request (Options.Now)
+	Status     int       // the response's status code
+	// Truncated says that the response was not read to its end: the body
+	// was cut at Options.MaxBodyBytes, its type was not accepted, the
+	// transfer failed, or (for Get) the caller closed it early. The bytes
+	// held are then a prefix of the response.
+	Truncated bool
+	// Request is the request as written: request line and header (the
+	// fetcher's GETs have no body). It belongs to the Exchange: valid only
+	// during the OnExchange call.
+	Request []byte
+
+	resp *spool
+}
+
+// ResponseSize is the number of response bytes held.
+func (e *Exchange) ResponseSize() int64 { return e.resp.size() }
+
+// Response returns a new reader over the response as read from the wire,
+// from its first byte (the status line) to the last byte received. It may
+// be called several times; the readers are valid only during the
+// OnExchange call. Bodies longer than a small threshold are held in an
+// unnamed temporary file, not in memory.
+func (e *Exchange) Response() io.Reader { return e.resp.reader() }
+
+// rawMemoryBytes is how much of a response is kept in memory before the
+// rest goes to a temporary file.
+const rawMemoryBytes = 256 << 10
+
+// maxRawRequestBytes caps the recorded request (a GET's header).
+const maxRawRequestBytes = 64 << 10
+
+// spool holds bytes in memory up to rawMemoryBytes, then in an unnamed
+// temporary file.
+type spool struct {
+	mem  []byte
+	file *os.File
+	n    int64
+	err  error
+}
+
+func (s *spool) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return len(p), nil // recording failed: the fetch goes on
+	}
+	if s.file == nil && len(s.mem)+len(p) <= rawMemoryBytes {
+		s.mem = append(s.mem, p...)
+		s.n += int64(len(p))
+		return len(p), nil
+	}
+	if s.file == nil {
+		f, err := os.CreateTemp("", "trawl-raw-*")
+		if err != nil {
+			s.err = err
+			return len(p), nil
+		}
+		_ = os.Remove(f.Name()) // unnamed: nothing left behind after a crash
+		s.file = f
+		if _, err := f.Write(s.mem); err != nil {
+			s.err = err
+			return len(p), nil
+		}
+		s.mem = nil
+	}
+	if _, err := s.file.Write(p); err != nil {
+		s.err = err
+		return len(p), nil
+	}
+	s.n += int64(len(p))
+	return len(p), nil
+}
+
+func (s *spool) size() int64 { return s.n }
+
+func (s *spool) reader() io.Reader {
+	if s.file != nil {
+		return io.NewSectionReader(s.file, 0, s.n)
+	}
+	return bytes.NewReader(s.mem)
+}
+
+func (s *spool) reset() {
+	s.mem, s.n, s.err = s.mem[:0], 0, nil
+	if s.file != nil {
+		s.file.Close()
+		s.file = nil
+	}
+}
+
+func (s *spool) close() {
+	if s.file != nil {
+		s.file.Close()
+		s.file = nil
+	}
+	s.mem = nil
+}
+
+// recorder collects one exchange from the connection that carries it.
+type recorder struct {
+	mu     sync.Mutex // guards the fields below against the conn's goroutines
+	conn   *recConn
+	req    bytes.Buffer
+	resp   spool
+	remote string
+	date   time.Time
+}
+
+// recConn is a connection whose bytes go to the recorder attached to it
+// (if any). The transport serves one request at a time on an HTTP/1.1
+// connection, and the response to a request arrives only after the
+// request is written, so every byte read while a recorder is attached
+// belongs to its exchange.
+type recConn struct {
+	net.Conn
+	mu  sync.Mutex
+	rec *recorder
+}
+
+func (c *recConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.mu.Lock()
+		if r := c.rec; r != nil {
+			r.resp.Write(p[:n])
+		}
+		c.mu.Unlock()
+	}
+	return n, err
+}
+
+func (c *recConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	if r := c.rec; r != nil && r.req.Len()+len(p) <= maxRawRequestBytes {
+		r.req.Write(p)
+	}
+	c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+// attach makes c record into r, detaching r from the connection it had (a
+// request retried on a new connection starts its record afresh).
+func (r *recorder) attach(c *recConn, now time.Time) {
+	r.detach()
+	c.mu.Lock()
+	r.req.Reset()
+	r.resp.reset()
+	r.conn = c
+	r.remote = c.RemoteAddr().String()
+	r.date = now
+	c.rec = r
+	c.mu.Unlock()
+}
+
+// detach stops recording; after it returns no goroutine writes to r.
+func (r *recorder) detach() {
+	if c := r.conn; c != nil {
+		c.mu.Lock()
+		if c.rec == r {
+			c.rec = nil
+		}
+		c.mu.Unlock()
+		r.conn = nil
+	}
+}
+
+// recording prepares ctx so that the request made with it is recorded, when
+// Options.OnExchange is set; it returns ctx unchanged and a nil recorder
+// otherwise.
+func (f *HTTP) recording(ctx context.Context) (context.Context, *recorder) {
+	if f.opts.OnExchange == nil {
+		return ctx, nil
+	}
+	rec := &recorder{}
+	trace := &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if c, ok := info.Conn.(*recConn); ok {
+				rec.mu.Lock()
+				rec.attach(c, f.opts.Now())
+				rec.mu.Unlock()
+			}
+		},
+	}
+	return httptrace.WithClientTrace(ctx, trace), rec
+}
+
+// finish detaches the recorder and hands the exchange to OnExchange. The
+// response body must be closed already.
+func (f *HTTP) finish(ctx context.Context, rec *recorder, u *url.URL, status int, truncated bool) {
+	rec.mu.Lock()
+	rec.detach()
+	rec.mu.Unlock()
+	defer rec.resp.close()
+	if rec.resp.size() == 0 {
+		return // no response arrived
+	}
+	ex := &Exchange{
+		URL: u, RemoteAddr: rec.remote, Date: rec.date, Status: status,
+		Truncated: truncated || rec.resp.err != nil, Request: rec.req.Bytes(), resp: &rec.resp,
+	}
+	f.opts.OnExchange(ctx, ex)
+}
+
+// abandon detaches the recorder of a request that got no response.
+func (r *recorder) abandon() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.detach()
+	r.mu.Unlock()
+	r.resp.close()
+}
+
+// eofBody notes whether the body was read to its end.
+type eofBody struct {
+	io.ReadCloser
+	eof bool
+}
+
+func (b *eofBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.eof = true
+	}
+	return n, err
+}
+
+// drain reads what is left of a body, up to 64 KiB, so that the record
+// holds the whole response and the connection can be reused.
+func (b *eofBody) drain() {
+	if !b.eof {
+		_, _ = io.Copy(io.Discard, io.LimitReader(b, 64<<10))
+	}
+}
+
+// exchangeBody is the body Get returns while recording: closing it ends the
+// exchange and calls OnExchange.
+type exchangeBody struct {
+	*eofBody
+	f      *HTTP
+	ctx    context.Context
+	rec    *recorder
+	u      *url.URL
+	status int
+	once   sync.Once
+}
+
+func (b *exchangeBody) Close() error {
+	err := b.eofBody.Close()
+	b.once.Do(func() { b.f.finish(b.ctx, b.rec, b.u, b.status, !b.eof) })
+	return err
+}
+
+// recordingTransport sets tr up to hand the recorder every connection it
+// uses: plain connections and TLS connections (made here, offering only
+// HTTP/1.1) are wrapped in a recConn.
+func recordingTransport(tr *http.Transport, dial func(ctx context.Context, network, addr string) (net.Conn, error), handshake time.Duration) {
+	tr.ForceAttemptHTTP2 = false
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &recConn{Conn: c}, nil
+	}
+	tr.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		raw, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			host = addr
+		}
+		cfg := &tls.Config{}
+		if tr.TLSClientConfig != nil {
+			cfg = tr.TLSClientConfig.Clone()
+		}
+		cfg.ServerName, cfg.NextProtos = host, []string{"http/1.1"}
+		tc := tls.Client(raw, cfg)
+		hctx, cancel := context.WithTimeout(ctx, handshake)
+		defer cancel()
+		if err := tc.HandshakeContext(hctx); err != nil {
+			raw.Close()
+			if errors.Is(err, context.DeadlineExceeded) {
+				return nil, errors.New("net/http: TLS handshake timeout")
+			}
+			return nil, err
+		}
+		return &recConn{Conn: tc}, nil
+	}
+}
+
+// NewExchange returns an Exchange holding request and response (which it
+// does not copy), for programs and tests that archive exchanges made
+// elsewhere. Set the other fields (Date, Status, RemoteAddr, Truncated) as
+// needed.
+func NewExchange(u *url.URL, request, response []byte) *Exchange {
+	return &Exchange{URL: u, Request: request, resp: &spool{mem: response, n: int64(len(response))}}
+}

@@ -1,0 +1,264 @@
+package fetch
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// wireServer is a loopback HTTP/1.1 server that answers each request with
+// canned bytes, keeping connections alive, and remembers the request bytes
+// it read, so tests compare what the fetcher recorded with what crossed the
+// wire.
+type wireServer struct {
+	ln       net.Listener
+	answers  map[string][]byte // path -> the whole response
+	mu       sync.Mutex
+	requests [][]byte
+	conns    int
+}
+
+func newWireServer(t *testing.T, answers map[string][]byte) *wireServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &wireServer{ln: ln, answers: answers}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.conns++
+			s.mu.Unlock()
+			wg.Go(func() { s.serve(c) })
+		}
+	})
+	return s
+}
+
+func (s *wireServer) serve(c net.Conn) {
+	defer c.Close()
+	br := bufio.NewReader(c)
+	for {
+		var req bytes.Buffer
+		for {
+			line, err := br.ReadString('\n')
+			req.WriteString(line)
+			if err != nil {
+				return
+			}
+			if line == "\r\n" {
+				break
+			}
+		}
+		s.mu.Lock()
+		s.requests = append(s.requests, bytes.Clone(req.Bytes()))
+		s.mu.Unlock()
+		path := strings.Fields(req.String())[1]
+		if _, err := c.Write(s.answers[path]); err != nil {
+			return
+		}
+	}
+}
+
+func (s *wireServer) url(path string) *url.URL {
+	u, _ := url.Parse("http://" + s.ln.Addr().String() + path)
+	return u
+}
+
+type captured struct {
+	url       string
+	status    int
+	truncated bool
+	request   []byte
+	response  []byte
+}
+
+func recordingFetcher(t *testing.T, o Options) (*HTTP, func() []captured) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []captured
+	o.AllowPrivateNetworks = true
+	o.OnExchange = func(_ context.Context, ex *Exchange) {
+		b, err := io.ReadAll(ex.Response())
+		if err != nil {
+			t.Errorf("reading the exchange: %v", err)
+		}
+		if int64(len(b)) != ex.ResponseSize() {
+			t.Errorf("ResponseSize() = %d, read %d", ex.ResponseSize(), len(b))
+		}
+		mu.Lock()
+		got = append(got, captured{ex.URL.String(), ex.Status, ex.Truncated, bytes.Clone(ex.Request), b})
+		mu.Unlock()
+	}
+	f := New(&o)
+	t.Cleanup(f.CloseIdleConnections)
+	return f, func() []captured {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]captured(nil), got...)
+	}
+}
+
+func TestExchangeIsTheWireBytes(t *testing.T) {
+	page := gz([]byte("<html><body>" + strings.Repeat("gzip me ", 200) + "</body></html>"))
+	big := bytes.Repeat([]byte("<p>0123456789</p>\n"), 40000) // 720 KB: spooled to a file
+	chunked := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n" +
+		"5\r\n<html\r\n8\r\n>chunked\r\n0\r\n\r\n"
+	answers := map[string][]byte{
+		"/gz": append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"+
+			"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", len(page))), page...),
+		"/big":        append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(big))), big...),
+		"/chunked":    []byte(chunked),
+		"/redirect":   []byte("HTTP/1.1 301 Moved Permanently\r\nLocation: /gz\r\nContent-Length: 9\r\n\r\nmoved on\n"),
+		"/missing":    []byte("HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\nnot found\n"),
+		"/same":       []byte("HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"),
+		"/robots.txt": []byte("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 24\r\n\r\nUser-agent: *\nDisallow:\n"),
+	}
+	s := newWireServer(t, answers)
+	f, got := recordingFetcher(t, Options{})
+	ctx := context.Background()
+	paths := []string{"/gz", "/big", "/chunked", "/redirect", "/missing", "/same"}
+	for _, p := range paths {
+		req := &Request{URL: s.url(p)}
+		if p == "/same" {
+			req.ETag = `"x"`
+		}
+		f.Fetch(ctx, req)
+	}
+	resp, err := f.Get(ctx, s.url("/robots.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.ReadAll(resp.Body)
+	resp.Body.Close()
+	paths = append(paths, "/robots.txt")
+
+	ex := got()
+	if len(ex) != len(paths) {
+		t.Fatalf("%d exchanges recorded, want %d", len(ex), len(paths))
+	}
+	s.mu.Lock()
+	reqs, conns := s.requests, s.conns
+	s.mu.Unlock()
+	for i, p := range paths {
+		e := ex[i]
+		if e.url != s.url(p).String() {
+			t.Errorf("exchange %d: URL %s, want %s", i, e.url, s.url(p))
+		}
+		if !bytes.Equal(e.response, answers[p]) {
+			t.Errorf("%s: response recorded (%d bytes) differs from the %d bytes served:\n%.200q", p, len(e.response), len(answers[p]), e.response)
+		}
+		if !bytes.Equal(e.request, reqs[i]) {
+			t.Errorf("%s: request recorded\n%q\nwant what the server read\n%q", p, e.request, reqs[i])
+		}
+		if e.truncated {
+			t.Errorf("%s: Truncated, want whole", p)
+		}
+	}
+	if ex[5].status != 304 || ex[3].status != 301 || ex[4].status != 404 {
+		t.Errorf("statuses %d %d %d, want 301 404 304", ex[3].status, ex[4].status, ex[5].status)
+	}
+	// Drained responses keep the connection alive: one connection
+	// served everything (the fetches were sequential).
+	if conns != 1 {
+		t.Errorf("the server saw %d connections, want 1 (keep-alive)", conns)
+	}
+}
+
+func TestExchangeTruncated(t *testing.T) {
+	body := bytes.Repeat([]byte("a"), 10000)
+	answers := map[string][]byte{
+		"/long": append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n", len(body))), body...),
+	}
+	s := newWireServer(t, answers)
+	f, got := recordingFetcher(t, Options{MaxBodyBytes: 100, ReadBufferSize: 256})
+	resp, err := f.Fetch(context.Background(), &Request{URL: s.url("/long")})
+	if err != nil || !resp.Truncated {
+		t.Fatalf("Fetch: %v, truncated %v", err, resp != nil && resp.Truncated)
+	}
+	ex := got()
+	if len(ex) != 1 || !ex[0].truncated {
+		t.Fatalf("exchanges %+v, want one marked Truncated", ex)
+	}
+	if !bytes.HasPrefix(answers["/long"], ex[0].response) || len(ex[0].response) < 100 {
+		t.Errorf("a truncated response must be a prefix of what was served, %d bytes long at least", 100)
+	}
+}
+
+func TestNoExchangeWithoutHook(t *testing.T) {
+	f := New(&Options{AllowPrivateNetworks: true})
+	if f.transport.DialTLSContext != nil || !f.transport.ForceAttemptHTTP2 {
+		t.Error("a fetcher without OnExchange must keep the default transport (HTTP/2, no recording)")
+	}
+}
+
+// Over TLS the bytes recorded are those inside it, and the fetcher speaks
+// HTTP/1.1 even to a server that offers HTTP/2.
+func TestExchangeOverTLS(t *testing.T) {
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(rw, "<html>%s</html>", r.Proto)
+	}))
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	defer ts.Close()
+	f, got := recordingFetcher(t, Options{})
+	f.transport.TLSClientConfig = ts.Client().Transport.(*http.Transport).TLSClientConfig // trusts the test certificate
+	u, _ := url.Parse(ts.URL + "/tls")
+	resp, err := f.Fetch(context.Background(), &Request{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(resp.Body) != "<html>HTTP/1.1</html>" {
+		t.Errorf("body %q: the server did not see HTTP/1.1", resp.Body)
+	}
+	ex := got()
+	if len(ex) != 1 || !bytes.HasPrefix(ex[0].request, []byte("GET /tls HTTP/1.1\r\n")) ||
+		!bytes.HasPrefix(ex[0].response, []byte("HTTP/1.1 200 OK\r\n")) || !bytes.HasSuffix(ex[0].response, []byte("<html>HTTP/1.1</html>")) {
+		t.Errorf("exchanges over TLS: %+v", ex)
+	}
+}
+
+// A resource of a type the fetcher does not accept is recorded as far as
+// it was read, marked Truncated; accepted (an archive crawl's "*/*"), it is
+// recorded whole.
+func TestExchangeNonHTML(t *testing.T) {
+	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0, 1, 2, 3}, 5000)...)
+	answers := map[string][]byte{
+		"/img.png": append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: %d\r\n\r\n", len(png))), png...),
+	}
+	s := newWireServer(t, answers)
+	for _, tt := range []struct {
+		accept    []string
+		truncated bool
+	}{
+		{accept: nil, truncated: true},
+		{accept: []string{"*/*"}, truncated: false},
+	} {
+		f, got := recordingFetcher(t, Options{AcceptTypes: tt.accept, ReadBufferSize: 1024})
+		f.Fetch(context.Background(), &Request{URL: s.url("/img.png")})
+		ex := got()
+		if len(ex) != 1 || ex[0].truncated != tt.truncated || !bytes.HasPrefix(answers["/img.png"], ex[0].response) {
+			t.Fatalf("AcceptTypes %v: %d exchanges, truncated %v, want %v", tt.accept, len(ex), len(ex) == 1 && ex[0].truncated, tt.truncated)
+		}
+		if !tt.truncated && !bytes.Equal(ex[0].response, answers["/img.png"]) {
+			t.Errorf("AcceptTypes %v: %d bytes recorded, want all %d", tt.accept, len(ex[0].response), len(answers["/img.png"]))
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/trawl-dev/trawl/crawltest"
+	"github.com/trawl-dev/trawl/fetch"
+	"github.com/trawl-dev/trawl/store"
+)
+
+// exchanges fetches n pages of a crawltest web and keeps their exchanges.
+func exchanges(tb testing.TB, n int) []*fetch.Exchange {
+	tb.Helper()
+	web := crawltest.NewTestWeb(tb, &crawltest.Options{Seed: 3, Hosts: 1, PagesPerHost: n})
+	var out []*fetch.Exchange
+	f := fetch.New(&fetch.Options{AllowPrivateNetworks: true, DialContext: web.DialContext,
+		OnExchange: func(_ context.Context, ex *fetch.Exchange) {
+			resp, _ := io.ReadAll(ex.Response())
+			c := fetch.NewExchange(ex.URL, append([]byte(nil), ex.Request...), resp)
+			c.Status, c.Date, c.RemoteAddr = ex.Status, ex.Date, ex.RemoteAddr
+			out = append(out, c)
+		}})
+	defer f.CloseIdleConnections()
+	for _, p := range web.Reachable("trawl") {
+		if len(out) >= n {
+			break
+		}
+		u, _ := url.Parse(p)
+		f.Fetch(context.Background(), &fetch.Request{URL: u})
+	}
+	return out
+}
+
+// BenchmarkWARCPutExchange measures what writing one crawltest page's
+// exchange costs: two records built (digests), gzipped and written, and
+// its index line. Bytes are the response's.
+func BenchmarkWARCPutExchange(b *testing.B) {
+	exs := exchanges(b, 50)
+	var size int64
+	for _, ex := range exs {
+		size += ex.ResponseSize()
+	}
+	for _, level := range []int{1, 6, 9} {
+		b.Run(fmt.Sprintf("gzip=%d", level), func(b *testing.B) {
+			dir := b.TempDir()
+			w, err := store.NewWARC(dir, &store.WARCOptions{NoRevisits: true, GzipLevel: level, Now: func() time.Time { return time.Unix(0, 0) }})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size / int64(len(exs)))
+			b.ReportAllocs()
+			i := 0
+			var ru0, ru1 syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+			for b.Loop() {
+				if err := w.PutExchange(context.Background(), exs[i%len(exs)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+			cpu := time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			w.Close()
+			var total int64
+			files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+			for _, f := range files {
+				fi, _ := os.Stat(f)
+				total += fi.Size()
+			}
+			b.ReportMetric(float64(total)/float64(b.N), "file-B/op")
+		})
+	}
+}

@@ -1,0 +1,97 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/base32"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+func digestOf(b []byte) string {
+	d := sha1.Sum(b)
+	return "sha1:" + base32.StdEncoding.EncodeToString(d[:])
+}
+
+// FuzzScanHTTP checks the one pass that splits a response into header and
+// payload and digests both, with the response arriving in pieces of every
+// size (the end of the header may straddle two reads).
+func FuzzScanHTTP(f *testing.F) {
+	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html>hello</html>"), uint8(3))
+	f.Add([]byte("HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"), uint8(1))
+	f.Add([]byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"), uint8(2))
+	f.Add([]byte("HTTP/1.1 200 OK\r\nCut: inside the header"), uint8(5))
+	f.Add([]byte(""), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, piece uint8) {
+		buf := make([]byte, int(piece)%16+1)
+		s, err := scanHTTP(iotest.HalfReader(bytes.NewReader(data)), buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		end := len(data)
+		if i := bytes.Index(data, []byte("\r\n\r\n")); i >= 0 {
+			end = i + 4
+		}
+		if !bytes.Equal(s.header, data[:end]) {
+			t.Fatalf("header %q, want %q", s.header, data[:end])
+		}
+		if s.payloadSize != int64(len(data)-end) {
+			t.Fatalf("payload size %d, want %d", s.payloadSize, len(data)-end)
+		}
+		if s.blockDigest != digestOf(data) || s.payloadDigest != digestOf(data[end:]) {
+			t.Fatalf("digests %s %s, want %s %s", s.blockDigest, s.payloadDigest, digestOf(data), digestOf(data[end:]))
+		}
+	})
+}
+
+func FuzzSURT(f *testing.F) {
+	for _, s := range []string{"http://www.Example.com/A?b=C", "https://h0.test:8443/x y", "http://[::1]:80/", "mailto:x", "http://a.b/%20?q= r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, rawURL string) {
+		k := SURT(rawURL)
+		if strings.ContainsAny(k, " \r\n") {
+			t.Fatalf("SURT(%q) = %q: a CDXJ key must hold no space or line break", rawURL, k)
+		}
+	})
+}
+
+func TestSURT(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{in: "https://www.Example.com/A?b=C", want: "com,example)/a?b=c"},
+		{in: "http://h1.test/", want: "test,h1)/"},
+		{in: "http://h1.test:8080/x", want: "test,h1:8080)/x"},
+		{in: "http://h1.test:80/x", want: "test,h1)/x"},
+		{in: "http://h1.test", want: "test,h1)/"},
+	} {
+		if got := SURT(tt.in); got != tt.want {
+			t.Errorf("SURT(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// The hand-written CDXJ line is what encoding/json would write.
+func FuzzCDXJLine(f *testing.F) {
+	f.Add("http://h1.test/a?b=\"c\"", "text/html", "sha1:ABC", "f.warc.gz", int64(10), int64(20), 200, false)
+	f.Add("http://x/\x01\xff", "", "ABC", "", int64(0), int64(-1), 0, true)
+	f.Fuzz(func(t *testing.T, u, mime, digest, file string, offset, length int64, status int, revisit bool) {
+		e := cdxjEntry{url: u, mime: mime, digest: digest, file: file, offset: offset, length: length, status: status, date: time.Unix(0, 0)}
+		if revisit {
+			e.kind = "revisit"
+		}
+		line := e.line()
+		_, js, _ := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte(" {"))
+		js = append([]byte("{"), js...)
+		var got map[string]string
+		if err := json.Unmarshal(js, &got); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		if got["url"] != strings.ToValidUTF8(u, "\uFFFD") || got["filename"] != strings.ToValidUTF8(file, "\uFFFD") || got["offset"] != strconv.FormatInt(offset, 10) {
+			t.Fatalf("line %q decodes to %v", line, got)
+		}
+	})
+}
