@@ -24,7 +24,8 @@
 //
 // Every sample (a 24th of the run, between 1 s and 10 s) records the number
 // of goroutines, the open file descriptors (/proc/self/fd), the crawl's
-// fetched and queued counts, runtime.MemStats.HeapInuse, and two memory
+// fetched and queued counts (and how many of the queued URLs are in the
+// frontier's spill file), runtime.MemStats.HeapInuse, and two memory
 // figures probed every 250 ms in between, with their lowest and highest
 // value since the previous sample: the live heap as of the last garbage
 // collection (runtime/metrics /gc/heap/live:bytes) and the resident set
@@ -46,22 +47,24 @@
 // # What it asserts
 //
 // The first third of the run is warm-up (every host's robots.txt is
-// fetched and the connection pool fills); the rest is split into a middle
-// and a last third. The test fails when:
+// fetched and the connection pool fills); its level after warm-up is taken
+// over the middle third, the level it ends at over the last sixth. The
+// test fails when:
 //
 //   - goroutines after warm-up exceed base + 3 per idle connection
 //     (256) + 9 per worker + 50, or 1.25 × their warm-up peak + 3 per
-//     worker, or the mean of the last third exceeds 1.10 × the mean of the
+//     worker, or the mean of the last sixth exceeds 1.10 × the mean of the
 //     middle third + 3 per worker;
 //   - open files likewise: base + 2 × (256 + 2 per worker) + 8, 1.25 × the
 //     warm-up peak + 2 per worker, 1.10 × the middle third's mean + 2 per
 //     worker;
-//   - the live heap's floor in the last third exceeds 1.10 × its floor in
+//   - the live heap's floor in the last sixth exceeds 1.10 × its floor in
 //     the middle third + 32 bytes per URL accepted and page fetched in
 //     between (the frontier's seen set and the trap rules' page hashes
 //     grow with the crawl by design) + 4 MiB, or its peak after warm-up
-//     exceeds 1.25 × the warm-up peak + 128 MiB (32 workers × 4 × the body
-//     limit, for fetches in progress) + the same per-URL allowance;
+//     exceeds 1.25 × the warm-up peak + 32 MiB (32 workers × 4 × the
+//     256 KiB body limit, for fetches in progress) + the same per-URL
+//     allowance;
 //   - RSS likewise, with 16 MiB instead of 4 (not under -race, whose
 //     runtime's memory grows by itself: golang/go#26813, #37233);
 //   - the crawl ran out of work before the deadline;
