@@ -233,8 +233,11 @@ func TestSoak(t *testing.T) {
 		// have URLs (the hosts robots.txt closes run dry first), each
 		// refill moves the whole front queue into the in-memory back
 		// queues, spill or not: the "spilled" column shows when.
+		// TRAWL_SOAK_BACKQUEUES=0 keeps the frontier's default (three
+		// per worker) instead, where that limit is not reached while
+		// more hosts than back queues have URLs.
 		trawl.WithFrontierFunc(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
-			o.BackQueues = hosts
+			o.BackQueues = backQueues(t)
 			o.Politeness.Rate = rate.Limit(contactRate)
 			front = frontier.NewMemory(&o)
 			return front, nil
@@ -717,4 +720,18 @@ func table(d, every time.Duration, samples []sample) []byte {
 			mib(s.live), mib(s.liveMin), mib(s.liveMax), mib(s.heapInuse), s.goroutines, s.fds, s.fetched, s.queued, s.spilled, s.traps)
 	}
 	return b.Bytes()
+}
+
+// backQueues is the frontier's back-queue count: one per host, or
+// TRAWL_SOAK_BACKQUEUES (0 for the frontier's default).
+func backQueues(t *testing.T) int {
+	v := os.Getenv("TRAWL_SOAK_BACKQUEUES")
+	if v == "" {
+		return hosts
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("TRAWL_SOAK_BACKQUEUES=%q: want a number of back queues, 0 for the default", v)
+	}
+	return n
 }
