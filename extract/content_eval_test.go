@@ -1,0 +1,318 @@
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/contenteval"
+)
+
+// The evaluation corpora, read in place (never copied into the module).
+// Each is cut into evalFolds folds by site (contenteval.Fold), so no site
+// is in two folds. Failures were inspected (rules designed) on folds 0 and
+// 1 of each corpus only; folds 2 to 4 were never looked at page by page.
+const evalFolds = 5
+
+var evalCorpusDirs = map[string]string{
+	contenteval.Dragnet:  evalDir,
+	contenteval.Snippets: "../../shared/data/content-eval-snippets",
+}
+
+// evalDesignFold reports whether pages of fold k may be inspected one by
+// one while designing rules.
+func evalDesignFold(k int) bool { return k < 2 }
+
+// evalCorpus is one corpus segmented once, so weights can be varied
+// without parsing again.
+type evalCorpus struct {
+	name    string
+	docs    []contenteval.Doc
+	walkers []*mcWalker
+	fold    []int
+}
+
+func evalLoadCorpus(tb testing.TB, name string) *evalCorpus {
+	tb.Helper()
+	dir := evalCorpusDirs[name]
+	docs, err := contenteval.LoadCorpus(name, dir)
+	if errors.Is(err, os.ErrNotExist) {
+		tb.Skipf("corpus %s not found at %s; skipping", name, dir)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := &evalCorpus{name: name, docs: docs}
+	for _, d := range docs {
+		b, err := contenteval.DocHTML(dir, d)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var w *mcWalker
+		if doc, err := html.Parse(bytes.NewReader(b)); err == nil {
+			w = mcSegment(doc)
+		}
+		c.walkers = append(c.walkers, w)
+		c.fold = append(c.fold, contenteval.Fold(d.Site, evalFolds))
+	}
+	return c
+}
+
+// score returns the corpus metric of MainText with weights wt over the
+// pages whose fold passes in.
+func (c *evalCorpus) score(wt mcWeights, in func(fold int) bool) contenteval.Tally {
+	var t contenteval.Tally
+	for i, w := range c.walkers {
+		if !in(c.fold[i]) {
+			continue
+		}
+		pred := ""
+		if w != nil {
+			w.wt = wt
+			pred = w.mainText(w.title)
+		}
+		t.Add(c.docs[i], pred)
+	}
+	return t
+}
+
+// folds returns the tally of each fold.
+func (c *evalCorpus) folds(wt mcWeights) [evalFolds]contenteval.Tally {
+	var out [evalFolds]contenteval.Tally
+	for k := range evalFolds {
+		out[k] = c.score(wt, func(f int) bool { return f == k })
+	}
+	return out
+}
+
+func evalAll(int) bool { return true }
+
+// evalLine formats a tally as P/R/F1.
+func evalLine(t contenteval.Tally) string {
+	p, r, f1 := t.PRF()
+	return fmt.Sprintf("%.3f/%.3f/%.3f", p, r, f1)
+}
+
+// evalFoldSummary returns mean and worst fold F1, and worst fold P.
+func evalFoldSummary(fs [evalFolds]contenteval.Tally) (mean, worst, worstP float64) {
+	worst, worstP = 1, 1
+	for _, t := range fs {
+		p, _, f1 := t.PRF()
+		mean += f1 / evalFolds
+		worst = min(worst, f1)
+		worstP = min(worstP, p)
+	}
+	return mean, worst, worstP
+}
+
+// TestMainTextEval scores MainText with its default weights on both
+// corpora, whole and per fold. Opt-in: TRAWL_CONTENT_EVAL=1
+// (go test -run TestMainTextEval$ -v ./extract). For the comparison with
+// other extractors see bench/content.
+func TestMainTextEval(t *testing.T) {
+	if os.Getenv(evalEnv) != "1" {
+		t.Skipf("set %s=1 to run the full content evaluation", evalEnv)
+	}
+	for _, name := range []string{contenteval.Dragnet, contenteval.Snippets} {
+		c := evalLoadCorpus(t, name)
+		wt := mcDefaultWeights()
+		fs := c.folds(wt)
+		mean, worst, worstP := evalFoldSummary(fs)
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%s: all %s; fold F1 mean %.3f worst %.3f, worst fold P %.3f\n", name, evalLine(c.score(wt, evalAll)), mean, worst, worstP)
+		for k, f := range fs {
+			fmt.Fprintf(&sb, "  fold %d (%d pages): %s\n", k, f.Pages, evalLine(f))
+		}
+		untouched := c.score(wt, func(k int) bool { return !evalDesignFold(k) })
+		fmt.Fprintf(&sb, "  folds never inspected (2-4): %s\n", evalLine(untouched))
+		t.Log(sb.String())
+	}
+}
+
+// TestMainTextEvalWorst lists the worst pages of the design folds (0 and
+// 1): TRAWL_CONTENT_EVAL_WORST=n, TRAWL_CONTENT_EVAL_CORPUS=dragnet or
+// snippets. For snippets it prints the snippets missed and the boilerplate
+// kept. A tuning aid; it never shows pages of folds 2 to 4.
+func TestMainTextEvalWorst(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("TRAWL_CONTENT_EVAL_WORST"))
+	if n <= 0 {
+		t.Skip("set TRAWL_CONTENT_EVAL_WORST=n to list the worst design-fold pages")
+	}
+	name := os.Getenv("TRAWL_CONTENT_EVAL_CORPUS")
+	if name == "" {
+		name = contenteval.Snippets
+	}
+	c := evalLoadCorpus(t, name)
+	type row struct {
+		i     int
+		key   float64
+		notes string
+	}
+	var rows []row
+	for i, w := range c.walkers {
+		if !evalDesignFold(c.fold[i]) || w == nil {
+			continue
+		}
+		w.wt = mcDefaultWeights()
+		pred := w.mainText(w.title)
+		d := c.docs[i]
+		if name == contenteval.Dragnet {
+			p, r, f1, _ := contenteval.Score(pred, d.Text)
+			key := f1
+			if os.Getenv("TRAWL_CONTENT_EVAL_SORT") == "p" {
+				key = p
+			}
+			rows = append(rows, row{i, key, fmt.Sprintf("P=%.2f R=%.2f F1=%.2f len=%d", p, r, f1, len(pred))})
+			continue
+		}
+		var notes []string
+		bad := 0
+		for _, s := range d.Without {
+			if _, _, fp := contenteval.ScoreSnippets(pred, nil, []string{s}); fp > 0 {
+				notes = append(notes, "KEPT "+strconv.Quote(s))
+				bad++
+			}
+		}
+		for _, s := range d.With {
+			if tp, _, _ := contenteval.ScoreSnippets(pred, []string{s}, nil); tp == 0 {
+				notes = append(notes, "MISSED "+strconv.Quote(s))
+				if os.Getenv("TRAWL_CONTENT_EVAL_SORT") != "p" {
+					bad++
+				}
+			}
+		}
+		if bad > 0 {
+			rows = append(rows, row{i, -float64(bad), strings.Join(notes, "; ")})
+		}
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].key < rows[b].key })
+	for _, r := range rows[:min(n, len(rows))] {
+		t.Logf("%s:%s (%s) %s", name, c.docs[r.i].ID, c.docs[r.i].URL, r.notes)
+	}
+}
+
+// TestMainTextEvalDump prints the blocks of one design-fold page with their
+// scores (tuning aid): TRAWL_CONTENT_EVAL_PAGE=dragnet:<id> or
+// snippets:pages/NNNN.html.gz.
+func TestMainTextEvalDump(t *testing.T) {
+	spec := os.Getenv("TRAWL_CONTENT_EVAL_PAGE")
+	if spec == "" {
+		t.Skip("set TRAWL_CONTENT_EVAL_PAGE=<corpus>:<id> to dump a page's blocks")
+	}
+	name, id, _ := strings.Cut(spec, ":")
+	dir := evalCorpusDirs[name]
+	docs, err := contenteval.LoadCorpus(name, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if d.ID != id {
+			continue
+		}
+		if !evalDesignFold(contenteval.Fold(d.Site, evalFolds)) {
+			t.Fatalf("%s is in a held-out fold; not shown", id)
+		}
+		b, err := contenteval.DocHTML(dir, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := mcSegment(doc)
+		best, _ := w.container(true)
+		for i := range w.blocks {
+			b := &w.blocks[i]
+			text := string(w.buf[b.start:b.end])
+			if len(text) > 70 {
+				text = text[:70]
+			}
+			e := w.elems[b.elem]
+			t.Logf("%4d w=%3d l=%3d s=%2d h=%d neg=%d pos=%d %s score=%6.1f %q", i, b.words, b.linkWords, b.stops, b.heading, e.neg, e.pos, e.tag, w.score(b, true), text)
+		}
+		if best >= 0 {
+			t.Logf("container %d %s blocks [%d,%d)", best, w.elems[best].tag, w.elems[best].lo, w.elems[best].hi)
+		}
+		t.Logf("output:\n%s", w.mainText(w.title))
+		return
+	}
+	t.Fatalf("page %s not found", spec)
+}
+
+// evalTuned lists the weights coordinate descent may change: few on
+// purpose.
+func evalTuned(wt *mcWeights) []*float64 {
+	return []*float64{&wt.linkPenalty, &wt.blockCost, &wt.noStopCost, &wt.negCost, &wt.siblingShare}
+}
+
+// evalTune runs two rounds of coordinate descent from the default weights,
+// maximising the F1 of corpus c over the folds in.
+func evalTune(c *evalCorpus, in func(int) bool) mcWeights {
+	wt := mcDefaultWeights()
+	_, _, best := c.score(wt, in).PRF()
+	for range 2 {
+		for _, p := range evalTuned(&wt) {
+			orig := *p
+			for _, m := range []float64{0, 0.5, 0.75, 0.9, 1.1, 1.33, 2} {
+				*p = orig * m
+				if orig == 0 {
+					*p = m
+				}
+				if _, _, f := c.score(wt, in).PRF(); f > best+1e-4 {
+					best, orig = f, *p
+				}
+			}
+			*p = orig
+		}
+	}
+	return wt
+}
+
+// TestMainTextTune tunes the few weights of evalTuned on data and reports
+// on data it was not tuned on: within each corpus, 5-fold cross-validation
+// by site (tune on four folds, score the fifth); across corpora, tune on
+// all of one and score the other. Opt-in: TRAWL_CONTENT_TUNE=1.
+func TestMainTextTune(t *testing.T) {
+	if os.Getenv("TRAWL_CONTENT_TUNE") != "1" {
+		t.Skip("set TRAWL_CONTENT_TUNE=1 to tune the weights with cross-validation")
+	}
+	cs := []*evalCorpus{evalLoadCorpus(t, contenteval.Dragnet), evalLoadCorpus(t, contenteval.Snippets)}
+	def := mcDefaultWeights()
+	for _, c := range cs {
+		var sb strings.Builder
+		var heldOut [evalFolds]contenteval.Tally
+		for k := range evalFolds {
+			wt := evalTune(c, func(f int) bool { return f != k })
+			heldOut[k] = c.score(wt, func(f int) bool { return f == k })
+			d := c.score(def, func(f int) bool { return f == k })
+			fmt.Fprintf(&sb, "  fold %d: tuned on the other folds %s (defaults %s) weights %v\n", k, evalLine(heldOut[k]), evalLine(d), evalWeightList(wt))
+		}
+		mean, worst, worstP := evalFoldSummary(heldOut)
+		var sum contenteval.Tally
+		for _, f := range heldOut {
+			sum.Merge(f)
+		}
+		t.Logf("%s, site-grouped 5-fold CV: pooled %s, fold F1 mean %.3f worst %.3f, worst fold P %.3f\n%s", c.name, evalLine(sum), mean, worst, worstP, sb.String())
+	}
+	for i, c := range cs {
+		o := cs[1-i]
+		wt := evalTune(c, evalAll)
+		t.Logf("tuned on all of %s %v: %s %s (defaults %s), %s %s", c.name, evalWeightList(wt), c.name, evalLine(c.score(wt, evalAll)), evalLine(c.score(def, evalAll)), o.name, evalLine(o.score(wt, evalAll)))
+	}
+}
+
+func evalWeightList(wt mcWeights) []string {
+	var out []string
+	for _, p := range evalTuned(&wt) {
+		out = append(out, strconv.FormatFloat(*p, 'g', 3, 64))
+	}
+	return out
+}
