@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/trawl-dev/trawl/internal/contenteval"
 )
@@ -76,7 +77,7 @@ func (c *evalCorpus) score(wt mcWeights, in func(fold int) bool) contenteval.Tal
 		pred := ""
 		if w != nil {
 			w.wt = wt
-			pred = w.mainText(w.title)
+			pred, _ = w.mainText(w.title)
 		}
 		t.Add(c.docs[i], pred)
 	}
@@ -161,13 +162,16 @@ func TestMainTextEvalWorst(t *testing.T) {
 			continue
 		}
 		w.wt = mcDefaultWeights()
-		pred := w.mainText(w.title)
+		pred, _ := w.mainText(w.title)
 		d := c.docs[i]
 		if name == contenteval.Dragnet {
 			p, r, f1, _ := contenteval.Score(pred, d.Text)
 			key := f1
-			if os.Getenv("TRAWL_CONTENT_EVAL_SORT") == "p" {
+			switch os.Getenv("TRAWL_CONTENT_EVAL_SORT") {
+			case "p":
 				key = p
+			case "r":
+				key = r
 			}
 			rows = append(rows, row{i, key, fmt.Sprintf("P=%.2f R=%.2f F1=%.2f len=%d", p, r, f1, len(pred))})
 			continue
@@ -193,6 +197,16 @@ func TestMainTextEvalWorst(t *testing.T) {
 		}
 	}
 	sort.SliceStable(rows, func(a, b int) bool { return rows[a].key < rows[b].key })
+	if path := os.Getenv("TRAWL_CONTENT_EVAL_TSV"); path != "" {
+		// Per-page figures of the design folds, to compare two versions.
+		var sb strings.Builder
+		for _, r := range rows {
+			fmt.Fprintf(&sb, "%s\t%.3f\t%s\n", c.docs[r.i].ID, r.key, r.notes)
+		}
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, r := range rows[:min(n, len(rows))] {
 		t.Logf("%s:%s (%s) %s", name, c.docs[r.i].ID, c.docs[r.i].URL, r.notes)
 	}
@@ -227,6 +241,10 @@ func TestMainTextEvalDump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if find := os.Getenv("TRAWL_CONTENT_EVAL_FIND"); find != "" {
+			evalAncestors(t, doc, find)
+			return
+		}
 		w := mcSegment(doc)
 		best, _ := w.container(true)
 		for i := range w.blocks {
@@ -241,7 +259,8 @@ func TestMainTextEvalDump(t *testing.T) {
 		if best >= 0 {
 			t.Logf("container %d %s blocks [%d,%d)", best, w.elems[best].tag, w.elems[best].lo, w.elems[best].hi)
 		}
-		t.Logf("output:\n%s", w.mainText(w.title))
+		out, _ := w.mainText(w.title)
+		t.Logf("output:\n%s", out)
 		return
 	}
 	t.Fatalf("page %s not found", spec)
@@ -315,4 +334,34 @@ func evalWeightList(wt mcWeights) []string {
 		out = append(out, strconv.FormatFloat(*p, 'g', 3, 64))
 	}
 	return out
+}
+
+// evalAncestors logs the elements above the first text node containing
+// find, with their class/id hints.
+func evalAncestors(t *testing.T, doc *html.Node, find string) {
+	var hit *html.Node
+	var rec func(n *html.Node)
+	rec = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && hit == nil; c = c.NextSibling {
+			if c.Type == html.TextNode && n.DataAtom != atom.Script && strings.Contains(c.Data, find) {
+				hit = c
+				return
+			}
+			rec(c)
+		}
+	}
+	rec(doc)
+	for n := hit; n != nil; n = n.Parent {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		neg, pos := mcHints(n)
+		var attrs []string
+		for _, a := range n.Attr {
+			if a.Key == "class" || a.Key == "id" || a.Key == "role" || a.Key == "itemprop" {
+				attrs = append(attrs, a.Key+"="+strconv.Quote(a.Val))
+			}
+		}
+		t.Logf("%s neg=%v pos=%v hidden=%v %s", n.Data, neg, pos, mcHidden(n), strings.Join(attrs, " "))
+	}
 }

@@ -194,4 +194,3 @@ func TestMainTextEvalSample(t *testing.T) {
 		t.Errorf("MainText F1 %.3f, want at least visible text's %.3f + 0.2", dom, vis)
 	}
 }
-
