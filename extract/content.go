@@ -124,6 +124,7 @@ func mcSegment(n *html.Node) *mcWalker {
 	w.flush(0)
 	w.elems[0].hi = int32(len(w.blocks))
 	w.resolveHints()
+	w.mcEvidence(mcJSONLDBody(n))
 	return w
 }
 
@@ -190,6 +191,8 @@ type mcWeights struct {
 	leadMinWords    float64 // least words of a block kept between headline and container
 	tailWords       float64 // trailing blocks without a sentence mark shorter than this go
 	bylineWords     float64 // longest byline kept right after the headline (0: none)
+	captionWords    float64 // most words of an element with an image taken as its caption
+	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
 }
 
 // mcDefaultWeights returns the weights tuned on the train split of the
@@ -212,6 +215,8 @@ func mcDefaultWeights() mcWeights {
 		leadMinWords:    8,
 		tailWords:       10,
 		bylineWords:     15,
+		captionWords:    25,
+		ldGain:          0.5,
 	}
 }
 
@@ -226,6 +231,13 @@ func (w *mcWalker) score(b *mcBlock, hints bool) float64 {
 	}
 	if b.repeats >= 3 {
 		s = -words - wt.blockCost
+	}
+	if w.hasLD && wt.ldGain > 0 {
+		// Text the page's JSON-LD articleBody also holds is article text,
+		// whatever its links and markup.
+		if b.ld >= 0.7 && b.words >= 3 {
+			s = max(s, 0) + wt.ldGain*words
+		}
 	}
 	if hints {
 		e := &w.elems[b.elem]
@@ -402,7 +414,27 @@ func (w *mcWalker) keepRegion(keep []bool, e, region mcElem) {
 // a list of teasers below those of the region.
 func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	e := &w.elems[b.elem]
-	return e.neg <= region.neg && e.teaser <= region.teaser && float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
+	return e.neg <= region.neg && e.teaser <= region.teaser && float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words) && !w.caption(b)
+}
+
+// caption reports whether block b is an image caption or credit: the text
+// of a short element that holds an image, or whose parent does.
+func (w *mcWalker) caption(b *mcBlock) bool {
+	if b.heading != 0 || w.wt.captionWords <= 0 {
+		return false
+	}
+	for e, up := b.elem, 0; e >= 0 && up < 2; e, up = w.elems[e].parent, up+1 {
+		el := &w.elems[e]
+		if !el.img {
+			continue
+		}
+		var words int32
+		for _, x := range w.blocks[el.lo:el.hi] {
+			words += x.words
+		}
+		return float64(words) <= w.wt.captionWords
+	}
+	return false
 }
 
 // container returns the index of the block element whose blocks have the

@@ -123,7 +123,7 @@ func TestMainTextEval(t *testing.T) {
 	}
 	for _, name := range []string{contenteval.Dragnet, contenteval.Snippets} {
 		c := evalLoadCorpus(t, name)
-		wt := mcDefaultWeights()
+		wt := evalWeightsFromEnv(t)
 		fs := c.folds(wt)
 		mean, worst, worstP := evalFoldSummary(fs)
 		var sb strings.Builder
@@ -131,6 +131,8 @@ func TestMainTextEval(t *testing.T) {
 		for k, f := range fs {
 			fmt.Fprintf(&sb, "  fold %d (%d pages): %s\n", k, f.Pages, evalLine(f))
 		}
+		design := c.score(wt, func(k int) bool { return evalDesignFold(k) })
+		fmt.Fprintf(&sb, "  design folds (0-1): %s\n", evalLine(design))
 		untouched := c.score(wt, func(k int) bool { return !evalDesignFold(k) })
 		fmt.Fprintf(&sb, "  folds never inspected (2-4): %s\n", evalLine(untouched))
 		t.Log(sb.String())
@@ -364,4 +366,32 @@ func evalAncestors(t *testing.T, doc *html.Node, find string) {
 		}
 		t.Logf("%s neg=%v pos=%v hidden=%v %s", n.Data, neg, pos, mcHidden(n), strings.Join(attrs, " "))
 	}
+}
+
+// evalWeightsFromEnv returns the default weights with the changes listed
+// in TRAWL_CONTENT_WT ("name=value,..."), for trying a change on the
+// design folds.
+func evalWeightsFromEnv(t *testing.T) mcWeights {
+	wt := mcDefaultWeights()
+	byName := map[string]*float64{
+		"linkPenalty": &wt.linkPenalty, "blockCost": &wt.blockCost, "noStopCost": &wt.noStopCost,
+		"negFactor": &wt.negFactor, "negCost": &wt.negCost, "posBoost": &wt.posBoost,
+		"maxLinkShare": &wt.maxLinkShare, "leadWords": &wt.leadWords, "siblingMin": &wt.siblingMin,
+		"siblingShare": &wt.siblingShare, "teaserLinkShare": &wt.teaserLinkShare,
+		"leadMinWords": &wt.leadMinWords, "tailWords": &wt.tailWords, "bylineWords": &wt.bylineWords,
+		"captionWords": &wt.captionWords, "ldGain": &wt.ldGain,
+	}
+	for _, kv := range strings.Split(os.Getenv("TRAWL_CONTENT_WT"), ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if p := byName[k]; p != nil && err == nil {
+			*p = f
+		} else {
+			t.Fatalf("TRAWL_CONTENT_WT: bad %q", kv)
+		}
+	}
+	return wt
 }

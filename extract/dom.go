@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,13 +20,14 @@ const (
 // mcBlock is one text block: the inline text between two block-level
 // boundaries, with the features the finder scores it by.
 type mcBlock struct {
-	start, end int32 // text is buf[start:end]
-	words      int32 // word count (runs of non-space; CJK runes count half)
-	linkWords  int32 // words inside <a> elements
-	stops      int32 // sentence-ending punctuation marks
-	elem       int32 // innermost enclosing block element (index into elems)
-	heading    int8  // 1..6 inside h1..h6, 0 otherwise
-	repeats    int32 // blocks on the page with the same text, itself included
+	start, end int32   // text is buf[start:end]
+	words      int32   // word count (runs of non-space; CJK runes count half)
+	linkWords  int32   // words inside <a> elements
+	stops      int32   // sentence-ending punctuation marks
+	elem       int32   // innermost enclosing block element (index into elems)
+	heading    int8    // 1..6 inside h1..h6, 0 otherwise
+	repeats    int32   // blocks on the page with the same text, itself included
+	ld         float32 // share of words in the page's JSON-LD articleBody (if hasLD)
 }
 
 // mcElem is a block-level element; its blocks are blocks[lo:hi] because
@@ -38,6 +40,7 @@ type mcElem struct {
 	tag            atom.Atom
 	sig            uint32 // hash of tag and class: siblings alike in markup share it
 	ownTeaser      bool   // one of a list of teasers (markTeaserLists)
+	img            bool   // holds an image (not an icon) outside its block children
 	teaser         int16  // teaser ancestors, itself included (set by resolveHints)
 }
 
@@ -57,7 +60,8 @@ type mcWalker struct {
 	inWord, space             bool
 	inLink                    int
 	root                      *html.Node
-	bodyLen                   int // text bytes under root, for form decisions; -1 until needed
+	bodyLen                   int  // text bytes under root, for form decisions; -1 until needed
+	hasLD                     bool // blocks have ld set: the page has a JSON-LD articleBody used as evidence
 }
 
 // mcIsBlock reports whether elements named a break the text flow into
@@ -224,6 +228,11 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	case atom.Br:
 		w.lineBreak()
+		return
+	case atom.Img:
+		if !mcSmallImage(c) {
+			w.elems[elem].img = true
+		}
 		return
 	case atom.Nav, atom.Aside, atom.Footer, atom.Menu:
 		return
@@ -586,4 +595,18 @@ func (w *mcWalker) markTeaserLists() {
 		}
 		e.ownTeaser = true
 	}
+}
+
+// mcSmallImage reports whether img element c is an icon or emoji by its
+// declared size (width or height under 50 pixels).
+func mcSmallImage(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "width" || at.Key == "height" {
+			v := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(at.Val), "px"))
+			if n, err := strconv.Atoi(v); err == nil && n < 50 {
+				return true
+			}
+		}
+	}
+	return false
 }
