@@ -193,6 +193,7 @@ type mcWeights struct {
 	bylineWords     float64 // longest byline kept right after the headline (0: none)
 	captionWords    float64 // most words of an element with an image taken as its caption
 	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
+	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
 }
 
 // mcDefaultWeights returns the weights tuned on the train split of the
@@ -217,6 +218,7 @@ func mcDefaultWeights() mcWeights {
 		bylineWords:     15,
 		captionWords:    25,
 		ldGain:          0.5,
+		bodyShare:       0.3,
 	}
 }
 
@@ -232,12 +234,10 @@ func (w *mcWalker) score(b *mcBlock, hints bool) float64 {
 	if b.repeats >= 3 {
 		s = -words - wt.blockCost
 	}
-	if w.hasLD && wt.ldGain > 0 {
+	if wt.ldGain > 0 && w.evidenced(b) {
 		// Text the page's JSON-LD articleBody also holds is article text,
 		// whatever its links and markup.
-		if b.ld >= 0.7 && b.words >= 3 {
-			s = max(s, 0) + wt.ldGain*words
-		}
+		return max(s, 0) + wt.ldGain*words
 	}
 	if hints {
 		e := &w.elems[b.elem]
@@ -414,7 +414,17 @@ func (w *mcWalker) keepRegion(keep []bool, e, region mcElem) {
 // a list of teasers below those of the region.
 func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	e := &w.elems[b.elem]
-	return e.neg <= region.neg && e.teaser <= region.teaser && float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words) && !w.caption(b)
+	if w.wt.ldGain > 0 && w.evidenced(b) {
+		return true
+	}
+	return e.neg <= region.neg && e.teaser <= region.teaser && !w.caption(b) &&
+		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
+}
+
+// evidenced reports whether the page's JSON-LD articleBody holds block b
+// (most of its words, and at least three).
+func (w *mcWalker) evidenced(b *mcBlock) bool {
+	return w.hasLD && b.ld >= 0.7 && b.words >= 3
 }
 
 // caption reports whether block b is an image caption or credit: the text
@@ -446,10 +456,22 @@ func (w *mcWalker) container(hints bool) (int, []float64) {
 		prefix[i+1] = prefix[i] + w.score(&w.blocks[i], hints)
 	}
 	best, bestScore := -1, 0.0
+	body, bodies := -1, 0
 	for i, e := range w.elems {
 		s := prefix[e.hi] - prefix[e.lo]
 		if s > bestScore {
 			best, bestScore = i, s
+		}
+		if e.articleBody {
+			body = i
+			bodies++
+		}
+	}
+	// A page that declares one element its articleBody (schema.org
+	// microdata) gets that element, when it holds text worth taking.
+	if hints && bodies == 1 && w.wt.bodyShare > 0 {
+		if e := w.elems[body]; prefix[e.hi]-prefix[e.lo] > w.wt.bodyShare*bestScore {
+			best = body
 		}
 	}
 	return best, prefix

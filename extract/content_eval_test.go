@@ -379,7 +379,7 @@ func evalWeightsFromEnv(t *testing.T) mcWeights {
 		"maxLinkShare": &wt.maxLinkShare, "leadWords": &wt.leadWords, "siblingMin": &wt.siblingMin,
 		"siblingShare": &wt.siblingShare, "teaserLinkShare": &wt.teaserLinkShare,
 		"leadMinWords": &wt.leadMinWords, "tailWords": &wt.tailWords, "bylineWords": &wt.bylineWords,
-		"captionWords": &wt.captionWords, "ldGain": &wt.ldGain,
+		"captionWords": &wt.captionWords, "ldGain": &wt.ldGain, "bodyShare": &wt.bodyShare,
 	}
 	for _, kv := range strings.Split(os.Getenv("TRAWL_CONTENT_WT"), ",") {
 		k, v, ok := strings.Cut(kv, "=")

@@ -41,6 +41,7 @@ type mcElem struct {
 	sig            uint32 // hash of tag and class: siblings alike in markup share it
 	ownTeaser      bool   // one of a list of teasers (markTeaserLists)
 	img            bool   // holds an image (not an icon) outside its block children
+	articleBody    bool   // has itemprop=articleBody
 	teaser         int16  // teaser ancestors, itself included (set by resolveHints)
 }
 
@@ -267,7 +268,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	}
 	w.flush(elem)
-	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c)}
+	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c)}
 	idx := int32(len(w.elems))
 	w.elems = append(w.elems, e)
 	w.walk(c, depth, idx, inArticle)
@@ -605,6 +606,20 @@ func mcSmallImage(c *html.Node) bool {
 			v := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(at.Val), "px"))
 			if n, err := strconv.Atoi(v); err == nil && n < 50 {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// mcIsArticleBody reports whether c is marked itemprop=articleBody.
+func mcIsArticleBody(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "itemprop" {
+			for _, f := range strings.Fields(at.Val) {
+				if strings.EqualFold(f, "articleBody") {
+					return true
+				}
 			}
 		}
 	}
