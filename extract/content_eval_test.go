@@ -314,7 +314,9 @@ func TestMainTextTune(t *testing.T) {
 			wt := evalTune(c, func(f int) bool { return f != k })
 			heldOut[k] = c.score(wt, func(f int) bool { return f == k })
 			d := c.score(def, func(f int) bool { return f == k })
-			fmt.Fprintf(&sb, "  fold %d: tuned on the other folds %s (defaults %s) weights %v\n", k, evalLine(heldOut[k]), evalLine(d), evalWeightList(wt))
+			line := fmt.Sprintf("  fold %d: tuned on the other folds %s (defaults %s) weights %v\n", k, evalLine(heldOut[k]), evalLine(d), evalWeightList(wt))
+			t.Logf("%s%s", c.name, line)
+			sb.WriteString(line)
 		}
 		mean, worst, worstP := evalFoldSummary(heldOut)
 		var sum contenteval.Tally
