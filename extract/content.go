@@ -438,11 +438,7 @@ func (w *mcWalker) caption(b *mcBlock) bool {
 		if !el.img {
 			continue
 		}
-		var words int32
-		for _, x := range w.blocks[el.lo:el.hi] {
-			words += x.words
-		}
-		return float64(words) <= w.wt.captionWords
+		return float64(w.wordPrefix[el.hi]-w.wordPrefix[el.lo]) <= w.wt.captionWords
 	}
 	return false
 }

@@ -61,8 +61,9 @@ type mcWalker struct {
 	inWord, space             bool
 	inLink                    int
 	root                      *html.Node
-	bodyLen                   int  // text bytes under root, for form decisions; -1 until needed
-	hasLD                     bool // blocks have ld set: the page has a JSON-LD articleBody used as evidence
+	bodyLen                   int     // text bytes under root, for form decisions; -1 until needed
+	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
+	wordPrefix, linkPrefix    []int32 // prefix sums of block words and linked words (set by resolveHints)
 }
 
 // mcIsBlock reports whether elements named a break the text flow into
@@ -298,6 +299,11 @@ func (w *mcWalker) resolveHints() {
 		b := &w.blocks[i]
 		b.repeats = seen[string(w.buf[b.start:b.end])]
 	}
+	w.wordPrefix = prefix
+	w.linkPrefix = make([]int32, len(w.blocks)+1)
+	for i, b := range w.blocks {
+		w.linkPrefix[i+1] = w.linkPrefix[i] + b.linkWords
+	}
 	w.markTeaserLists()
 	for i := range w.elems {
 		e := &w.elems[i]
@@ -517,11 +523,22 @@ func mcPosToken(t string) bool {
 // "visually hidden" utility classes (text for screen readers only, which a
 // reader of the page never sees).
 func mcHiddenClass(v string) bool {
-	for _, f := range strings.Fields(v) {
-		switch strings.ToLower(f) {
-		case "hidden", "sr-only", "screen-reader-text", "visually-hidden", "visuallyhidden",
-			"screenreader", "screen-reader-only", "element-invisible", "d-none", "hide":
-			return true
+	for len(v) > 0 {
+		i := strings.IndexAny(v, " \t\n\r\f")
+		f := v
+		if i >= 0 {
+			f, v = v[:i], v[i+1:]
+		} else {
+			v = ""
+		}
+		if len(f) < 4 || len(f) > 18 {
+			continue
+		}
+		for _, h := range [...]string{"hidden", "sr-only", "screen-reader-text", "visually-hidden", "visuallyhidden",
+			"screenreader", "screen-reader-only", "element-invisible", "d-none", "hide"} {
+			if strings.EqualFold(f, h) {
+				return true
+			}
 		}
 	}
 	return false
@@ -577,11 +594,8 @@ func (w *mcWalker) markTeaserLists() {
 			groups[k] = g
 		}
 		g.n++
-		var words, linked int32
-		for _, b := range w.blocks[e.lo:e.hi] {
-			words += b.words
-			linked += b.linkWords
-		}
+		words := w.wordPrefix[e.hi] - w.wordPrefix[e.lo]
+		linked := w.linkPrefix[e.hi] - w.linkPrefix[e.lo]
 		if linked > 0 && words <= mcTeaserWords {
 			g.withLink++
 		}

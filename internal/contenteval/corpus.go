@@ -179,9 +179,18 @@ type Tally struct {
 
 // Add scores pred on d.
 func (t *Tally) Add(d Doc, pred string) {
+	t.AddTokens(d, pred, nil)
+}
+
+// AddTokens is Add with d's truth tokenized by Tokens (nil: tokenize
+// here), for scoring many predictions on one page.
+func (t *Tally) AddTokens(d Doc, pred string, truth map[string]int) {
 	t.Pages++
 	if d.Corpus == Dragnet {
-		p, r, f1, ok := Score(pred, d.Text)
+		if truth == nil {
+			truth = Tokens(d.Text)
+		}
+		p, r, f1, ok := ScoreTokens(pred, truth)
 		if ok {
 			t.sumP += p
 			t.sumR += r
