@@ -320,6 +320,18 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 			}
 		}
 	}
+	// Headings alone (a section front's title over its link lists) are
+	// no article.
+	text := false
+	for i, k := range keep {
+		if k && w.blocks[i].heading == 0 {
+			text = true
+			break
+		}
+	}
+	if !text {
+		return "", ReasonNoArticle
+	}
 	var sb strings.Builder
 	emitted := make(map[string]bool)
 	for i, k := range keep {
