@@ -217,16 +217,17 @@
 //	BTE                  0.779  0.859  0.817  0.817 / 0.793       0.766          12.3   10.3×
 //
 // (ms/page is wall time on a loaded machine; the ratios within one run are
-// what to compare. A later run of MainText and go-trafilatura alone, on
-// the final code and a quieter machine: 5.2 against 31.2 ms/page on
-// Dragnet, 6.1×, and 5.8 against 32.4 on the snippets, 5.5×; before this
-// work the snippets took 5.3 ms/page, so the new rules cost about 10 %.) Before the rules of steps 3, 4, 7 and 8 and the
-// stricter hints of steps 1 and 2, MainText scored P 0.916 R 0.944 F1 0.918
-// on Dragnet and P 0.850 R 0.902 F1 0.875 on the snippets: the rules trade
-// about 0.02 of recall for 0.03 (Dragnet) and 0.06 (snippets) of
-// precision. On the folds never inspected while designing them (2 to 4),
-// MainText scores 0.938/0.925/0.919 on Dragnet and 0.910/0.856/0.882 on
-// the snippets (0.915/0.946/0.919 and 0.842/0.881/0.861 before).
+// what to compare. A later run of MainText and go-trafilatura alone, on the
+// final code and a quieter machine: 5.2 against 31.2 ms/page on Dragnet,
+// 6.1×, and 5.8 against 32.4 on the snippets, 5.5×; before this work the
+// snippets took 5.3 ms/page, so the new rules cost about 10 %.) Before the
+// rules of steps 3, 4, 7 and 8 and the stricter hints of steps 1 and 2,
+// MainText scored P 0.916 R 0.944 F1 0.918 on Dragnet and P 0.850 R 0.902 F1
+// 0.875 on the snippets: the rules trade about 0.02 of recall for 0.03
+// (Dragnet) and 0.06 (snippets) of precision. On the folds never inspected
+// while designing them (2 to 4), MainText scores 0.938/0.925/0.919 on
+// Dragnet and 0.910/0.856/0.882 on the snippets (0.915/0.946/0.919 and
+// 0.842/0.881/0.861 before).
 //
 // Tuning the five main weights (link penalty, block cost, no-sentence
 // cost, negative-hint cost, sibling share) by coordinate descent gains at
