@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -15,9 +16,10 @@ import (
 // article, post or story, without navigation, advertising, related links,
 // comments and footers) as plain text: one paragraph per block, separated
 // by blank lines, with <br> kept as a line break. It returns "" when the
-// page has no text. It is the best content-block finder in this package;
-// see "Main content" in the package documentation for the algorithm and its
-// measured accuracy.
+// page has no text or no part of it reads as an article (a link list, a
+// menu, fragments without sentences): never the whole page instead.
+// [MainTextWithReason] says which. See "Main content" in the package
+// documentation for the algorithm and its measured accuracy.
 //
 // The input is expected to be UTF-8 (as delivered by trawl's fetcher; wrap
 // other encodings with golang.org/x/net/html/charset.NewReader); invalid
@@ -29,17 +31,66 @@ import (
 // open elements), the result of [BTE] on the same bytes is returned
 // instead. The only error is one returned by r, wrapped.
 func MainText(r io.Reader) (string, error) {
+	res, err := MainTextWithReason(r)
+	return res.Text, err
+}
+
+// Reason says how [MainTextWithReason] came to its result, in particular
+// why the text is empty.
+type Reason uint8
+
+const (
+	// ReasonFound means an article was found: Text holds it.
+	ReasonFound Reason = iota
+	// ReasonNoText means the page has no visible text at all.
+	ReasonNoText
+	// ReasonNoArticle means the page has text but no part of it reads as
+	// an article: only link lists, menus, short fragments without
+	// sentences, text repeated across the page, or boilerplate boxes.
+	// Text is empty, not the whole page.
+	ReasonNoArticle
+	// ReasonUnparsed means the HTML parser gave up on the page (more than
+	// 512 open elements); Text is the result of [BTE] on the same bytes.
+	ReasonUnparsed
+)
+
+// String returns the reason in a few words, for logs.
+func (r Reason) String() string {
+	switch r {
+	case ReasonFound:
+		return "article found"
+	case ReasonNoText:
+		return "no text"
+	case ReasonNoArticle:
+		return "no article"
+	case ReasonUnparsed:
+		return "unparsed, BTE used"
+	}
+	return "Reason(" + strconv.Itoa(int(r)) + ")"
+}
+
+// MainTextResult is the result of [MainTextWithReason].
+type MainTextResult struct {
+	Text   string // the main text, as MainText returns it
+	Reason Reason // ReasonFound when Text holds an article
+}
+
+// MainTextWithReason is [MainText] with the reason for its result, so that
+// a caller can tell a page without an article (Reason ReasonNoArticle or
+// ReasonNoText, Text empty) from one whose article was found.
+func MainTextWithReason(r io.Reader) (MainTextResult, error) {
 	page, err := io.ReadAll(io.LimitReader(r, mcMaxInput))
 	if err != nil {
-		return "", fmt.Errorf("extract: main text: %w", err)
+		return MainTextResult{}, fmt.Errorf("extract: main text: %w", err)
 	}
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
 		// The parser gives up on pathological nesting (more than 512 open
 		// elements); the token-level finder still works there.
-		return BTE(bytes.NewReader(page))
+		s, err := BTE(bytes.NewReader(page))
+		return MainTextResult{Text: s, Reason: ReasonUnparsed}, err
 	}
-	return MainTextNode(doc), nil
+	return MainTextNodeWithReason(doc), nil
 }
 
 // MainTextNode is [MainText] on a page that is already parsed: n is
@@ -48,11 +99,17 @@ func MainText(r io.Reader) (string, error) {
 // tree is not modified, so several goroutines may run MainTextNode on one
 // tree at once. The same caps as MainText apply, except the input size cap.
 func MainTextNode(n *html.Node) string {
+	return MainTextNodeWithReason(n).Text
+}
+
+// MainTextNodeWithReason is [MainTextNode] with the reason for its result.
+func MainTextNodeWithReason(n *html.Node) MainTextResult {
 	if n == nil {
-		return ""
+		return MainTextResult{Reason: ReasonNoText}
 	}
 	w := mcSegment(n)
-	return w.mainText(w.title)
+	text, reason := w.mainText(w.title)
+	return MainTextResult{Text: text, Reason: reason}
 }
 
 // mcSegment splits the page under n into blocks.
@@ -67,6 +124,7 @@ func mcSegment(n *html.Node) *mcWalker {
 	w.flush(0)
 	w.elems[0].hi = int32(len(w.blocks))
 	w.resolveHints()
+	w.mcEvidence(mcJSONLDBody(n))
 	return w
 }
 
@@ -127,11 +185,19 @@ type mcWeights struct {
 	leadWords    float64 // words allowed between the headline and the container
 	siblingMin   float64 // least score of a sibling element taken in with the container
 	siblingShare float64 // least score of such a sibling relative to the container's
-	dateBlocks   int     // short blocks with digits kept just above the headline
+
+	teaserLinkShare float64 // least share of linked words in a list of teasers
+	leadMinWords    float64 // least words of a block kept between headline and container
+	tailWords       float64 // edge blocks without a sentence mark shorter than this go
+	bylineWords     float64 // longest byline kept right after the headline (0: none)
+	captionWords    float64 // most words of an element with an image taken as its caption
+	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
+	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
 }
 
-// mcDefaultWeights returns the weights tuned on the train split of the
-// evaluation set.
+// mcDefaultWeights returns the default weights: the first ten were tuned
+// on the Dragnet train split before the others existed; the others are
+// round values chosen by hand on the design folds (see the package doc).
 func mcDefaultWeights() mcWeights {
 	return mcWeights{
 		linkPenalty:  1.77,
@@ -144,7 +210,14 @@ func mcDefaultWeights() mcWeights {
 		leadWords:    60,
 		siblingMin:   4,
 		siblingShare: 0.05,
-		dateBlocks:   2,
+
+		teaserLinkShare: 0.4,
+		leadMinWords:    8,
+		tailWords:       10,
+		bylineWords:     15,
+		captionWords:    25,
+		ldGain:          0.5,
+		bodyShare:       0.3,
 	}
 }
 
@@ -160,8 +233,18 @@ func (w *mcWalker) score(b *mcBlock, hints bool) float64 {
 	if b.repeats >= 3 {
 		s = -words - wt.blockCost
 	}
+	if wt.ldGain > 0 && w.evidenced(b) {
+		// Text the page's JSON-LD articleBody also holds is article text,
+		// whatever its links and markup.
+		return max(s, 0) + wt.ldGain*words
+	}
 	if hints {
 		e := &w.elems[b.elem]
+		if e.teaser > 0 {
+			// A list of teasers inside an article (related stories, "see
+			// also") neither extends nor splits it.
+			return min(s, 0)
+		}
 		switch {
 		case e.neg > 0:
 			s = wt.negFactor*s - wt.negCost*words
@@ -172,21 +255,22 @@ func (w *mcWalker) score(b *mcBlock, hints bool) float64 {
 	return s
 }
 
-// mainText selects the main content among the blocks and renders it.
-func (w *mcWalker) mainText(title string) string {
+// mainText selects the main content among the blocks and renders it; the
+// reason says why the text is empty, if it is.
+func (w *mcWalker) mainText(title string) (string, Reason) {
 	if len(w.blocks) == 0 {
-		return ""
+		return "", ReasonNoText
 	}
 	best, prefix := w.container(true)
 	if best < 0 {
 		best, prefix = w.container(false)
 	}
 	if best < 0 {
-		best = 0
+		return "", ReasonNoArticle
 	}
 	c := w.elems[best]
 	keep := make([]bool, len(w.blocks))
-	w.keepRegion(keep, c, c.neg)
+	w.keepRegion(keep, c, c)
 	// Take in sibling elements that score well too: articles split by an
 	// advertisement or a figure into several containers.
 	if p := c.parent; p >= 0 && w.wt.siblingShare > 0 {
@@ -198,20 +282,22 @@ func (w *mcWalker) mainText(title string) string {
 				break
 			}
 			if e.parent == p && prefix[e.hi]-prefix[e.lo] > least {
-				w.keepRegion(keep, e, e.neg)
+				w.keepRegion(keep, e, e)
 			}
 		}
 		for i := best - 1; i > int(p); i-- {
 			e := w.elems[i]
 			if e.parent == p && prefix[e.hi]-prefix[e.lo] > least {
-				w.keepRegion(keep, e, e.neg)
+				w.keepRegion(keep, e, e)
 			}
 		}
 	}
+	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
 		keep[h] = true
-		// Keep the byline, dateline and standfirst between a headline and
-		// the container, when they are short.
+		// Keep a standfirst between a headline and the container: running
+		// text (a sentence mark, enough words), not bylines, datelines,
+		// share bars or captions, when all there is short.
 		if h < c.lo {
 			n := int32(0)
 			for i := h + 1; i < c.lo; i++ {
@@ -219,21 +305,32 @@ func (w *mcWalker) mainText(title string) string {
 			}
 			if float64(n) <= w.wt.leadWords {
 				for i := h + 1; i < c.lo; i++ {
-					if b := &w.blocks[i]; w.plausible(b, w.elems[b.elem].neg) {
+					if b := &w.blocks[i]; w.plausible(b, w.elems[b.elem]) && b.stops > 0 && float64(b.words) >= w.wt.leadMinWords {
 						keep[i] = true
 					}
 				}
 			}
 		}
-		// A dateline often sits just above the headline: keep short
-		// blocks with digits there.
-		for i, k := h-1, 0; i >= 0 && k < w.wt.dateBlocks; i, k = i-1, k+1 {
-			b := &w.blocks[i]
-			if b.words > 8 || b.linkWords > 0 || !mcHasDigit(w.buf[b.start:b.end]) {
-				break
+		// Keep the first byline: a short block right after the headline
+		// (bylines further down, author boxes and repeats go).
+		if k := h + 1; w.wt.bylineWords > 0 && int(k) < len(keep) && !keep[k] {
+			b := &w.blocks[k]
+			if b.heading == 0 && float64(b.words) <= w.wt.bylineWords && 2*b.linkWords <= b.words {
+				keep[k] = true
 			}
-			keep[i] = true
 		}
+	}
+	// Headings alone (a section front's title over its link lists) are
+	// no article.
+	text := false
+	for i, k := range keep {
+		if k && w.blocks[i].heading == 0 {
+			text = true
+			break
+		}
+	}
+	if !text {
+		return "", ReasonNoArticle
 	}
 	var sb strings.Builder
 	emitted := make(map[string]bool)
@@ -254,23 +351,98 @@ func (w *mcWalker) mainText(title string) string {
 		}
 		sb.Write(text)
 	}
-	return sb.String()
+	if sb.Len() == 0 {
+		return "", ReasonNoArticle
+	}
+	return sb.String(), ReasonFound
+}
+
+// weak reports whether block b is a fragment rather than running text: no
+// sentence mark, few words, not a heading. Bylines, datelines, share bars,
+// "filed under" lines and credits look like this.
+func (w *mcWalker) weak(b *mcBlock) bool {
+	return b.heading == 0 && b.stops == 0 && float64(b.words) < w.wt.tailWords
+}
+
+// trim drops from the kept blocks the fragments at the edges of the
+// article (weak blocks before its first and after its last paragraph of
+// running text) and headings that head nothing (followed by no kept block,
+// or by a heading of the same or a higher level).
+func (w *mcWalker) trim(keep []bool) {
+	for i := len(keep) - 1; i >= 0; i-- {
+		if !keep[i] {
+			continue
+		}
+		if b := &w.blocks[i]; b.heading == 0 && !w.weak(b) {
+			break
+		}
+		keep[i] = false
+	}
+	for i := range keep {
+		if !keep[i] {
+			continue
+		}
+		if b := &w.blocks[i]; b.heading != 0 || !w.weak(b) {
+			break
+		}
+		keep[i] = false
+	}
+	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
+	next = -1
+	for i := len(keep) - 1; i >= 0; i-- {
+		if !keep[i] {
+			continue
+		}
+		h := w.blocks[i].heading
+		if h != 0 && (next == -1 || next != 0 && next <= h) {
+			keep[i] = false
+			continue
+		}
+		next = h
+	}
 }
 
 // keepRegion marks the plausible blocks of element e.
-func (w *mcWalker) keepRegion(keep []bool, e mcElem, neg int16) {
+func (w *mcWalker) keepRegion(keep []bool, e, region mcElem) {
 	for i := e.lo; i < e.hi; i++ {
-		if w.plausible(&w.blocks[i], neg) {
+		if w.plausible(&w.blocks[i], region) {
 			keep[i] = true
 		}
 	}
 }
 
 // plausible reports whether block b may be content once its region is
-// chosen: not mostly links and not inside a negatively hinted element below
-// the hint level neg of the region.
-func (w *mcWalker) plausible(b *mcBlock, neg int16) bool {
-	return w.elems[b.elem].neg <= neg && float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
+// chosen: not mostly links, and not inside a negatively hinted element or
+// a list of teasers below those of the region.
+func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
+	e := &w.elems[b.elem]
+	if w.wt.ldGain > 0 && w.evidenced(b) {
+		return true
+	}
+	return e.neg <= region.neg && e.teaser <= region.teaser && !w.caption(b) &&
+		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
+}
+
+// evidenced reports whether the page's JSON-LD articleBody holds block b
+// (most of its words, and at least three).
+func (w *mcWalker) evidenced(b *mcBlock) bool {
+	return w.hasLD && b.ld >= 0.7 && b.words >= 3
+}
+
+// caption reports whether block b is an image caption or credit: the text
+// of a short element that holds an image, or whose parent does.
+func (w *mcWalker) caption(b *mcBlock) bool {
+	if b.heading != 0 || w.wt.captionWords <= 0 {
+		return false
+	}
+	for e, up := b.elem, 0; e >= 0 && up < 2; e, up = w.elems[e].parent, up+1 {
+		el := &w.elems[e]
+		if !el.img {
+			continue
+		}
+		return float64(w.wordPrefix[el.hi]-w.wordPrefix[el.lo]) <= w.wt.captionWords
+	}
+	return false
 }
 
 // container returns the index of the block element whose blocks have the
@@ -282,10 +454,22 @@ func (w *mcWalker) container(hints bool) (int, []float64) {
 		prefix[i+1] = prefix[i] + w.score(&w.blocks[i], hints)
 	}
 	best, bestScore := -1, 0.0
+	body, bodies := -1, 0
 	for i, e := range w.elems {
 		s := prefix[e.hi] - prefix[e.lo]
 		if s > bestScore {
 			best, bestScore = i, s
+		}
+		if e.articleBody {
+			body = i
+			bodies++
+		}
+	}
+	// A page that declares one element its articleBody (schema.org
+	// microdata) gets that element, when it holds text worth taking.
+	if hints && bodies == 1 && w.wt.bodyShare > 0 {
+		if e := w.elems[body]; prefix[e.hi]-prefix[e.lo] > w.wt.bodyShare*bestScore {
+			best = body
 		}
 	}
 	return best, prefix
@@ -326,16 +510,6 @@ func (w *mcWalker) headline(title string, end int32) int {
 		}
 	}
 	return best
-}
-
-// mcHasDigit reports whether s contains a decimal digit of any script.
-func mcHasDigit(s []byte) bool {
-	for _, r := range string(s) {
-		if unicode.IsDigit(r) {
-			return true
-		}
-	}
-	return false
 }
 
 // mcWords splits s into lowercase words at runs of characters that are

@@ -32,6 +32,21 @@ func ExampleMainText() {
 	// It also backs off when a server answers 429 or 503, honouring Retry-After.
 }
 
+func ExampleMainTextWithReason() {
+	// A section front: headlines and links, no article.
+	page := `<html><body><h1>World news</h1><ul>
+<li><a href="/a">Talks resume in Geneva</a></li>
+<li><a href="/b">Storm closes ports</a></li>
+<li><a href="/c">Markets open higher</a></li>
+</ul></body></html>`
+	res, err := extract.MainTextWithReason(strings.NewReader(page))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%q: %v\n", res.Text, res.Reason)
+	// Output: "": no article
+}
+
 func ExampleBTEWindow() {
 	// t = tag, w = word: <html><body><div>Menu</div><p>One two three four</p></body></html>
 	tokens := "tttwttwwwwttt"

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,13 +20,14 @@ const (
 // mcBlock is one text block: the inline text between two block-level
 // boundaries, with the features the finder scores it by.
 type mcBlock struct {
-	start, end int32 // text is buf[start:end]
-	words      int32 // word count (runs of non-space; CJK runes count half)
-	linkWords  int32 // words inside <a> elements
-	stops      int32 // sentence-ending punctuation marks
-	elem       int32 // innermost enclosing block element (index into elems)
-	heading    int8  // 1..6 inside h1..h6, 0 otherwise
-	repeats    int32 // blocks on the page with the same text, itself included
+	start, end int32   // text is buf[start:end]
+	words      int32   // word count (runs of non-space; CJK runes count half)
+	linkWords  int32   // words inside <a> elements
+	stops      int32   // sentence-ending punctuation marks
+	elem       int32   // innermost enclosing block element (index into elems)
+	heading    int8    // 1..6 inside h1..h6, 0 otherwise
+	repeats    int32   // blocks on the page with the same text, itself included
+	ld         float32 // share of words in the page's JSON-LD articleBody (if hasLD)
 }
 
 // mcElem is a block-level element; its blocks are blocks[lo:hi] because
@@ -36,6 +38,11 @@ type mcElem struct {
 	ownNeg, ownPos bool  // class/id hints of the element itself
 	neg, pos       int16 // hinted ancestors, itself included (set by resolveHints)
 	tag            atom.Atom
+	sig            uint32 // hash of tag and class: siblings alike in markup share it
+	ownTeaser      bool   // one of a list of teasers (markTeaserLists)
+	img            bool   // holds an image (not an icon) outside its block children
+	articleBody    bool   // has itemprop=articleBody
+	teaser         int16  // teaser ancestors, itself included (set by resolveHints)
 }
 
 // mcWalker segments a DOM tree into blocks.
@@ -54,7 +61,9 @@ type mcWalker struct {
 	inWord, space             bool
 	inLink                    int
 	root                      *html.Node
-	bodyLen                   int // text bytes under root, for form decisions; -1 until needed
+	bodyLen                   int     // text bytes under root, for form decisions; -1 until needed
+	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
+	wordPrefix, linkPrefix    []int32 // prefix sums of block words and linked words (set by resolveHints)
 }
 
 // mcIsBlock reports whether elements named a break the text flow into
@@ -216,8 +225,16 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	}
 	neg, pos := mcHints(c)
 	switch a {
+	case atom.Figcaption, atom.Dialog:
+		// Captions and photo credits; modal dialogs (consent, newsletter).
+		return
 	case atom.Br:
 		w.lineBreak()
+		return
+	case atom.Img:
+		if !mcSmallImage(c) {
+			w.elems[elem].img = true
+		}
 		return
 	case atom.Nav, atom.Aside, atom.Footer, atom.Menu:
 		return
@@ -252,7 +269,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	}
 	w.flush(elem)
-	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos}
+	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c)}
 	idx := int32(len(w.elems))
 	w.elems = append(w.elems, e)
 	w.walk(c, depth, idx, inArticle)
@@ -282,16 +299,25 @@ func (w *mcWalker) resolveHints() {
 		b := &w.blocks[i]
 		b.repeats = seen[string(w.buf[b.start:b.end])]
 	}
+	w.wordPrefix = prefix
+	w.linkPrefix = make([]int32, len(w.blocks)+1)
+	for i, b := range w.blocks {
+		w.linkPrefix[i+1] = w.linkPrefix[i] + b.linkWords
+	}
+	w.markTeaserLists()
 	for i := range w.elems {
 		e := &w.elems[i]
 		neg, pos := e.ownNeg, e.ownPos
 		if neg && 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) {
 			neg = false
 		}
-		e.neg, e.pos = 0, 0
+		e.neg, e.pos, e.teaser = 0, 0, 0
 		if e.parent >= 0 {
 			p := w.elems[e.parent]
-			e.neg, e.pos = p.neg, p.pos
+			e.neg, e.pos, e.teaser = p.neg, p.pos, p.teaser
+		}
+		if e.ownTeaser {
+			e.teaser++
 		}
 		if neg {
 			e.neg++
@@ -329,6 +355,12 @@ func mcHidden(c *html.Node) bool {
 	for _, at := range c.Attr {
 		switch at.Key {
 		case "hidden":
+			return true
+		case "class":
+			if mcHiddenClass(at.Val) {
+				return true
+			}
+		case "aria-modal":
 			return true
 		case "style":
 			if mcStyleHides(at.Val) {
@@ -398,11 +430,16 @@ func mcHints(c *html.Node) (neg, pos bool) {
 	return neg, pos
 }
 
-// mcClassHint classifies the tokens (runs of letters and digits) of a class
-// or id attribute value.
+// mcClassHint classifies a class or id attribute value. Each name in it
+// (a whitespace-separated word) is split into tokens (runs of letters and
+// digits); a name with a boilerplate token is negative even when it also
+// has an article token ("entry-meta", "article-related", "post-author":
+// parts of an article that are not its text), and a name with only article
+// tokens is positive.
 func mcClassHint(v string) (neg, pos bool) {
 	var b [32]byte
 	k := 0
+	nameNeg, namePos := false, false
 	check := func() {
 		if k == 0 || k > len(b) {
 			k = 0
@@ -411,10 +448,19 @@ func mcClassHint(v string) (neg, pos bool) {
 		t := string(b[:k])
 		k = 0
 		if mcNegToken(t) {
-			neg = true
+			nameNeg = true
 		} else if mcPosToken(t) {
+			namePos = true
+		}
+	}
+	endName := func() {
+		check()
+		if nameNeg {
+			neg = true
+		} else if namePos {
 			pos = true
 		}
+		nameNeg, namePos = false, false
 	}
 	for i := 0; i < len(v); i++ {
 		c := v[i]
@@ -422,6 +468,9 @@ func mcClassHint(v string) (neg, pos bool) {
 		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
 		case 'A' <= c && c <= 'Z':
 			c += 'a' - 'A'
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			endName()
+			continue
 		default:
 			check()
 			continue
@@ -431,14 +480,15 @@ func mcClassHint(v string) (neg, pos bool) {
 		}
 		k++
 	}
-	check()
+	endName()
 	return neg, pos
 }
 
 // mcNegToken reports whether a class/id token names a boilerplate container.
 func mcNegToken(t string) bool {
 	switch t {
-	case "ad", "ads", "adv", "advert", "aside", "tags", "tag", "rss", "rail", "extra", "links":
+	case "ad", "ads", "adv", "advert", "aside", "tags", "tag", "rss", "rail", "extra", "links",
+		"more", "toc", "bio", "meta", "cta", "topics", "keywords", "credit", "credits":
 		return true
 	}
 	for _, p := range [...]string{
@@ -447,7 +497,10 @@ func mcNegToken(t string) bool {
 		"recommend", "promo", "sponsor", "advert", "banner", "subscribe",
 		"newsletter", "signup", "login", "popular", "trending", "outbrain",
 		"taboola", "pagination", "pager", "cookie", "masthead", "toolbar",
-		"tagcloud", "skip", "popup", "modal",
+		"tagcloud", "skip", "popup", "modal", "byline", "author",
+		"readmore", "teaser", "consent", "gdpr", "subscription",
+		"rating", "copyright", "disclaimer", "recirc", "follow",
+		"donate", "hashtag", "avatar", "profile", "breaking",
 	} {
 		if strings.HasPrefix(t, p) {
 			return true
@@ -461,6 +514,127 @@ func mcPosToken(t string) bool {
 	for _, p := range [...]string{"article", "content", "entry", "post", "story", "main", "body", "text", "hentry", "blog"} {
 		if strings.HasPrefix(t, p) {
 			return true
+		}
+	}
+	return false
+}
+
+// mcHiddenClass reports whether a class attribute names one of the common
+// "visually hidden" utility classes (text for screen readers only, which a
+// reader of the page never sees).
+func mcHiddenClass(v string) bool {
+	for len(v) > 0 {
+		i := strings.IndexAny(v, " \t\n\r\f")
+		f := v
+		if i >= 0 {
+			f, v = v[:i], v[i+1:]
+		} else {
+			v = ""
+		}
+		if len(f) < 4 || len(f) > 18 {
+			continue
+		}
+		for _, h := range [...]string{"hidden", "sr-only", "screen-reader-text", "visually-hidden", "visuallyhidden",
+			"screenreader", "screen-reader-only", "element-invisible", "d-none", "hide"} {
+			if strings.EqualFold(f, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mcSignature hashes an element's tag and class attribute (FNV-1a), so
+// that siblings built from one template compare equal.
+func mcSignature(c *html.Node) uint32 {
+	h := uint32(2166136261)
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint32(s[i])
+			h *= 16777619
+		}
+	}
+	mix(c.Data)
+	for _, at := range c.Attr {
+		if at.Key == "class" {
+			mix("\x00")
+			mix(at.Val[:min(len(at.Val), 256)])
+			break
+		}
+	}
+	return h
+}
+
+// mcTeaserWords is the most words of one teaser in a list of teasers.
+const mcTeaserWords = 80
+
+// markTeaserLists marks as boilerplate the repeated sibling patterns of
+// link lists: three or more sibling elements built from one template
+// (same tag and class), nearly all short (at most mcTeaserWords words)
+// and with a link, whose words are together at
+// least teaserLinkShare links. Those are lists of teasers (related
+// articles, "read more", most popular), not paragraphs of an article.
+func (w *mcWalker) markTeaserLists() {
+	type group struct {
+		parent        int32
+		sig           uint32
+		n, withLink   int
+		words, linked int32
+	}
+	groups := make(map[[2]uint32]*group)
+	for i := 1; i < len(w.elems); i++ {
+		e := &w.elems[i]
+		if e.parent < 0 || e.lo == e.hi {
+			continue
+		}
+		k := [2]uint32{uint32(e.parent), e.sig}
+		g := groups[k]
+		if g == nil {
+			g = &group{parent: e.parent, sig: e.sig}
+			groups[k] = g
+		}
+		g.n++
+		words := w.wordPrefix[e.hi] - w.wordPrefix[e.lo]
+		linked := w.linkPrefix[e.hi] - w.linkPrefix[e.lo]
+		if linked > 0 && words <= mcTeaserWords {
+			g.withLink++
+		}
+		g.words += words
+		g.linked += linked
+	}
+	for i := 1; i < len(w.elems); i++ {
+		e := &w.elems[i]
+		g := groups[[2]uint32{uint32(e.parent), e.sig}]
+		if g == nil || g.n < 3 || 4*g.withLink < 3*g.n || float64(g.linked) < w.wt.teaserLinkShare*float64(g.words) {
+			continue
+		}
+		e.ownTeaser = true
+	}
+}
+
+// mcSmallImage reports whether img element c is an icon or emoji by its
+// declared size (width or height under 50 pixels).
+func mcSmallImage(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "width" || at.Key == "height" {
+			v := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(at.Val), "px"))
+			if n, err := strconv.Atoi(v); err == nil && n < 50 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mcIsArticleBody reports whether c is marked itemprop=articleBody.
+func mcIsArticleBody(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "itemprop" {
+			for _, f := range strings.Fields(at.Val) {
+				if strings.EqualFold(f, "articleBody") {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -92,7 +92,16 @@ func tokens(s string) map[string]int {
 // truth, as the data set's README defines them; ok is false when truth has
 // no tokens (such pages are skipped). An empty prediction scores 0.
 func Score(pred, truth string) (p, r, f1 float64, ok bool) {
-	pt, tt := tokens(pred), tokens(truth)
+	return ScoreTokens(pred, Tokens(truth))
+}
+
+// Tokens returns the metric's token multiset of s, for ScoreTokens.
+func Tokens(s string) map[string]int { return tokens(s) }
+
+// ScoreTokens is Score with the truth already tokenized by Tokens (tt is
+// only read), for scoring many predictions against one truth.
+func ScoreTokens(pred string, tt map[string]int) (p, r, f1 float64, ok bool) {
+	pt := tokens(pred)
 	np, nt, shared := 0, 0, 0
 	for _, c := range tt {
 		nt += c

@@ -1,0 +1,271 @@
+package extract
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// boilerplateArticle returns n paragraphs of running text for synthetic
+// pages.
+func boilerplateArticle(n int) []string {
+	r := rand.New(rand.NewPCG(3, uint64(n)))
+	ps := make([]string, n)
+	for i := range ps {
+		ps[i] = contentSentence(r, 14+r.IntN(12)) + " " + contentSentence(r, 10+r.IntN(12))
+	}
+	return ps
+}
+
+// boilerplatePage wraps an article (headline, first byline, paragraphs,
+// with inside inserted after the second paragraph and after appended to
+// the article body) in a page with a menu and a footer.
+func boilerplatePage(ps []string, inside, after, outside string) string {
+	var sb strings.Builder
+	sb.WriteString(`<!DOCTYPE html><html><head><title>Polite crawling at scale - The Crawler Times</title></head><body>
+<header><a href="/">The Crawler Times</a><ul><li><a href="/news">News</a></li><li><a href="/tech">Tech</a></li></ul></header>
+<main><article><h1>Polite crawling at scale</h1><p>By Ann Writer</p><div class="body">`)
+	for i, p := range ps {
+		fmt.Fprintf(&sb, "<p>%s</p>\n", p)
+		if i == 1 {
+			sb.WriteString(inside)
+		}
+	}
+	sb.WriteString(after)
+	sb.WriteString(`</div></article></main>`)
+	sb.WriteString(outside)
+	sb.WriteString(`<footer><p>Copyright 2026 The Crawler Times.</p></footer></body></html>`)
+	return sb.String()
+}
+
+// TestMainTextBoilerplate checks that each kind of boilerplate found
+// around and inside articles on news and blog pages is removed, while the
+// article's paragraphs, its headline and its first byline stay.
+func TestMainTextBoilerplate(t *testing.T) {
+	teasers := func(class string) string {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, `<div%s><h3>More from the Crawler Times</h3><ul>`, class)
+		for i := range 4 {
+			fmt.Fprintf(&sb, `<li><a href="/story/%d">Teaser headline number %d about crawlers</a><p>A short summary of story %d.</p></li>`, i, i, i)
+		}
+		sb.WriteString(`</ul></div>`)
+		return sb.String()
+	}
+	tests := []struct {
+		name                  string
+		inside, after, around string
+		gone                  []string // must not appear
+		kept                  []string // must appear besides the article
+	}{
+		{
+			name:  "related articles without class names",
+			after: teasers(""),
+			gone:  []string{"More from the Crawler Times", "Teaser headline", "short summary"},
+		},
+		{
+			name:   "related articles as a class-named box",
+			inside: `<div class="related-posts"><h4>Related</h4><p><a href="/a">Crawling the deep web</a></p><p><a href="/b">Robots.txt explained</a></p></div>`,
+			gone:   []string{"Related", "Crawling the deep web", "Robots.txt explained"},
+		},
+		{
+			name:   "read more box",
+			inside: `<div class="read-more"><p>Read more: <a href="/x">Why crawlers wait between requests to the same host</a></p></div>`,
+			gone:   []string{"Read more", "Why crawlers wait"},
+		},
+		{
+			name:  "author bio",
+			after: `<div class="author-bio"><p>Ann Writer is a reporter at the Crawler Times. She has covered search engines and web archives since 2010.</p></div>`,
+			gone:  []string{"has covered search engines"},
+		},
+		{
+			name:  "bylines beyond the first",
+			after: `<p class="byline">By Ann Writer</p><div class="author"><p>Ann Writer</p><p>Staff reporter</p></div>`,
+			gone:  []string{"Staff reporter"},
+			kept:  []string{"Polite crawling at scale\n\nBy Ann Writer\n\n"},
+		},
+		{
+			name:   "image captions and credits",
+			inside: `<figure><img src="/a.jpg" width="800"><figcaption>A crawler at work in the data centre. Photo: Jane Lens/Agency</figcaption></figure><div class="image"><img src="/b.jpg"><span>Photo: Agency</span></div>`,
+			gone:   []string{"data centre", "Jane Lens", "Photo: Agency"},
+		},
+		{
+			name:   "newsletter box",
+			inside: `<div class="newsletter-signup"><h3>Get the Crawler Times daily</h3><p>Sign up for our newsletter and get the best stories in your inbox every morning.</p><form><input type="email"><button>Subscribe</button></form></div>`,
+			gone:   []string{"Get the Crawler Times daily", "Sign up for our newsletter"},
+		},
+		{
+			name:   "subscription box",
+			inside: `<aside><p>Support independent journalism. Subscribe today for one dollar a week.</p></aside><div class="subscription-cta"><p>Already a subscriber? Log in to continue reading.</p></div>`,
+			gone:   []string{"Support independent journalism", "Already a subscriber"},
+		},
+		{
+			name:  "share bar",
+			after: `<div class="share-bar"><a href="#">Facebook</a> <a href="#">Twitter</a> <a href="#">Email</a></div><p>Share this article</p>`,
+			gone:  []string{"Facebook", "Twitter", "Share this article"},
+		},
+		{
+			name:   "comment section",
+			around: `<section id="comments"><h2>12 comments</h2><div class="comment"><p>Great article, thanks for writing it. I learned a lot about crawling today.</p></div><div class="comment"><p>I disagree with the second paragraph, but the rest of it is well argued.</p></div></section>`,
+			gone:   []string{"12 comments", "Great article", "I disagree"},
+		},
+		{
+			name:   "cookie and consent banners",
+			around: `<div class="cookie-banner"><p>We use cookies to improve your experience on our website. By continuing to browse you agree to our use of cookies.</p><a href="/privacy">Learn more</a></div><dialog open><p>We and our partners process your personal data. Please choose your consent settings below and accept them.</p></dialog><div id="gdpr-consent"><p>Your privacy matters to us. We ask for your consent before we store data.</p></div>`,
+			gone:   []string{"We use cookies", "We and our partners", "Your privacy matters"},
+		},
+		{
+			name:   "table of contents",
+			inside: `<div class="toc"><p>Contents</p><ol><li><a href="#one">Why politeness matters</a></li><li><a href="#two">How to wait between requests</a></li><li><a href="#three">What robots.txt says</a></li></ol></div>`,
+			gone:   []string{"Contents", "Why politeness matters", "How to wait"},
+		},
+		{
+			name:  "tag list",
+			after: `<div class="tags">Tags: <a href="/t/crawling">crawling</a>, <a href="/t/robots">robots</a>, <a href="/t/politeness">politeness</a></div><ul><li><a href="/t/a">Search</a></li><li><a href="/t/b">Archiving</a></li><li><a href="/t/c">Web</a></li></ul>`,
+			gone:  []string{"Tags:", "Archiving"},
+		},
+		{
+			name:   "breadcrumb trail",
+			around: `<ol class="breadcrumb"><li><a href="/">Home</a></li><li><a href="/tech">Technology</a></li><li>Polite crawling</li></ol>`,
+			gone:   []string{"Home", "Technology"},
+		},
+		{
+			name: "hidden text, template and noscript",
+			inside: `<p hidden>Hidden paragraph with sentences. It is not shown.</p><div style="display:none"><p>Display none text. Also not shown.</p></div>` +
+				`<span class="sr-only">Screen reader only note.</span><template><p>Template content. Inert until cloned.</p></template>` +
+				`<noscript><p>Please enable JavaScript to view the comments.</p></noscript>`,
+			gone: []string{"Hidden paragraph", "Display none", "Screen reader only", "Template content", "enable JavaScript"},
+		},
+		{
+			name:   "title kept out of the body",
+			around: ``,
+			gone:   []string{"The Crawler Times"},
+		},
+	}
+	ps := boilerplateArticle(6)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := boilerplatePage(ps, tt.inside, tt.after, tt.around)
+			got, err := MainText(strings.NewReader(page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(got, "Polite crawling at scale\n\n") {
+				t.Errorf("MainText does not start with the headline:\n%s", got)
+			}
+			for _, p := range ps {
+				if !strings.Contains(got, p) {
+					t.Errorf("MainText lost article paragraph %q\ngot:\n%s", p, got)
+				}
+			}
+			for _, s := range tt.kept {
+				if !strings.Contains(got, s) {
+					t.Errorf("MainText lost %q\ngot:\n%s", s, got)
+				}
+			}
+			for _, s := range tt.gone {
+				if strings.Contains(got, s) {
+					t.Errorf("MainText kept boilerplate %q\ngot:\n%s", s, got)
+				}
+			}
+		})
+	}
+}
+
+// TestMainTextKeepsArticleStructure checks that headings, lists, tables
+// and block quotes inside an article stay.
+func TestMainTextKeepsArticleStructure(t *testing.T) {
+	ps := boilerplateArticle(5)
+	inside := `<h2>How the frontier works</h2><p>` + ps[0] + `</p><ul><li>one queue per host</li><li>a heap of next contact times</li><li>a fingerprint set of seen URLs</li></ul>` +
+		`<table><tr><th>Host</th><th>Delay</th></tr><tr><td>example.com</td><td>1 s</td></tr></table>` +
+		`<blockquote><p>Be polite, or be blocked.</p></blockquote>`
+	page := boilerplatePage(ps[1:], inside, "", "")
+	got, err := MainText(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"How the frontier works", "one queue per host", "a fingerprint set of seen URLs", "example.com", "Be polite, or be blocked."} {
+		if !strings.Contains(got, s) {
+			t.Errorf("MainText lost %q\ngot:\n%s", s, got)
+		}
+	}
+}
+
+// TestMainTextStructure checks that the markup real pages give is used:
+// itemprop=articleBody and <article> over a longer comment thread, and a
+// JSON-LD articleBody as evidence for paragraphs full of links.
+func TestMainTextStructure(t *testing.T) {
+	ps := boilerplateArticle(4)
+	var thread strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&thread, `<div><p>Reader %d wrote a long reply about how their own crawler handles politeness, robots rules and retries on every host it visits.</p></div>`, i)
+	}
+	t.Run("itemprop articleBody", func(t *testing.T) {
+		page := `<body><div><div itemprop="articleBody"><p>` + strings.Join(ps, "</p><p>") + `</p></div></div><div>` + thread.String() + `</div></body>`
+		got, _ := MainText(strings.NewReader(page))
+		if !strings.Contains(got, ps[0]) || strings.Contains(got, "Reader 3") {
+			t.Errorf("MainText = %q, want the articleBody without the thread", got)
+		}
+	})
+	t.Run("JSON-LD articleBody", func(t *testing.T) {
+		// Every word of these paragraphs is a link: without evidence they
+		// read as link lists.
+		linked := make([]string, len(ps))
+		for i, p := range ps {
+			linked[i] = `<p><a href="/w">` + strings.ReplaceAll(p, " ", `</a> <a href="/w">`) + `</a></p>`
+		}
+		ld := `{"@type":"NewsArticle","articleBody":"` + strings.Join(ps, " ") + `"}`
+		page := `<html><head><script type="application/ld+json">` + ld + `</script></head><body><div>` + strings.Join(linked, "") + `</div><div><p>Unrelated sidebar text that is long enough to count as a paragraph of words here.</p></div></body></html>`
+		got, _ := MainText(strings.NewReader(page))
+		if !strings.Contains(got, ps[1]) {
+			t.Errorf("MainText = %q, want the paragraphs the JSON-LD articleBody vouches for", got)
+		}
+	})
+}
+
+// TestMainTextWithReason checks that a page without an article yields no
+// text and a reason, never the whole page.
+func TestMainTextWithReason(t *testing.T) {
+	var links strings.Builder
+	links.WriteString(`<html><head><title>Index</title></head><body><ul>`)
+	for i := range 30 {
+		fmt.Fprintf(&links, `<li><a href="/p/%d">Page number %d of the site</a></li>`, i, i)
+	}
+	links.WriteString(`</ul><div>Menu</div><div>Login</div></body></html>`)
+	ps := boilerplateArticle(3)
+	tests := []struct {
+		name   string
+		html   string
+		reason Reason
+		empty  bool
+	}{
+		{name: "empty", html: "", reason: ReasonNoText, empty: true},
+		{name: "markup only", html: `<html><body><img src="a.png"><script>var x = "text";</script></body></html>`, reason: ReasonNoText, empty: true},
+		{name: "link list", html: links.String(), reason: ReasonNoArticle, empty: true},
+		{name: "fragments", html: `<body><div>Home</div><div>About us</div><div>Contact</div><span>2026</span></body>`, reason: ReasonNoArticle, empty: true},
+		{name: "article", html: boilerplatePage(ps, "", "", ""), reason: ReasonFound},
+		{name: "unparsable", html: strings.Repeat("<div>", 600) + "<p>Deep text. More deep text.</p>", reason: ReasonUnparsed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := MainTextWithReason(strings.NewReader(tt.html))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reason != tt.reason || (res.Text == "") != tt.empty {
+				t.Errorf("MainTextWithReason = {%q, %v}, want reason %v, empty text %v", res.Text, res.Reason, tt.reason, tt.empty)
+			}
+			if got, _ := MainText(strings.NewReader(tt.html)); got != res.Text {
+				t.Errorf("MainText = %q, MainTextWithReason.Text = %q; want equal", got, res.Text)
+			}
+		})
+	}
+	if r := MainTextNodeWithReason(nil); r.Reason != ReasonNoText || r.Text != "" {
+		t.Errorf("MainTextNodeWithReason(nil) = %+v, want empty with ReasonNoText", r)
+	}
+	for r := ReasonFound; r <= ReasonUnparsed+1; r++ {
+		if r.String() == "" {
+			t.Errorf("Reason(%d).String() is empty", r)
+		}
+	}
+}
