@@ -140,7 +140,11 @@ func WithHostBudget(n int) Option { return func(c *config) { c.hostBudget = n } 
 // (WithPriority, WithInlinkBoost), whose queues are heaps. New fails if
 // dir is not a directory. dir should be on disk: a file in a memory file
 // system (tmpfs, as /tmp is on some systems) takes memory again, though
-// about half as much. Default "": the queue stays in memory.
+// about half as much. Only the front queues spill: while fewer hosts
+// have URLs than the frontier has back queues (about three per worker), as
+// in a crawl of a few sites, the queue moves into the in-memory back
+// queues (see frontier.MemoryOptions.SpillDir). Default "": the queue
+// stays in memory.
 func WithSpillDir(dir string) Option { return func(c *config) { c.spillDir = dir } }
 
 // WithPriority makes the crawl best-first: score is called for every link

@@ -83,6 +83,15 @@ type MemoryOptions struct {
 	// of URLs from the same page), in slots of whole 4 KiB pages that are
 	// reused. Priority front queues are heaps and do not spill. Close
 	// removes the file. Default "": no spilling.
+	//
+	// Only the front queues spill; back queues live in memory. While
+	// fewer hosts have URLs than there are back queues (BackQueues, about
+	// three per worker), a refill moves every URL of the front queues
+	// into the back queues of the hosts it finds, so a crawl of a few
+	// sites keeps its whole queue in memory, spill or not. (Measured: 16
+	// workers and 200,000 queued URLs spill none of them on 1 or 40 hosts,
+	// 199,680 on 1,000 hosts; a 30-minute soak with a back queue per host
+	// saw its live heap grow once the hosts robots.txt closes ran dry.)
 	SpillDir string
 }
 
