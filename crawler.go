@@ -507,19 +507,19 @@ func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL,
 	}
 	hdr := extract.RobotsFromHeader(resp.Header, c.botName)
 	p.NoIndex, p.NoFollow = hdr.NoIndex, hdr.NoFollow
-	sitemap := c.sitemaps.isSitemap(req.URL)
+	level := c.sitemaps.sitemapLevel(req.URL)
 	if info, ok := c.sitemaps.takeInfo(req.URL); ok {
 		p.Sitemap = &info
 	}
 	switch {
-	case sitemap:
-		c.readSitemap(ctx, p)
+	case level > 0:
+		c.readSitemap(ctx, p, level == 2)
 	case resp.ContentType == "text/css":
 		p.Links = extract.CSSLinks(resp.Body, u, &extract.Options{Normalizer: c.norm})
 	case resp.ContentType != "text/html" && resp.ContentType != "application/xhtml+xml":
 		switch root := xmlRoot(resp.Body); {
 		case isGzip(resp.Body) || root == "urlset" || root == "sitemapindex":
-			c.readSitemap(ctx, p)
+			c.readSitemap(ctx, p, false)
 		case root == "rss" || root == "feed" || root == "RDF":
 			c.readFeed(ctx, p)
 		}
@@ -615,7 +615,7 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 		}
 		r := frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text}
 		if l.Kind == extract.Sitemap {
-			c.sitemaps.markSitemap(l.URL)
+			c.sitemaps.markSitemap(l.URL, l.Tag == "sitemap") // an index entry
 		}
 		if l.Kind == extract.Redirect {
 			// A meta refresh (or a Refresh, Location or

@@ -82,7 +82,7 @@ const maxSitemapEntries = 1 << 20
 // its pages long before they are fetched. It is safe for concurrent use.
 type sitemapBook struct {
 	mu       sync.Mutex
-	sitemaps map[uint64]struct{}
+	sitemaps map[uint64]uint8 // sitemap URL -> 1, or 2 when a sitemap index listed it
 	info     map[uint64]packedInfo
 }
 
@@ -124,28 +124,33 @@ func (p packedInfo) unpack() SitemapInfo {
 	return in
 }
 
-func (b *sitemapBook) markSitemap(rawURL string) {
+// markSitemap records that rawURL is queued as a sitemap; fromIndex says
+// a sitemap index listed it.
+func (b *sitemapBook) markSitemap(rawURL string, fromIndex bool) {
 	fp := uint64(dedup.URLFingerprint(rawURL))
+	level := uint8(1)
+	if fromIndex {
+		level = 2
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.sitemaps == nil {
-		b.sitemaps = make(map[uint64]struct{})
+		b.sitemaps = make(map[uint64]uint8)
 	}
-	if len(b.sitemaps) < maxSitemapEntries {
-		b.sitemaps[fp] = struct{}{}
+	if len(b.sitemaps) < maxSitemapEntries && b.sitemaps[fp] < level {
+		b.sitemaps[fp] = level
 	}
 }
 
-// isSitemap reports whether rawURL was queued as a sitemap, and forgets it.
-func (b *sitemapBook) isSitemap(rawURL string) bool {
+// sitemapLevel reports whether rawURL was queued as a sitemap (1), or as
+// an entry of a sitemap index (2), or not (0), and forgets it.
+func (b *sitemapBook) sitemapLevel(rawURL string) uint8 {
 	fp := uint64(dedup.URLFingerprint(rawURL))
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, ok := b.sitemaps[fp]; !ok {
-		return false
-	}
+	level := b.sitemaps[fp]
 	delete(b.sitemaps, fp)
-	return true
+	return level
 }
 
 func (b *sitemapBook) setInfo(rawURL string, in SitemapInfo) {
@@ -270,7 +275,7 @@ func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string,
 		if err != nil {
 			continue
 		}
-		c.sitemaps.markSitemap(n)
+		c.sitemaps.markSitemap(n, false)
 		reqs = append(reqs, frontier.Request{URL: n, Depth: depth, Referrer: u.Scheme + "://" + u.Host + "/robots.txt", Anchor: "sitemap"})
 	}
 	c.offer(ctx, reqs)
@@ -278,16 +283,24 @@ func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string,
 
 // readSitemap reads p's body as a sitemap (XML urlset or index, gzipped
 // or not, or plain text) into p.Links: page URLs as navigation links,
-// index entries as sitemap links. What a sitemap says of a URL is kept
+// index entries as sitemap links (unless p itself came from an index:
+// indexes do not nest). What a sitemap says of a URL is kept
 // for its Page. A malformed or oversized sitemap gives what could be read
 // and one error.
-func (c *Crawler) readSitemap(ctx context.Context, p *Page) {
+func (c *Crawler) readSitemap(ctx context.Context, p *Page, fromIndex bool) {
 	sm, err := extract.ReadSitemap(bytes.NewReader(p.Body), nil)
 	if err != nil {
 		c.fail(ctx, p.URL.String(), "sitemap", fmt.Errorf("trawl: sitemap %s: %w", p.URL, err))
 	}
 	if sm == nil {
 		return
+	}
+	if fromIndex && len(sm.Sitemaps) > 0 {
+		// sitemaps.org: an index lists sitemaps, not other indexes.
+		// Following them would let a site nest indexes as deep as the
+		// hop limit, 50,000 entries a level.
+		c.fail(ctx, p.URL.String(), "sitemap", fmt.Errorf("trawl: sitemap %s: a sitemap index listed by another index; its %d entries are not followed", p.URL, len(sm.Sitemaps)))
+		sm.Sitemaps = nil
 	}
 	c.stats.sitemaps.Add(1)
 	c.stats.sitemapURLs.Add(int64(len(sm.URLs) + len(sm.Sitemaps)))

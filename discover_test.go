@@ -1,8 +1,13 @@
 package trawl_test
 
 import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/trawl-dev/trawl"
@@ -140,5 +145,52 @@ func TestCrawlSitemapsFromRobots(t *testing.T) {
 	}
 	if withInfo == 0 {
 		t.Errorf("no stored page carries what its sitemap said (lastmod)")
+	}
+}
+
+// TestCrawlNestedSitemapIndex: an index listed by another index is read
+// but its entries are not followed (sitemaps.org: indexes do not nest),
+// and the crawl says so once.
+func TestCrawlNestedSitemapIndex(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		base := "http://" + r.Host
+		index := func(loc string) string {
+			return `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + base + loc + `</loc></sitemap></sitemapindex>`
+		}
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: %s/index1.xml\n", base)
+		case "/index1.xml":
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprint(w, index("/index2.xml"))
+		case "/index2.xml":
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprint(w, index("/sitemap3.xml"))
+		case "/":
+			fmt.Fprint(w, "<html><title>home</title><p>home page</p></html>")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c, err := trawl.New(trawl.WithSeeds(srv.URL+"/"), trawl.WithAllowPrivateNetworks(true), trawl.WithDelay(0), trawl.WithUserAgent(testUA))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hits["/index1.xml"] != 1 || hits["/index2.xml"] != 1 || hits["/sitemap3.xml"] != 0 {
+		t.Errorf("requests %v: want index1 and index2 once each, sitemap3 never", hits)
+	}
+	if n := c.Stats().ErrorKinds["sitemap"]; n != 1 {
+		t.Errorf("ErrorKinds[sitemap] = %d, want 1 (the nested index)", n)
 	}
 }

@@ -193,9 +193,11 @@ func TestSitemapBook(t *testing.T) {
 	if got, _ := b.takeInfo("http://a.test/y"); got.Priority != -1 || !got.LastMod.IsZero() || got.ChangeFreq != "" {
 		t.Errorf("takeInfo(y) = %+v, want nothing known", got)
 	}
-	b.markSitemap("http://a.test/s.xml")
-	if !b.isSitemap("http://a.test/s.xml") || b.isSitemap("http://a.test/s.xml") || b.isSitemap("http://a.test/t.xml") {
-		t.Error("isSitemap: want true once for the marked URL, then false")
+	b.markSitemap("http://a.test/s.xml", false)
+	b.markSitemap("http://a.test/i.xml", true)
+	b.markSitemap("http://a.test/i.xml", false) // an index's mark stays
+	if got := [...]uint8{b.sitemapLevel("http://a.test/s.xml"), b.sitemapLevel("http://a.test/s.xml"), b.sitemapLevel("http://a.test/i.xml"), b.sitemapLevel("http://a.test/t.xml")}; got != [...]uint8{1, 0, 2, 0} {
+		t.Errorf("sitemapLevel: got %v, want [1 0 2 0] (forgotten once read)", got)
 	}
 }
 
