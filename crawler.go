@@ -117,7 +117,11 @@ func New(opts ...Option) (*Crawler, error) {
 		c.fetcher = fetch.New(&fo)
 	}
 	if cfg.robots {
-		c.robots = robots.NewCache(c.spacedHops(robotsFetchFunc(c.fetcher)), nil)
+		// Each hop's deadline covers the wait spacedHops may add before
+		// a redirect back to the same host, besides the fetch itself
+		// (which the fetcher bounds on its own).
+		c.robots = robots.NewCache(c.spacedHops(robotsFetchFunc(c.fetcher)),
+			&robots.CacheOptions{FetchTimeout: robots.DefaultFetchTimeout + max(cfg.delay, 0)})
 	}
 	strategy := frontier.BFS
 	if cfg.priority != nil || cfg.inlinkBoost > 0 {
