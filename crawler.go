@@ -499,8 +499,9 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	return out
 }
 
-// newPage builds the Page for a 2xx response, extracting links and page
-// signals from HTML.
+// newPage builds the Page for a 2xx response: references and page signals
+// from HTML, references from CSS, sitemaps and feeds, and from the
+// response's headers.
 func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL, resp *fetch.Response) *Page {
 	p := &Page{
 		URL: u, Depth: req.Depth, Referrer: req.Referrer, Anchor: req.Anchor,
