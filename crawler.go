@@ -50,7 +50,8 @@ type Crawler struct {
 	frontErr atomic.Pointer[error] // first error from the frontier's Next, which ends the crawl
 	maxDepth int                   // effective hop limit, 0 for none
 	traps    *trapGuard
-	follows  kindSet // the kinds of reference followed
+	follows  kindSet          // the kinds of reference followed
+	xopts    *extract.Options // read-only options for every extract call
 	sitemaps sitemapBook
 
 	privateSeeds atomic.Int64 // seeds refused because their host is private
@@ -91,6 +92,7 @@ func New(opts ...Option) (*Crawler, error) {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
+	c.xopts = &extract.Options{Normalizer: c.norm, BotName: c.botName}
 	for _, s := range cfg.seeds {
 		n, err := c.norm.Normalize(strings.TrimSpace(s))
 		if err != nil {
@@ -512,15 +514,15 @@ func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL,
 	}
 	hdr := extract.RobotsFromHeader(resp.Header, c.botName)
 	p.NoIndex, p.NoFollow = hdr.NoIndex, hdr.NoFollow
-	level := c.sitemaps.sitemapLevel(req.URL)
-	if info, ok := c.sitemaps.takeInfo(req.URL); ok {
+	level, info, ok := c.sitemaps.take(req.URL)
+	if ok {
 		p.Sitemap = &info
 	}
 	switch {
 	case level > 0:
 		c.readSitemap(ctx, p, level == 2)
 	case resp.ContentType == "text/css":
-		p.Links = extract.CSSLinks(resp.Body, u, &extract.Options{Normalizer: c.norm})
+		p.Links = extract.CSSLinks(resp.Body, u, c.xopts)
 	case resp.ContentType != "text/html" && resp.ContentType != "application/xhtml+xml":
 		switch root := xmlRoot(resp.Body); {
 		case isGzip(resp.Body) || root == "urlset" || root == "sitemapindex":
@@ -529,7 +531,7 @@ func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL,
 			c.readFeed(ctx, p)
 		}
 	default:
-		doc, err := extract.Links(bytes.NewReader(resp.Body), u, &extract.Options{Normalizer: c.norm, BotName: c.botName})
+		doc, err := extract.Links(bytes.NewReader(resp.Body), u, c.xopts)
 		if err != nil {
 			c.log.Info("extract failed", "url", req.URL, "err", err)
 		}
@@ -552,7 +554,7 @@ func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL,
 			p.MainText = text
 		}
 	}
-	if hl := extract.HeaderLinks(resp.Header, resp.Status, u, &extract.Options{Normalizer: c.norm}); len(hl) > 0 {
+	if hl := extract.HeaderLinks(resp.Header, resp.Status, u, c.xopts); len(hl) > 0 {
 		p.Links = append(p.Links, hl...)
 	}
 	return p

@@ -142,17 +142,6 @@ func (b *sitemapBook) markSitemap(rawURL string, fromIndex bool) {
 	}
 }
 
-// sitemapLevel reports whether rawURL was queued as a sitemap (1), or as
-// an entry of a sitemap index (2), or not (0), and forgets it.
-func (b *sitemapBook) sitemapLevel(rawURL string) uint8 {
-	fp := uint64(dedup.URLFingerprint(rawURL))
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	level := b.sitemaps[fp]
-	delete(b.sitemaps, fp)
-	return level
-}
-
 func (b *sitemapBook) setInfo(rawURL string, in SitemapInfo) {
 	fp := uint64(dedup.URLFingerprint(rawURL))
 	b.mu.Lock()
@@ -165,17 +154,25 @@ func (b *sitemapBook) setInfo(rawURL string, in SitemapInfo) {
 	}
 }
 
-// takeInfo returns and forgets what a sitemap said about rawURL.
-func (b *sitemapBook) takeInfo(rawURL string) (SitemapInfo, bool) {
-	fp := uint64(dedup.URLFingerprint(rawURL))
+// take returns and forgets what the book knows of rawURL, with one hash
+// and one lock (it is called for every page fetched): whether it was
+// queued as a sitemap (level 1) or as an entry of a sitemap index (2), or
+// not (0), and what a sitemap said of it (ok false when nothing).
+func (b *sitemapBook) take(rawURL string) (level uint8, info SitemapInfo, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, ok := b.info[fp]
-	if !ok {
-		return SitemapInfo{}, false
+	if len(b.sitemaps) == 0 && len(b.info) == 0 {
+		return 0, SitemapInfo{}, false
 	}
-	delete(b.info, fp)
-	return p.unpack(), true
+	fp := uint64(dedup.URLFingerprint(rawURL))
+	level = b.sitemaps[fp]
+	delete(b.sitemaps, fp)
+	p, ok := b.info[fp]
+	if ok {
+		delete(b.info, fp)
+		info = p.unpack()
+	}
+	return level, info, ok
 }
 
 // priorityOf returns the sitemap priority of a URL still queued, if any.

@@ -184,20 +184,21 @@ func TestSitemapBook(t *testing.T) {
 	if _, ok := b.priorityOf("http://a.test/y"); ok {
 		t.Error("priorityOf(y) found a priority the sitemap did not give")
 	}
-	if got, ok := b.takeInfo("http://a.test/x"); !ok || got != in {
-		t.Errorf("takeInfo(x) = %+v, %v; want %+v", got, ok, in)
+	if _, got, ok := b.take("http://a.test/x"); !ok || got != in {
+		t.Errorf("take(x) = %+v, %v; want %+v", got, ok, in)
 	}
-	if _, ok := b.takeInfo("http://a.test/x"); ok {
-		t.Error("takeInfo did not forget x")
+	if _, _, ok := b.take("http://a.test/x"); ok {
+		t.Error("take did not forget x")
 	}
-	if got, _ := b.takeInfo("http://a.test/y"); got.Priority != -1 || !got.LastMod.IsZero() || got.ChangeFreq != "" {
-		t.Errorf("takeInfo(y) = %+v, want nothing known", got)
+	if _, got, _ := b.take("http://a.test/y"); got.Priority != -1 || !got.LastMod.IsZero() || got.ChangeFreq != "" {
+		t.Errorf("take(y) = %+v, want nothing known", got)
 	}
 	b.markSitemap("http://a.test/s.xml", false)
 	b.markSitemap("http://a.test/i.xml", true)
 	b.markSitemap("http://a.test/i.xml", false) // an index's mark stays
-	if got := [...]uint8{b.sitemapLevel("http://a.test/s.xml"), b.sitemapLevel("http://a.test/s.xml"), b.sitemapLevel("http://a.test/i.xml"), b.sitemapLevel("http://a.test/t.xml")}; got != [...]uint8{1, 0, 2, 0} {
-		t.Errorf("sitemapLevel: got %v, want [1 0 2 0] (forgotten once read)", got)
+	level := func(u string) uint8 { l, _, _ := b.take(u); return l }
+	if got := [...]uint8{level("http://a.test/s.xml"), level("http://a.test/s.xml"), level("http://a.test/i.xml"), level("http://a.test/t.xml")}; got != [...]uint8{1, 0, 2, 0} {
+		t.Errorf("take's level: got %v, want [1 0 2 0] (forgotten once read)", got)
 	}
 }
 
