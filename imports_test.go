@@ -40,6 +40,9 @@ var allowedImports = map[string][]string{
 	"internal/testpage":      {},
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl
+
+	"cluster":            {"frontier", "politeness", "robots", "urlnorm"},
+	"internal/redistest": {},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an
