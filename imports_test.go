@@ -41,8 +41,9 @@ var allowedImports = map[string][]string{
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl
 
-	"cluster":            {"frontier", "politeness", "robots", "urlnorm"},
-	"internal/redistest": {},
+	"cluster":                {"frontier", "politeness", "robots", "urlnorm"},
+	"internal/redistest":     {},
+	"examples/clusterspider": {"", "cluster", "internal/spider"},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

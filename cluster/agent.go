@@ -25,7 +25,6 @@ const (
 	DefaultCrawl     = "trawl"
 	DefaultLease     = 10 * time.Second
 	DefaultReadBatch = 64
-	DefaultMaxLocal  = 10_000
 )
 
 // Errors, matched with errors.Is.
@@ -67,7 +66,9 @@ type Options struct {
 	// Default DefaultReadBatch.
 	ReadBatch int
 	// MaxLocal is how many URLs an agent keeps in its local frontier; the
-	// rest wait in its stream in Redis. Default DefaultMaxLocal.
+	// rest wait in its stream in Redis, where a joining agent can take
+	// those of its hosts over. Default 64 per worker of the frontier
+	// (frontier.MemoryOptions.Workers).
 	MaxLocal int
 	// Stats, if set, returns a value that the agent publishes as JSON with
 	// every heartbeat (its trawl.Stats, say); Agent.Stats reads them all.
@@ -127,9 +128,6 @@ func Join(ctx context.Context, rdb redis.UniversalClient, opts *Options) (*Agent
 	}
 	if o.ReadBatch <= 0 {
 		o.ReadBatch = DefaultReadBatch
-	}
-	if o.MaxLocal <= 0 {
-		o.MaxLocal = DefaultMaxLocal
 	}
 	a := &Agent{rdb: rdb, opts: o, keys: keys{o.Crawl}, log: o.Logger,
 		fatalCh: make(chan struct{}), finished: make(chan struct{}), limit: make(chan struct{})}
@@ -241,9 +239,43 @@ func (a *Agent) beat(ctx context.Context) error {
 	if len(res) < 2 {
 		return ErrFenced
 	}
+	dead := a.see(res)
+	if f := a.front.Load(); f != nil {
+		f.renew(ctx)
+	}
+	if a.opts.Stats != nil {
+		if b, err := json.Marshal(a.opts.Stats()); err == nil {
+			a.rdb.HSet(ctx, a.keys.stats(), a.opts.Name, b)
+		}
+	}
+	for _, d := range dead {
+		if err := a.takeOver(ctx, d); err != nil {
+			a.log.Warn("taking over a dead agent failed", "dead", d, "err", err)
+		}
+	}
+	return nil
+}
+
+// look refreshes the ring from the members in Redis, between heartbeats.
+func (a *Agent) look(ctx context.Context) error {
+	res, err := scriptView.EvalSha(ctx, a.rdb, []string{a.keys.members()}).Slice()
+	if err != nil {
+		return fmt.Errorf("cluster: reading members: %w", err)
+	}
+	a.see(res)
+	return nil
+}
+
+// see takes {now, members with scores} from Redis, rebuilds the ring of
+// the live members if it changed, and returns the dead ones.
+func (a *Agent) see(res []any) (dead []string) {
+	if len(res) < 2 {
+		return nil
+	}
+	lease := a.opts.Lease.Milliseconds()
 	now, _ := res[0].(int64)
 	flat, _ := res[1].([]any)
-	var alive, all, dead []string
+	var alive, all []string
 	for i := 0; i+1 < len(flat); i += 2 {
 		name, _ := flat[i].(string)
 		score, _ := strconv.ParseFloat(fmt.Sprint(flat[i+1]), 64)
@@ -261,20 +293,7 @@ func (a *Agent) beat(ctx context.Context) error {
 			a.log.Info("membership changed", "agents", alive)
 		}
 	}
-	if f := a.front.Load(); f != nil {
-		f.renew(ctx)
-	}
-	if a.opts.Stats != nil {
-		if b, err := json.Marshal(a.opts.Stats()); err == nil {
-			a.rdb.HSet(ctx, a.keys.stats(), a.opts.Name, b)
-		}
-	}
-	for _, d := range dead {
-		if err := a.takeOver(ctx, d); err != nil {
-			a.log.Warn("taking over a dead agent failed", "dead", d, "err", err)
-		}
-	}
-	return nil
+	return dead
 }
 
 func (a *Agent) heartbeatLoop(ctx context.Context) {
@@ -417,6 +436,9 @@ func (a *Agent) idleLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if err := a.look(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("reading members failed", "err", err)
 		}
 		if a.opts.MaxPages > 0 {
 			if n, err := a.Pages(ctx); err == nil && n >= a.opts.MaxPages {

@@ -29,10 +29,10 @@ func newClient(t *testing.T) *redis.Client {
 }
 
 // crawlAgent runs one agent's crawl of web to its end.
-func crawlAgent(ctx context.Context, rdb redis.UniversalClient, web *crawltest.Web, name string, delay time.Duration, maxPages int) error {
+func crawlAgent(ctx context.Context, rdb redis.UniversalClient, web *crawltest.Web, name string, delay time.Duration, maxPages int) (trawl.Stats, error) {
 	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: name, Crawl: "test", Lease: 2 * time.Second, MaxPages: int64(maxPages)})
 	if err != nil {
-		return err
+		return trawl.Stats{}, err
 	}
 	opts := []trawl.Option{
 		trawl.WithSeeds(web.Seeds()...),
@@ -51,10 +51,10 @@ func crawlAgent(ctx context.Context, rdb redis.UniversalClient, web *crawltest.W
 	c, err := trawl.New(opts...)
 	if err != nil {
 		a.Close()
-		return err
+		return trawl.Stats{}, err
 	}
 	runErr := c.Run(ctx)
-	return errorsJoin(runErr, a.Close())
+	return c.Stats(), errorsJoin(runErr, a.Close())
 }
 
 func errorsJoin(a, b error) error {
@@ -103,19 +103,24 @@ func checkLog(t *testing.T, web *crawltest.Web, delay time.Duration, wantAll boo
 // with its own crawler, and checks the cluster's promises.
 func TestClusterInProcess(t *testing.T) {
 	rdb := newClient(t)
-	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 6, PagesPerHost: 25})
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 24, PagesPerHost: 8})
 	const delay = 20 * time.Millisecond
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
+	stats := make([]trawl.Stats, 3)
 	for i := range errs {
-		wg.Go(func() { errs[i] = crawlAgent(ctx, rdb, web, fmt.Sprintf("agent%d", i), delay, 0) })
+		wg.Go(func() { stats[i], errs[i] = crawlAgent(ctx, rdb, web, fmt.Sprintf("agent%d", i), delay, 0) })
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("agent%d: %v", i, err)
 		}
+		if stats[i].Fetched == 0 {
+			t.Errorf("agent%d fetched nothing", i)
+		}
+		t.Logf("agent%d fetched %d", i, stats[i].Fetched)
 	}
 	checkLog(t, web, delay, true)
 }
@@ -128,7 +133,7 @@ func TestClusterMaxPages(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
 	for i := range errs {
-		wg.Go(func() { errs[i] = crawlAgent(t.Context(), rdb, web, fmt.Sprintf("agent%d", i), delay, max) })
+		wg.Go(func() { _, errs[i] = crawlAgent(t.Context(), rdb, web, fmt.Sprintf("agent%d", i), delay, max) })
 	}
 	wg.Wait()
 	for i, err := range errs {

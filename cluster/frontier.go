@@ -29,6 +29,7 @@ type Frontier struct {
 	minDelay   time.Duration
 	maxDepth   int
 	maxPerHost int
+	maxLocal   int
 
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
@@ -61,6 +62,10 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},
 		wake: make(chan struct{}), space: make(chan struct{})}
+	f.maxLocal = a.opts.MaxLocal
+	if f.maxLocal <= 0 {
+		f.maxLocal = 64 * max(opts.Workers, 1)
+	}
 	opts.MaxDepth, opts.MaxPerHost = 0, 0
 	opts.Politeness.HostConcurrency = 1
 	f.policy, f.minDelay = delayPolicy(opts.Politeness)
@@ -209,9 +214,16 @@ func (f *Frontier) readLoop(ctx context.Context) {
 	stream := a.keys.stream(a.opts.Name)
 	last := "0"
 	block := min(a.opts.Lease/4, 250*time.Millisecond)
+	ring := a.Ring()
 	for ctx.Err() == nil {
+		if r := a.Ring(); r != ring {
+			ring = r
+			if err := f.rebalance(ctx, ring, last); err != nil && ctx.Err() == nil {
+				a.log.Warn("passing URLs to their hosts' new owners failed", "err", err)
+			}
+		}
 		f.mu.Lock()
-		full := len(f.urls) >= a.opts.MaxLocal
+		full := len(f.urls) >= f.maxLocal
 		space := f.space
 		f.mu.Unlock()
 		if full {
@@ -241,6 +253,72 @@ func (f *Frontier) readLoop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// rebalance passes the URLs of the stream entries not read yet (after
+// last) whose hosts ring gives to another agent to that agent; the URLs of
+// this agent's hosts in those entries go back to its own stream. URLs
+// already read into the local frontier stay and are fetched here (the
+// host leases in Redis keep their hosts polite meanwhile).
+func (f *Frontier) rebalance(ctx context.Context, ring *Ring, last string) error {
+	a := f.a
+	me := a.opts.Name
+	stream := a.keys.stream(me)
+	start := "(" + last
+	if last == "0" {
+		start = "-"
+	}
+	moved := 0
+	for {
+		msgs, err := a.rdb.XRangeN(ctx, stream, start, "+", 100).Result()
+		if err != nil {
+			return err
+		}
+		if len(msgs) == 0 {
+			break
+		}
+		var ids []string
+		var own, others []frontier.Request
+		for _, m := range msgs {
+			start = "(" + m.ID
+			reqs, err := decodeBatch(fmt.Sprint(m.Values["r"]))
+			if err != nil {
+				continue // accept drops it when the reader gets to it
+			}
+			n := len(others)
+			for _, r := range reqs {
+				if o := ring.Owner(r.Host); o != "" && o != me {
+					others = append(others, r)
+				}
+			}
+			if len(others) == n {
+				continue // all still ours: the entry stays as it is
+			}
+			for _, r := range reqs {
+				if o := ring.Owner(r.Host); o == "" || o == me {
+					own = append(own, r)
+				}
+			}
+			ids = append(ids, m.ID)
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		// The moved entries' own URLs go to the end of this agent's
+		// stream, where this scan sees them again and leaves them.
+		all := append(others, own...)
+		if err := a.send(ctx, all); err != nil {
+			return err
+		}
+		if err := a.rdb.XDel(ctx, stream, ids...).Err(); err != nil {
+			return err
+		}
+		moved += len(others)
+	}
+	if moved > 0 {
+		a.log.Info("passed queued URLs to their hosts' new owners", "urls", moved)
+	}
+	return nil
 }
 
 // accept puts the URLs of one stream entry in the local frontier.

@@ -35,6 +35,11 @@ redis.call('ZADD', KEYS[1], now, ARGV[1])
 return {now, redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')}
 `)
 
+// scriptView returns {now, members with scores}. KEYS: members.
+var scriptView = redis.NewScript(nowMS + `
+return {now, redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')}
+`)
+
 // scriptCheck reports, for each URL fingerprint of one host, 1 if the URL
 // is new and within the host's budget, else 0. KEYS: the host's URL hash.
 // ARGV: budget (0 = none), fingerprints.
@@ -115,4 +120,4 @@ if redis.call('XLEN', KEYS[1]) == 0 then return redis.call('DEL', KEYS[1]) end
 return -1
 `)
 
-var scripts = []*redis.Script{scriptJoin, scriptBeat, scriptCheck, scriptMark, scriptAcquire, scriptRelease, scriptRenew, scriptDelIfEmpty}
+var scripts = []*redis.Script{scriptJoin, scriptBeat, scriptView, scriptCheck, scriptMark, scriptAcquire, scriptRelease, scriptRenew, scriptDelIfEmpty}

@@ -1,0 +1,261 @@
+package main_test
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/trawl-dev/trawl/crawltest"
+	"github.com/trawl-dev/trawl/internal/redistest"
+)
+
+const (
+	token   = "clusterbot" // the robots.txt product token of every agent
+	delay   = 50 * time.Millisecond
+	workers = 4
+)
+
+// buildSpider builds clusterspider into a temporary directory.
+func buildSpider(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to build clusterspider: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "clusterspider")
+	cmd := exec.Command(goTool, "build", "-o", bin, "github.com/trawl-dev/trawl/examples/clusterspider")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build clusterspider: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// agent is one clusterspider process.
+type agent struct {
+	name   string
+	cmd    *exec.Cmd
+	out    bytes.Buffer
+	exited chan error
+}
+
+// ua is the User-Agent of an agent: the product token is the same for
+// all, the comment tells the request log which agent sent a request.
+func ua(name string) string { return token + "/1.0 (agent " + name + ")" }
+
+func startAgent(t *testing.T, bin, redisURL, crawl, name string, web *crawltest.Web, extra ...string) *agent {
+	t.Helper()
+	args := append([]string{
+		"-redis", redisURL, "-crawl", crawl, "-agent", name, "-lease", "2s",
+		"-allow-private", "-delay", delay.String(), "-adaptive", "0", "-spill=",
+		"-concurrency", strconv.Itoa(workers), "-max-local", "40", "-user-agent", ua(name), "-progress=false",
+	}, extra...)
+	a := &agent{name: name, exited: make(chan error, 1)}
+	a.cmd = exec.Command(bin, append(args, web.Seeds()...)...)
+	a.cmd.Stdout, a.cmd.Stderr = &a.out, &a.out
+	if err := a.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { a.exited <- a.cmd.Wait() }()
+	t.Cleanup(func() {
+		a.cmd.Process.Kill()
+		<-a.exited
+	})
+	return a
+}
+
+// wait waits for the agent to exit by itself and fails unless with 0.
+func (a *agent) wait(t *testing.T) {
+	t.Helper()
+	select {
+	case err := <-a.exited:
+		a.exited <- err // for Cleanup
+		if err != nil {
+			t.Errorf("agent %s: %v\n%s", a.name, err, a.out.Bytes())
+		}
+	case <-time.After(45 * time.Second): // a bound for a hung agent, not a timing
+		t.Fatalf("agent %s did not end by itself\n%s", a.name, a.out.Bytes())
+	}
+}
+
+// pagesOf returns the pages (robots.txt left out) each agent requested.
+func pagesOf(log *crawltest.Log) map[string]int {
+	n := map[string]int{}
+	for _, r := range log.Requests() {
+		if !strings.HasSuffix(r.URL, "/robots.txt") {
+			n[r.UserAgent]++
+		}
+	}
+	return n
+}
+
+// checkPoliteness checks the cluster-wide politeness promises on the log.
+func checkPoliteness(t *testing.T, log *crawltest.Log) {
+	t.Helper()
+	for u, n := range log.Counts() {
+		if strings.HasSuffix(u, "/robots.txt") && n != 1 {
+			t.Errorf("%s fetched %d times in the cluster, want once", u, n)
+		}
+	}
+	if v := log.RobotsViolations(token); len(v) > 0 {
+		t.Errorf("%d requests robots.txt disallows, first %s", len(v), v[0].URL)
+	}
+	for host, n := range log.MaxInFlight() {
+		if n > 1 {
+			t.Errorf("%d requests at once to %s", n, host)
+		}
+	}
+	for host, g := range log.MinGap() {
+		if g < delay {
+			t.Errorf("host %s contacted %v after the end of the previous request, want at least %v", host, g, delay)
+			for _, r := range log.Requests() {
+				if r.Host == host {
+					t.Logf("%s %s %s %s", r.Start.Format("15:04:05.000000"), r.End.Format("15:04:05.000000"), r.UserAgent, r.URL)
+				}
+			}
+		}
+	}
+}
+
+// TestClusterProcesses runs the cluster as separate processes: a reference
+// crawl by one agent, then three agents of which one is killed with
+// SIGKILL mid-crawl and a fourth joins. The cluster must fetch the same
+// pages as the single agent, each once except the killed agent's in-flight
+// URLs, politely, with robots.txt fetched once per host, and every agent
+// still running must exit 0 by itself.
+func TestClusterProcesses(t *testing.T) {
+	srv := redistest.Start(t)
+	bin := buildSpider(t)
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 5, Hosts: 24, PagesPerHost: 20, LoopbackIPs: true})
+
+	start := time.Now()
+	solo := startAgent(t, bin, srv.URL(), "reference", "solo", web)
+	solo.wait(t)
+	whole := time.Since(start)
+	want := web.Log().FetchedPages()
+	if reach := web.Reachable(token); !slices.Equal(want, reach) {
+		t.Fatalf("the single agent fetched %d pages, want the %d reachable", len(want), len(reach))
+	}
+	web.ResetLog()
+
+	var agents []*agent
+	for _, name := range []string{"a1", "a2", "a3"} {
+		agents = append(agents, startAgent(t, bin, srv.URL(), "cluster", name, web))
+	}
+	// Kill a2 once it has fetched a few pages, then add a4.
+	victim := agents[1]
+	waitFor(t, web, func(log *crawltest.Log) bool { return pagesOf(log)[ua("a2")] >= 10 })
+	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-victim.exited
+	victim.exited <- nil
+	killed := time.Now()
+	agents = append(agents, startAgent(t, bin, srv.URL(), "cluster", "a4", web))
+	for _, a := range agents {
+		if a != victim {
+			a.wait(t)
+		}
+	}
+
+	log := web.Log()
+	if got := log.FetchedPages(); !slices.Equal(got, want) {
+		t.Errorf("the cluster fetched %d pages, want the %d of the single agent", len(got), len(want))
+	}
+	// A URL fetched twice must have been in flight at a2 when it was
+	// killed: first requested by a2, before the kill; at most one per
+	// worker of a2.
+	first := map[string]crawltest.Request{}
+	for _, r := range log.Requests() {
+		if _, ok := first[r.URL]; !ok {
+			first[r.URL] = r
+		}
+	}
+	twice := log.FetchedTwice()
+	for _, u := range twice {
+		if r := first[u]; r.UserAgent != ua("a2") || r.Start.After(killed) {
+			t.Errorf("%s fetched %d times, first by %q at %v (a2 killed at %v)", u, log.Counts()[u], r.UserAgent, r.Start, killed)
+		}
+	}
+	if len(twice) > workers {
+		t.Errorf("%d URLs fetched twice, more than the killed agent's %d workers: %v", len(twice), workers, twice)
+	}
+	checkPoliteness(t, log)
+	byAgent := pagesOf(log)
+	if byAgent[ua("a2")] == 0 {
+		t.Errorf("a2 fetched nothing before it was killed: kill later")
+	}
+	var killedAfter int
+	for _, r := range log.Requests() {
+		if r.Start.After(killed) {
+			killedAfter++
+		}
+	}
+	if killedAfter == 0 {
+		t.Errorf("nothing was fetched after the kill: the crawl was over already")
+	}
+	if byAgent[ua("a4")] == 0 {
+		t.Errorf("the joining agent a4 fetched nothing")
+	}
+	t.Logf("reference crawl %v; pages by agent %v; %d fetched twice (in flight at the kill)",
+		whole.Round(time.Millisecond), byAgent, len(twice))
+	for _, a := range agents {
+		if a != victim {
+			t.Logf("%s:\n%s", a.name, lastLines(a.out.String(), 2))
+		}
+	}
+}
+
+// TestClusterProcessesMaxPages checks that -max-pages holds over three
+// agent processes, which all exit 0 by themselves.
+func TestClusterProcessesMaxPages(t *testing.T) {
+	srv := redistest.Start(t)
+	bin := buildSpider(t)
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 6, Hosts: 24, PagesPerHost: 20, LoopbackIPs: true})
+	const max = 57
+	var agents []*agent
+	for i := range 3 {
+		agents = append(agents, startAgent(t, bin, srv.URL(), "limited", fmt.Sprintf("a%d", i), web, "-max-pages", strconv.Itoa(max)))
+	}
+	for _, a := range agents {
+		a.wait(t)
+	}
+	log := web.Log()
+	total := 0
+	for _, n := range pagesOf(log) {
+		total += n
+	}
+	if total != max {
+		t.Errorf("the cluster fetched %d pages, want -max-pages %d", total, max)
+	}
+	if d := log.FetchedTwice(); len(d) > 0 {
+		t.Errorf("fetched twice: %v", d)
+	}
+	checkPoliteness(t, log)
+}
+
+// waitFor polls the request log until cond holds. The log has no channel
+// to wait on, and a kill must come at a point of the crawl, not a time.
+func waitFor(t *testing.T, web *crawltest.Web, cond func(*crawltest.Log) bool) {
+	t.Helper()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for range 4000 {
+		if cond(web.Log()) {
+			return
+		}
+		<-tick.C
+	}
+	t.Fatal("the crawl never reached the point of the kill")
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
