@@ -20,7 +20,7 @@ import (
 const testAgent = "clusterbot"
 
 // newClient returns a client of a fresh redis-server for t.
-func newClient(t *testing.T) *redis.Client {
+func newClient(t testing.TB) *redis.Client {
 	t.Helper()
 	srv := redistest.Start(t)
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})

@@ -30,6 +30,7 @@ type Frontier struct {
 	maxDepth   int
 	maxPerHost int
 	maxLocal   int
+	known      *seenCache
 
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
@@ -52,6 +53,9 @@ type entry struct {
 
 var _ frontier.Frontier = (*Frontier)(nil)
 
+// seenBits sizes an agent's cache of known URLs: 2^20 slots, 8 MiB.
+const seenBits = 20
+
 // Frontier returns the agent's frontier, configured from opts as
 // trawl.WithFrontierFunc passes them: the local frontier.Memory takes them
 // as they are, except that MaxDepth and MaxPerHost apply to the whole
@@ -61,7 +65,7 @@ var _ frontier.Frontier = (*Frontier)(nil)
 func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},
-		wake: make(chan struct{}), space: make(chan struct{})}
+		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits)}
 	f.maxLocal = a.opts.MaxLocal
 	if f.maxLocal <= 0 {
 		f.maxLocal = 64 * max(opts.Workers, 1)
@@ -126,7 +130,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 	}
 	type cand struct {
 		req frontier.Request
-		fp  string
+		fp  uint64
 	}
 	byHost := map[string][]cand{}
 	var hosts []string
@@ -146,14 +150,14 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 			}
 		}
 		fp := frontier.Fingerprint(r.URL)
-		if seen[fp] {
+		if seen[fp] || f.known.has(fp) {
 			continue
 		}
 		seen[fp] = true
 		if byHost[r.Host] == nil {
 			hosts = append(hosts, r.Host)
 		}
-		byHost[r.Host] = append(byHost[r.Host], cand{r, fpField(fp)})
+		byHost[r.Host] = append(byHost[r.Host], cand{r, fp})
 	}
 	if len(hosts) == 0 {
 		return 0, errors.Join(errs...)
@@ -166,7 +170,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 		args := make([]any, 0, len(byHost[h])+1)
 		args = append(args, budget)
 		for _, c := range byHost[h] {
-			args = append(args, c.fp)
+			args = append(args, fpField(c.fp))
 		}
 		checks[i] = scriptCheck.EvalSha(ctx, pipe, []string{a.keys.urls(h)}, args...)
 	}
@@ -183,7 +187,9 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 		for j, c := range byHost[h] {
 			if flags[j] == 1 {
 				fresh = append(fresh, c.req)
-				marks[h] = append(marks[h], c.fp)
+				marks[h] = append(marks[h], fpField(c.fp))
+			} else {
+				f.known.add(c.fp)
 			}
 		}
 	}
@@ -203,6 +209,10 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("cluster: push: %w", err))
+	} else {
+		for _, r := range fresh {
+			f.known.add(frontier.Fingerprint(r.URL))
+		}
 	}
 	return len(fresh), errors.Join(errs...)
 }
