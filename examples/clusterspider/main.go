@@ -131,4 +131,3 @@ func (cf *clusterFlags) summary(w io.Writer) {
 	}
 	fmt.Fprintf(w, "cluster: %d agents, %d pages\n", len(names), total)
 }
-
