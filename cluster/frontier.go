@@ -460,10 +460,15 @@ func (f *Frontier) forget(fp uint64) string {
 // schedule does; a finished URL is marked done, and its stream entry is
 // deleted when it was the entry's last URL.
 func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
-	if err := f.local.Done(req, out); err != nil {
-		return err
-	}
 	a := f.a
+	fp := frontier.Fingerprint(req.URL)
+	f.mu.Lock()
+	_, ours := f.urls[fp]
+	leased := f.held[req.Host]
+	f.mu.Unlock()
+	if !ours || !leased {
+		return fmt.Errorf("cluster: done %q: %w", req.URL, frontier.ErrNotLeased)
+	}
 	delay := int64(-1)
 	f.mu.Lock()
 	delete(f.held, req.Host)
@@ -481,7 +486,6 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	}
 	f.mu.Unlock()
 	final := !out.Retry && !out.Requeue
-	fp := frontier.Fingerprint(req.URL)
 	done := "0"
 	var id string
 	if final {
@@ -497,8 +501,14 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	if id != "" {
 		pipe.XDel(ctx, a.keys.stream(a.opts.Name), id)
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("cluster: done %q: %w", req.URL, err)
+	_, rerr := pipe.Exec(ctx)
+	// The local frontier's clock for the host starts after Redis's, so
+	// the host is not handed out here before Redis allows it.
+	if err := f.local.Done(req, out); err != nil {
+		return err
+	}
+	if rerr != nil {
+		return fmt.Errorf("cluster: done %q: %w", req.URL, rerr)
 	}
 	return nil
 }

@@ -1,0 +1,61 @@
+package cluster
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/trawl-dev/trawl/frontier"
+)
+
+func TestBatchRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		reqs []frontier.Request
+	}{
+		{name: "one", reqs: []frontier.Request{{URL: "http://a.test/", Host: "a.test", Depth: 1}}},
+		{name: "all fields", reqs: []frontier.Request{{URL: "http://a.test/x?y=1", Host: "a.test", Depth: 3, Priority: 2.5,
+			Referrer: "http://a.test/", Anchor: "tab\there \"quoted\" \x00 ünïcode", Retries: 2, Redirects: 4}}},
+		{name: "several", reqs: []frontier.Request{{URL: "http://a.test/", Host: "a.test"}, {URL: "http://b.test:8080/", Host: "b.test:8080"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := decodeBatch(encodeBatch(tt.reqs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.reqs) {
+				t.Errorf("decodeBatch(encodeBatch(%+v)) = %+v", tt.reqs, got)
+			}
+		})
+	}
+	for _, bad := range []string{"", "{", `[{"u":""}]`, `[{"u":"http://a/"}]`, `{"u":"x"}`} {
+		if _, err := decodeBatch(bad); err == nil {
+			t.Errorf("decodeBatch(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+// FuzzDecodeBatch checks that any stream entry value either decodes to
+// requests that all have a URL and a host and survive a round trip, or
+// fails with an error.
+func FuzzDecodeBatch(f *testing.F) {
+	f.Add(`[{"u":"http://a.test/","h":"a.test","d":1}]`)
+	f.Add(`[{"u":"http://a.test/","h":"a.test","a":"x\u0000y","p":1e308}]`)
+	f.Add(`[]`)
+	f.Add(`null`)
+	f.Fuzz(func(t *testing.T, s string) {
+		reqs, err := decodeBatch(s)
+		if err != nil {
+			return
+		}
+		for _, r := range reqs {
+			if r.URL == "" || r.Host == "" {
+				t.Fatalf("decodeBatch(%q) gave a request without URL or host: %+v", s, r)
+			}
+		}
+		again, err := decodeBatch(encodeBatch(reqs))
+		if err != nil || len(again) != len(reqs) {
+			t.Fatalf("round trip of %q: %v, %d requests, want %d", s, err, len(again), len(reqs))
+		}
+	})
+}
