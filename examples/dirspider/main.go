@@ -10,11 +10,11 @@ package main
 
 import (
 	"github.com/trawl-dev/trawl"
-	"github.com/trawl-dev/trawl/internal/spider"
+	"github.com/trawl-dev/trawl/trawlcli"
 )
 
 func main() {
-	spider.Program{
+	trawlcli.Program{
 		Name:  "dirspider",
 		Usage: "dirspider crawls only the URLs under the directories of the start URLs.",
 		Scope: trawl.UnderPath,

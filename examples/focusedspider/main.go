@@ -22,8 +22,8 @@ import (
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/extract"
-	"github.com/trawl-dev/trawl/internal/spider"
 	"github.com/trawl-dev/trawl/topic"
+	"github.com/trawl-dev/trawl/trawlcli"
 )
 
 // demoTopic is the topic of a -demo crawl without -topic or -topic-file:
@@ -52,8 +52,8 @@ type focused struct {
 	pages, relevant atomic.Int64
 }
 
-func (f *focused) program() spider.Program {
-	return spider.Program{
+func (f *focused) program() trawlcli.Program {
+	return trawlcli.Program{
 		Name: "focusedspider",
 		Usage: "focusedspider crawls the links most likely to lead to pages about a topic first\n" +
 			"(given by -topic words and/or a -topic-file example text) and prints the harvest rate:\n" +
@@ -64,7 +64,7 @@ func (f *focused) program() spider.Program {
 		// a site whatever its topic, and reading one spends the budget
 		// that the topic's links should get (-follow adds them).
 		Follow: []extract.Kind{extract.Navigation, extract.Frame, extract.Redirect, extract.Form, extract.Feed},
-		Extension: spider.Extension{
+		Extension: trawlcli.Extension{
 			Flags:   f.flags,
 			Options: f.options,
 			Status:  f.status,

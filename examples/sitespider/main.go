@@ -10,11 +10,11 @@ package main
 
 import (
 	"github.com/trawl-dev/trawl"
-	"github.com/trawl-dev/trawl/internal/spider"
+	"github.com/trawl-dev/trawl/trawlcli"
 )
 
 func main() {
-	spider.Program{
+	trawlcli.Program{
 		Name:  "sitespider",
 		Usage: "sitespider crawls the hosts of the start URLs and nothing else.",
 		Scope: trawl.SameHost,

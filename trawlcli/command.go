@@ -1,4 +1,4 @@
-// Package spider is the command-line program shared by the example spiders
+// Package trawlcli is the command-line program shared by the example spiders
 // (examples/sitespider, examples/dirspider): flag parsing, the -demo web,
 // the progress line and the summary. Each example only chooses the scope
 // filter that makes it what it is. With -state DIR a crawl keeps its
@@ -11,7 +11,7 @@
 // needs (15 MB of a 28 MB binary, and cgo): -state then fails with an
 // error naming the tag. With -warc DIR a spider writes what it fetched as
 // WARC files (package store's WARC), alongside -out or alone.
-package spider
+package trawlcli
 
 import (
 	"bufio"
