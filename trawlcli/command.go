@@ -1,16 +1,3 @@
-// Package trawlcli is the command-line program shared by the example spiders
-// (examples/sitespider, examples/dirspider): flag parsing, the -demo web,
-// the progress line and the summary. Each example only chooses the scope
-// filter that makes it what it is. With -state DIR a crawl keeps its
-// frontier in DIR (package frontier/disk) and resumes from it; the crash
-// test (TRAWL_CRASH_TEST=1 for the long one) kills a spider to prove it.
-// Without -state the in-memory frontier keeps the middle of its queue in an
-// unnamed temporary file (-spill DIR, default $TMPDIR or /var/tmp, which
-// stays on disk where /tmp is in memory; -spill= keeps it all in memory). Built with -tags
-// trawl_nostate, a spider leaves out -state and the embedded store it
-// needs (15 MB of a 28 MB binary, and cgo): -state then fails with an
-// error naming the tag. With -warc DIR a spider writes what it fetched as
-// WARC files (package store's WARC), alongside -out or alone.
 package trawlcli
 
 import (
@@ -22,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"time"
 
@@ -32,36 +18,77 @@ import (
 	"github.com/trawl-dev/trawl/store"
 )
 
-// Program describes one example spider.
-type Program struct {
+// Command is a crawler's command line. Name, Usage and Crawl are required;
+// the other fields may be left zero. A Command is not safe for concurrent
+// use: run one at a time.
+type Command struct {
 	Name  string // command name, e.g. "sitespider"
-	Usage string // one paragraph: what the spider crawls
-	// Scope returns the filter that keeps the crawl within its scope, given
-	// the normalized start URLs.
-	Scope func(seeds ...string) trawl.Filter
-	// Extension, if set, adds a program's own flags and behaviour (the
-	// focused spider's topic, for one).
-	Extension Extension
-	// Follow is what the program follows when -follow is not given; nil
+	Usage string // one paragraph for -h: what the command crawls
+
+	// Crawl builds the crawler and runs it: it calls trawl.New with
+	// s.Options(), trawl.WithSeeds(s.Seeds()...) and the program's own
+	// options (its scope Filter above all), then returns s.Run(ctx, c).
+	// An error returned before s.Run is the user's (bad flag values or
+	// URLs: exit status 2) unless wrapped by [Exit].
+	Crawl func(ctx context.Context, s *Session) error
+
+	// Follow is what the crawl follows when -follow is not given; nil
 	// means trawl's DefaultFollow.
 	Follow []extract.Kind
+
+	// Features are the program's own flags and behaviour, added after the
+	// common ones and the [Builtin] features.
+	Features []Feature
 }
 
-// Extension is what a spider adds to the common program. Each func may be
-// nil.
-type Extension struct {
-	// Flags registers extra flags.
-	Flags func(fs *flag.FlagSet)
-	// Options is called after the flags are parsed and returns options to
-	// add to the crawl, or an error for bad flag values (exit status 2).
-	Options func() ([]trawl.Option, error)
-	// Status returns text appended to the progress line.
-	Status func() string
-	// Summary writes extra lines to the summary at the end.
-	Summary func(w io.Writer)
+// Main runs the command with the process's arguments, with a context that
+// Ctrl-C (os.Interrupt) cancels, and exits with Run's status.
+func (cmd *Command) Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cmd.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-// flags are the options every spider takes.
+// Run runs the command with args, writing the summary to stdout and the
+// progress line and errors to stderr, and returns the exit status: 0 on
+// success and when ctx was cancelled (the summary then begins with
+// "interrupted"), 2 for bad flags or URLs, 1 when the crawl failed.
+func (cmd *Command) Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	s := &Session{cmd: cmd, stdout: stdout, stderr: stderr}
+	code := s.run(ctx, args)
+	if !s.ran {
+		s.closeStores()
+	}
+	if s.demoWeb != nil {
+		s.demoWeb.Close()
+	}
+	if s.demoOut != "" {
+		os.RemoveAll(s.demoOut)
+	}
+	return code
+}
+
+// Session is one run of a Command: the parsed flags and what they opened.
+// Feature hooks and Command.Crawl get it. It is not safe for concurrent
+// use, except Stdout, Stderr and the flag accessors, which only read.
+type Session struct {
+	cmd            *Command
+	stdout, stderr io.Writer
+	fs             *flag.FlagSet
+	f              flags
+	features       []Feature
+
+	seeds   []string
+	opts    []trawl.Option // the common flags' and the features' options
+	stores  []trawl.Store
+	line    progressLine
+	demoWeb *crawltest.Web
+	demoOut string // -demo's temporary output directory, removed at the end
+	ran     bool   // Run was called: the crawler owns the stores
+}
+
+// flags are the options every command takes.
 type flags struct {
 	seedsFile       string
 	maxPages        int
@@ -75,29 +102,13 @@ type flags struct {
 	adaptive        float64
 	userAgent       string
 	out             string
-	state           string
-	spill           string
 	allowPrivate    bool
 	progress        bool
 	demo            bool
-	warc            warcFlags
 }
 
-// Main runs the program with the process's arguments and exits.
-func (p Program) Main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := p.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
-
-// Run runs the program with args, writing the summary to stdout and progress
-// and errors to stderr, and returns the exit status: 0 on success, 2 for bad
-// flags or URLs, 1 when the crawl failed.
-func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet(p.Name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var f flags
+func (s *Session) register() {
+	fs, f := s.fs, &s.f
 	fs.StringVar(&f.seedsFile, "seeds", "", "read more start URLs from `FILE`, one per line (# starts a comment)")
 	fs.IntVar(&f.maxPages, "max-pages", 0, "stop after `N` page fetches (0 = no limit)")
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "follow links to depth `D`; start URLs have depth 1 (0 = the library's default, 50; -1 = no limit)")
@@ -105,177 +116,274 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.BoolVar(&f.archive, "archive", false, "archive crawl: also fetch and store the images, style sheets, scripts and media pages embed")
 	fs.IntVar(&f.hostBudget, "host-budget", 0, "queue at most `N` URLs of any one host over the whole crawl (0 = no cap)")
 	fs.IntVar(&f.concurrency, "concurrency", 16, "fetches in flight at once, over all hosts")
-	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host")
-	fs.DurationVar(&f.delay, "delay", time.Second, "minimum gap between requests to one host")
-	fs.Float64Var(&f.adaptive, "adaptive", 10, "adaptive politeness: a host rests at least `FACTOR` × its last fetch time (0 = off)")
+	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host; each waits -delay after the previous request to the host ended, so N per host with delay D make at most N/D requests a second")
+	fs.DurationVar(&f.delay, "delay", time.Second, "minimum gap between requests to one host; giving -delay without -adaptive turns adaptive politeness off, so the gap is exactly this (plus robots.txt Crawl-delay and back-off)")
+	fs.Float64Var(&f.adaptive, "adaptive", 10, "adaptive politeness: a host rests at least `FACTOR` × its last fetch time (0 = off; off when -delay is given without -adaptive)")
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
 	fs.StringVar(&f.out, "out", "", "store pages in `DIR` (numbered files, urls.txt, stats.txt)")
-	fs.StringVar(&f.state, "state", "", "keep the crawl's frontier in `DIR` and resume from it (with -out, storing continues)")
-	fs.StringVar(&f.spill, "spill", spillDir(), "keep most of the queue in an unnamed temporary file in `DIR` instead of in memory (breadth-first crawls without -state; empty: keep it in memory)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
-	fs.BoolVar(&f.progress, "progress", isTerminal(stderr), "show a progress line on stderr (default: when stderr is a terminal)")
-	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed)")
-	f.warc.register(fs)
-	if p.Extension.Flags != nil {
-		p.Extension.Flags(fs)
+	fs.BoolVar(&f.progress, "progress", isTerminal(s.stderr), "show a progress line on stderr (default: when stderr is a terminal)")
+	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed; pages go to a temporary directory removed at the end unless -out is given)")
+}
+
+// run parses args, sets the session up and calls Crawl; Run cleans up.
+func (s *Session) run(ctx context.Context, args []string) int {
+	cmd := s.cmd
+	s.fs = flag.NewFlagSet(cmd.Name, flag.ContinueOnError)
+	s.fs.SetOutput(s.stderr)
+	s.register()
+	s.features = append(Builtin(), cmd.Features...)
+	for _, ft := range s.features {
+		if ft.Flags != nil {
+			ft.Flags(s.fs)
+		}
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: %s [flags] URL...\n\n%s\n\nFlags:\n", p.Name, p.Usage)
-		fs.PrintDefaults()
+	s.fs.Usage = func() {
+		fmt.Fprintf(s.stderr, "Usage: %s [flags] URL...\n\n%s\n\nFlags:\n", cmd.Name, cmd.Usage)
+		s.fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := s.fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	delaySet := false
-	fs.Visit(func(fl *flag.Flag) { delaySet = delaySet || fl.Name == "delay" })
+	if code := s.setup(); code != 0 {
+		return code
+	}
+	if cmd.Crawl == nil {
+		return s.fail(Exit(2, errors.New("trawlcli: Command.Crawl is nil")))
+	}
+	err := cmd.Crawl(ctx, s)
+	switch {
+	case err == nil:
+		return 0
+	case s.ran && errors.Is(err, context.Canceled):
+		return 0 // the summary said "interrupted"
+	case !s.ran:
+		var ee *exitError
+		if !errors.As(err, &ee) {
+			err = Exit(2, err)
+		}
+	}
+	return s.fail(err)
+}
 
-	seeds := fs.Args()
+// fail prints err and returns its exit status: Exit's code, else 1.
+func (s *Session) fail(err error) int {
+	fmt.Fprintf(s.stderr, "%s: %v\n", s.cmd.Name, err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 1
+}
+
+// setup reads the seeds, starts the -demo web and builds the options of
+// the common flags and of the features.
+func (s *Session) setup() int {
+	f := &s.f
+	s.seeds = s.fs.Args()
 	if f.seedsFile != "" {
 		more, err := readSeeds(f.seedsFile)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
-			return 2
+			return s.fail(Exit(2, err))
 		}
-		seeds = append(seeds, more...)
+		s.seeds = append(s.seeds, more...)
 	}
-
-	var opts []trawl.Option
 	if f.demo {
 		web, err := crawltest.NewWeb(&crawltest.Options{Seed: 1, Hosts: 5, PagesPerHost: 40})
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: demo web: %v\n", p.Name, err)
-			return 1
+			return s.fail(fmt.Errorf("demo web: %w", err))
 		}
-		defer web.Close()
-		if len(seeds) == 0 {
-			seeds = web.Seeds()
+		s.demoWeb = web
+		if len(s.seeds) == 0 {
+			s.seeds = web.Seeds()
 		}
-		if !delaySet {
+		if !s.FlagSet("delay") {
 			f.delay = 20 * time.Millisecond
 		}
-		opts = append(opts, trawl.WithDialContext(web.DialContext), trawl.WithAllowPrivateNetworks(true))
-		fmt.Fprintf(stdout, "demo: serving a synthetic web of %d hosts on loopback (%s ...)\n", len(web.Hosts()), web.Hosts()[0])
+		s.opts = append(s.opts, trawl.WithDialContext(web.DialContext), trawl.WithAllowPrivateNetworks(true))
+		fmt.Fprintf(s.stdout, "demo: serving a synthetic web of %d hosts on loopback (%s ...)\n", len(web.Hosts()), web.Hosts()[0])
 		if f.out == "" {
-			dir, err := os.MkdirTemp("", p.Name+"-demo-")
+			dir, err := os.MkdirTemp("", s.cmd.Name+"-demo-")
 			if err != nil {
-				fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
-				return 1
+				return s.fail(err)
 			}
-			f.out = dir
+			f.out, s.demoOut = dir, dir
 		}
 	}
-	if len(seeds) == 0 {
-		fmt.Fprintf(stderr, "%s: no start URLs (give URLs as arguments, -seeds FILE, or -demo)\n", p.Name)
-		fs.Usage()
+	if len(s.seeds) == 0 {
+		fmt.Fprintf(s.stderr, "%s: no start URLs (give URLs as arguments, -seeds FILE, or -demo)\n", s.cmd.Name)
+		s.fs.Usage()
 		return 2
 	}
 
-	opts = append(opts,
-		trawl.WithSeeds(seeds...),
-		trawl.WithFilters(p.Scope(seeds...)),
+	// -delay without -adaptive means exactly that delay: the adaptive
+	// factor is set explicitly either way, whatever the library's default.
+	adaptive := f.adaptive
+	if s.FlagSet("delay") && !s.FlagSet("adaptive") {
+		adaptive = 0
+	}
+	s.opts = append(s.opts,
 		trawl.WithMaxPages(f.maxPages),
 		trawl.WithMaxDepth(f.maxDepth),
 		trawl.WithHostBudget(f.hostBudget),
 		trawl.WithWorkers(f.concurrency),
 		trawl.WithHostConcurrency(f.hostConcurrency),
 		trawl.WithDelay(f.delay),
-		trawl.WithAdaptiveDelay(f.adaptive),
+		trawl.WithAdaptiveDelay(adaptive),
 	)
 	if f.allowPrivate {
-		opts = append(opts, trawl.WithAllowPrivateNetworks(true))
+		s.opts = append(s.opts, trawl.WithAllowPrivateNetworks(true))
 	}
 	if f.follow != "" {
 		var kinds []extract.Kind
 		for _, name := range strings.Split(f.follow, ",") {
 			k, err := extract.ParseKind(strings.TrimSpace(name))
 			if err != nil {
-				fmt.Fprintf(stderr, "%s: -follow: %v\n", p.Name, err)
-				return 2
+				return s.fail(Exit(2, fmt.Errorf("-follow: %w", err)))
 			}
 			kinds = append(kinds, k)
 		}
-		opts = append(opts, trawl.WithFollow(kinds...))
-	} else if p.Follow != nil {
-		opts = append(opts, trawl.WithFollow(p.Follow...))
+		s.opts = append(s.opts, trawl.WithFollow(kinds...))
+	} else if s.cmd.Follow != nil {
+		s.opts = append(s.opts, trawl.WithFollow(s.cmd.Follow...))
 	}
 	if f.archive {
-		opts = append(opts, trawl.WithArchive(true))
+		s.opts = append(s.opts, trawl.WithArchive(true))
 	}
 	if f.userAgent != "" {
-		opts = append(opts, trawl.WithUserAgent(f.userAgent))
+		s.opts = append(s.opts, trawl.WithUserAgent(f.userAgent))
 	}
-	var dir *store.Dir
 	if f.out != "" {
-		var err error
-		if dir, err = store.NewDir(f.out); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
-			return 1
-		}
-	}
-	warc, err := f.warc.open(&f, len(seeds))
-	if err != nil {
-		if dir != nil {
-			dir.Close()
-		}
-		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
-		return 1
-	}
-	switch {
-	case dir != nil && warc != nil:
-		opts = append(opts, trawl.WithStore(both{dir, warc}))
-	case dir != nil:
-		opts = append(opts, trawl.WithStore(dir))
-	case warc != nil:
-		opts = append(opts, trawl.WithStore(warc))
-	}
-	if f.spill != "" {
-		opts = append(opts, trawl.WithSpillDir(f.spill))
-	}
-	if f.state != "" {
-		opts = append(opts, withState(f.state))
-	}
-	if p.Extension.Options != nil {
-		more, err := p.Extension.Options()
+		dir, err := store.NewDir(f.out)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
-			return 2
+			return s.fail(err)
 		}
-		opts = append(opts, more...)
+		s.AddStore(dir)
 	}
-	line := progressLine{extra: p.Extension.Status}
-	if f.progress {
-		opts = append(opts, trawl.WithProgress(250*time.Millisecond, func(s trawl.Stats) { line.show(stderr, s) }))
-	}
-	c, err := trawl.New(opts...)
-	if err != nil {
-		if dir != nil {
-			dir.Close()
+	for _, ft := range s.features {
+		if ft.Setup == nil {
+			continue
 		}
-		if warc != nil {
-			warc.Close()
+		more, err := ft.Setup(s)
+		if err != nil {
+			var ee *exitError
+			if !errors.As(err, &ee) {
+				err = Exit(2, err)
+			}
+			return s.fail(err)
 		}
-		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
-		return 2
+		s.opts = append(s.opts, more...)
 	}
-	runErr := c.Run(ctx)
-	line.end(stderr)
-	summary(stdout, c.Stats(), f.out)
-	if warc != nil {
-		n, rv := warc.Records()
-		fmt.Fprintf(stdout, "warc: %s (%d records, %d of them revisits; CDXJ index beside)\n", f.warc.dir, n, rv)
-	}
-	if p.Extension.Summary != nil {
-		p.Extension.Summary(stdout)
-	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		fmt.Fprintf(stderr, "%s: %v\n", p.Name, runErr)
-		return 1
+	for _, ft := range s.features {
+		if ft.Status != nil {
+			s.line.extra = append(s.line.extra, ft.Status)
+		}
 	}
 	return 0
 }
+
+// Seeds returns the start URLs: the arguments, then -seeds FILE's, or the
+// -demo web's when there are none.
+func (s *Session) Seeds() []string { return s.seeds }
+
+// Options returns the crawl options of the common flags and of every
+// feature, the store (-out, -warc, and what features added) and the
+// progress line: everything but the seeds and the scope, which the
+// program adds.
+func (s *Session) Options() []trawl.Option {
+	opts := append([]trawl.Option(nil), s.opts...)
+	if st := combine(s.stores); st != nil {
+		opts = append(opts, trawl.WithStore(st))
+	}
+	if s.f.progress {
+		opts = append(opts, trawl.WithProgress(250*time.Millisecond, func(st trawl.Stats) { s.line.show(s.stderr, st) }))
+	}
+	return opts
+}
+
+// Run runs c, ends the progress line and writes the summary (the common
+// one, then each feature's). It returns c.Run's error; a cancelled ctx
+// makes the summary begin with "interrupted" and Command.Run exit 0.
+func (s *Session) Run(ctx context.Context, c *trawl.Crawler) error {
+	s.ran = true
+	err := c.Run(ctx)
+	s.line.end(s.stderr)
+	st := c.Stats()
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(s.stdout, "interrupted: the crawl was stopped before its end")
+		if s.FlagSet("state") {
+			fmt.Fprintf(s.stdout, " (run the same command again to resume from -state)")
+		}
+		fmt.Fprintln(s.stdout)
+	}
+	summary(s.stdout, st, s.f.out, s.demoOut != "")
+	for _, ft := range s.features {
+		if ft.Summary != nil {
+			ft.Summary(s.stdout, st)
+		}
+	}
+	return err
+}
+
+// AddStore adds a store to the crawl's (a feature's Setup calls it): every
+// stored page is given to each store, exchanges to those that implement
+// trawl.ExchangeStore. The crawler closes them when Run returns; Command.Run
+// closes them when the crawl never ran.
+func (s *Session) AddStore(st trawl.Store) { s.stores = append(s.stores, st) }
+
+// FlagSet reports whether the flag name was given on the command line.
+func (s *Session) FlagSet(name string) bool {
+	set := false
+	s.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
+}
+
+// Flag returns the value of flag name as text ("" for an unknown flag), so
+// a feature can read the common flags (-demo, -progress, -out, ...).
+func (s *Session) Flag(name string) string {
+	if fl := s.fs.Lookup(name); fl != nil {
+		return fl.Value.String()
+	}
+	return ""
+}
+
+// Demo reports whether -demo was given.
+func (s *Session) Demo() bool { return s.f.demo }
+
+// Progress reports whether the progress line is on.
+func (s *Session) Progress() bool { return s.f.progress }
+
+// Stdout is where the summary goes.
+func (s *Session) Stdout() io.Writer { return s.stdout }
+
+// Stderr is where the progress line and errors go.
+func (s *Session) Stderr() io.Writer { return s.stderr }
+
+func (s *Session) closeStores() {
+	for _, st := range s.stores {
+		st.Close()
+	}
+}
+
+// Exit wraps err so that Command.Run exits with code (2 for the user's
+// mistakes, 1 for failures). Exit(code, nil) is nil.
+func Exit(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
 
 func readSeeds(path string) ([]string, error) {
 	f, err := os.Open(path)
@@ -294,19 +402,6 @@ func readSeeds(path string) ([]string, error) {
 	return out, sc.Err()
 }
 
-// spillDir is -spill's default: $TMPDIR if set, else /var/tmp where it
-// exists, which stays on disk on systems that mount /tmp in memory (where a
-// spill file would take the memory it is meant to save), else os.TempDir().
-func spillDir() string {
-	if d := os.Getenv("TMPDIR"); d != "" {
-		return d
-	}
-	if fi, err := os.Stat("/var/tmp"); err == nil && fi.IsDir() {
-		return "/var/tmp"
-	}
-	return os.TempDir()
-}
-
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -314,57 +409,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// progressLine redraws one status line in place.
-type progressLine struct {
-	shown bool
-	extra func() string
-}
-
-func (l *progressLine) show(w io.Writer, s trawl.Stats) {
-	fmt.Fprintf(w, "\r\033[K%d pages  %.1f pages/s  %d queued  %d stored  %d errors  %s",
-		s.Fetched, s.PagesPerSecond, s.Queued, s.Stored, s.Errors, s.Elapsed.Round(time.Second))
-	if l.extra != nil {
-		fmt.Fprintf(w, "  %s", l.extra())
-	}
-	l.shown = true
-}
-
-func (l *progressLine) end(w io.Writer) {
-	if l.shown {
-		fmt.Fprintln(w)
-	}
-}
-
-func summary(w io.Writer, s trawl.Stats, out string) {
-	fmt.Fprintf(w, "crawled %d pages in %s (%.1f pages/s), %d bytes\n", s.Fetched, s.Elapsed.Round(time.Millisecond), s.PagesPerSecond, s.Bytes)
-	fmt.Fprintf(w, "stored %d pages; max depth %d; sizes min %d / avg %d / max %d bytes\n", s.Stored, s.MaxDepth, s.MinSize, s.AvgSize, s.MaxSize)
-	fmt.Fprintf(w, "status: %d 2xx, %d 3xx, %d 4xx, %d 5xx\n", s.Status2xx, s.Status3xx, s.Status4xx, s.Status5xx)
-	fmt.Fprintf(w, "urls: %d discovered, %d duplicates, %d filtered, %d denied by robots.txt (%d robots.txt fetches), %d still queued\n",
-		s.Discovered, s.DuplicateURLs, s.Filtered, s.RobotsDenied, s.RobotsFetches, s.Queued)
-	if s.TrapURLs > 0 || s.RepeatPages > 0 {
-		fmt.Fprintf(w, "traps: %d URLs dropped by the trap rules, %d pages repeating an earlier page (links not followed)\n", s.TrapURLs, s.RepeatPages)
-	}
-	if s.Sitemaps > 0 || s.Feeds > 0 {
-		fmt.Fprintf(w, "discovery: %d sitemaps listing %d URLs, %d feeds\n", s.Sitemaps, s.SitemapURLs, s.Feeds)
-	}
-	if s.PrivateRefused > 0 {
-		fmt.Fprintf(w, "private: %d URLs refused because their host is on a private or loopback address (-allow-private allows them)\n", s.PrivateRefused)
-	}
-	if s.Errors > 0 {
-		var kinds []string
-		for k, v := range s.ErrorKinds {
-			kinds = append(kinds, fmt.Sprintf("%s %d", k, v))
-		}
-		fmt.Fprintf(w, "errors: %d (%s)\n", s.Errors, strings.Join(sortStrings(kinds), ", "))
-	}
-	if out != "" {
-		fmt.Fprintf(w, "output: %s (urls.txt, stats.txt, numbered pages)\n", out)
-	}
-}
-
-func sortStrings(s []string) []string {
-	slices.Sort(s)
-	return s
 }

@@ -16,7 +16,7 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	f := &focused{stderr: &errb}
 	args = append([]string{"-progress=false", "-out", t.TempDir()}, args...)
-	code = f.program().Run(context.Background(), args, &out, &errb)
+	code = f.command().Run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
