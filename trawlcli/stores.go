@@ -35,28 +35,34 @@ type multiStore struct {
 }
 
 func (m multiStore) Put(ctx context.Context, p *trawl.Page) error {
-	var errs []error
+	var err error
 	for _, st := range m.stores {
-		errs = append(errs, st.Put(ctx, p))
+		if e := st.Put(ctx, p); e != nil {
+			err = errors.Join(err, e)
+		}
 	}
-	return errors.Join(errs...)
+	return err
 }
 
 func (m multiStore) Close() error {
-	var errs []error
+	var err error
 	for _, st := range m.stores {
-		errs = append(errs, st.Close())
+		if e := st.Close(); e != nil {
+			err = errors.Join(err, e)
+		}
 	}
-	return errors.Join(errs...)
+	return err
 }
 
 // multiExchangeStore is a multiStore with at least one ExchangeStore.
 type multiExchangeStore struct{ multiStore }
 
 func (m multiExchangeStore) PutExchange(ctx context.Context, ex *trawl.Exchange) error {
-	var errs []error
+	var err error
 	for _, st := range m.exchanges {
-		errs = append(errs, st.PutExchange(ctx, ex))
+		if e := st.PutExchange(ctx, ex); e != nil {
+			err = errors.Join(err, e)
+		}
 	}
-	return errors.Join(errs...)
+	return err
 }
