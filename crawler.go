@@ -466,6 +466,9 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	repeat := c.traps.seenText(urlnorm.Key(u), page.Title, page.Text)
 	if c.cfg.pageScore != nil {
 		page.Score = c.cfg.pageScore(page)
+		if page.Relevant {
+			c.stats.relevant.Add(1)
+		}
 	}
 	if ev := c.cfg.events.OnPage; ev != nil {
 		ev(ctx, page)

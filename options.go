@@ -165,8 +165,10 @@ func WithPriority(score func(l *Link, p *Page) float64) Option {
 // extraction and before Events.OnPage, the Store and the WithPriority
 // function see the page; its result is Page.Score. It is where a focused
 // crawl scores a page once (say, its main text against a topic) so that
-// scoring each of its links can reuse the figure. score must be safe for
-// concurrent use. Default: none (Page.Score is 0).
+// scoring each of its links can reuse the figure. score may set
+// p.Relevant when it judges the page on topic; Stats.Relevant counts those
+// pages. score must be safe for concurrent use. Default: none (Page.Score
+// is 0).
 func WithPageScore(score func(p *Page) float64) Option {
 	return func(c *config) { c.pageScore = score }
 }

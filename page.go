@@ -49,6 +49,7 @@ type Page struct {
 	Text      string  // visible text of the page, whitespace collapsed
 	MainText  string  // main content (article text, paragraphs separated by blank lines); filled with WithMainText
 	Score     float64 // the WithPageScore function's score for this page; 0 without one
+	Relevant  bool    // set by the WithPageScore function when it judges the page on topic (as topic.Scorer.Observe does); counted in Stats.Relevant
 	// Duplicate says whether the page's main text duplicates an earlier
 	// page's (Kind dedup.Exact or dedup.Near, Of its URL); Kind is dedup.New
 	// for an original or when detection is off.

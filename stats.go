@@ -39,6 +39,7 @@ type Stats struct {
 	Sitemaps        int64 // sitemap files read (urlset or index, XML, gzip or plain text)
 	SitemapURLs     int64 // URLs listed in them (page URLs and index entries)
 	Feeds           int64 // RSS and Atom feeds read
+	Relevant        int64 // pages the WithPageScore function marked Page.Relevant: a focused crawl's harvest (harvest rate = Relevant / Fetched)
 
 	Errors      int64            // URLs given up on (after retries)
 	ErrorKinds  map[string]int64 // errors by kind: "timeout", "connection", "status-5xx", "content-type", "bomb", ...
@@ -68,6 +69,7 @@ type stats struct {
 	sitemaps, sitemapURLs, feeds        atomic.Int64
 	errors, storeErrors, truncated      atomic.Int64
 	maxDepth                            atomic.Int64
+	relevant                            atomic.Int64
 
 	mu         sync.Mutex
 	errorKinds map[string]int64
@@ -153,6 +155,7 @@ func (s *stats) snapshot(queued int) Stats {
 		Sitemaps:        s.sitemaps.Load(),
 		SitemapURLs:     s.sitemapURLs.Load(),
 		Feeds:           s.feeds.Load(),
+		Relevant:        s.relevant.Load(),
 		Errors:          s.errors.Load(),
 		StoreErrors:     s.storeErrors.Load(),
 		Truncated:       s.truncated.Load(),

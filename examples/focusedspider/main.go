@@ -178,6 +178,7 @@ func (f *focused) pageScore(p *trawl.Page) float64 {
 	if t := text(p); t != "" {
 		score, rel = f.scorer.Observe(t)
 	}
+	p.Relevant = rel // the crawler counts it in Stats.Relevant
 	n := f.pages.Add(1)
 	if rel {
 		f.relevant.Add(1)
@@ -206,8 +207,9 @@ func (f *focused) status() string {
 	return fmt.Sprintf("harvest %.2f (%d/%d)", rate, rel, pages)
 }
 
-func (f *focused) summary(w io.Writer, _ trawl.Stats) {
-	rate, rel, pages := f.harvest()
+func (f *focused) summary(w io.Writer, st trawl.Stats) {
+	rate, _, pages := f.harvest()
+	rel := st.Relevant
 	fmt.Fprintf(w, "topic: %q\n", f.desc)
 	fmt.Fprintf(w, "harvest rate: %.3f (%d relevant of %d pages fetched)\n", rate, rel, pages)
 }
