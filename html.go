@@ -297,6 +297,17 @@ func attr(n *html.Node, name string) string {
 	return v
 }
 
+// isBlock reports whether tag's text is set apart from the text around it
+// by a space.
+func isBlock(tag string) bool {
+	switch tag {
+	case "br", "p", "div", "li", "td", "th", "tr", "h1", "h2", "h3", "h4", "h5", "h6",
+		"section", "article", "header", "footer", "nav", "ul", "ol", "dt", "dd", "blockquote", "pre", "hr":
+		return true
+	}
+	return false
+}
+
 // nodeText collects the text under n, without scripts and styles, with
 // white space collapsed.
 func nodeText(n *html.Node) string {
@@ -323,12 +334,17 @@ func nodeText(n *html.Node) string {
 			switch n.Data {
 			case "script", "style", "template", "noscript":
 				return
-			case "br", "p", "div", "li", "td", "th", "tr", "h1", "h2", "h3", "h4", "h5", "h6":
-				space = b.Len() > 0
 			}
+		}
+		block := n.Type == html.ElementNode && isBlock(n.Data)
+		if block {
+			space = space || b.Len() > 0
 		}
 		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 			walk(ch)
+		}
+		if block {
+			space = space || b.Len() > 0
 		}
 	}
 	walk(n)

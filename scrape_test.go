@@ -554,7 +554,7 @@ func errString(err error) string {
 
 func TestStatusCodes(t *testing.T) {
 	s := newSite(t, map[string]string{
-		"a.test/":  `<a href="/ok">ok</a> <a href="/missing">m</a> <a href="/gone">g</a> <a href="/moved">r</a>`,
+		"a.test/":   `<a href="/ok">ok</a> <a href="/missing">m</a> <a href="/gone">g</a> <a href="/moved">r</a>`,
 		"a.test/ok": `<p>ok</p>`,
 	})
 	s.pages["a.test/gone"] = func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusGone) }
