@@ -26,9 +26,9 @@ func demoWeb(hosts, pages int) (*crawltest.Web, []trawl.Option) {
 	return web, []trawl.Option{
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)), // the scope
-		trawl.WithDelay(0),                     // loopback only: be polite elsewhere
-		trawl.WithDialContext(web.DialContext), // reach the synthetic hosts
-		trawl.WithAllowPrivateNetworks(true),   // they live on 127.0.0.1
+		trawl.WithDelay(0),                                // loopback only: be polite elsewhere
+		trawl.WithDialContext(web.DialContext),            // reach the synthetic hosts
+		trawl.WithAllowPrivateNetworks(true),              // they live on 127.0.0.1
 	}
 }
 

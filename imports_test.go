@@ -34,6 +34,8 @@ var allowedImports = map[string][]string{
 	"internal/spider":          {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
 	"examples/sitespider":      {"", "internal/spider"},
 	"examples/dirspider":       {"", "internal/spider"},
+	"examples/scraper":         {"", "store", "crawltest"},
+	"examples/pagesjsonl":      {"", "store"},
 
 	"topic":                  {},
 	"examples/focusedspider": {"", "internal/spider", "topic", "extract"},
