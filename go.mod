@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/PuerkitoBio/purell v1.2.1
+	github.com/andybalholm/cascadia v1.3.4
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/cockroachdb/pebble v1.1.5
 	github.com/klauspost/compress v1.16.0

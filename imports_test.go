@@ -34,6 +34,8 @@ var allowedImports = map[string][]string{
 	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
+	"examples/scraper":         {"", "store", "crawltest"},
+	"examples/pagesjsonl":      {"", "store"},
 
 	"topic":                  {},
 	"examples/focusedspider": {"", "trawlcli", "topic", "extract"},
