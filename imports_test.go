@@ -42,6 +42,7 @@ var allowedImports = map[string][]string{
 	"internal/testpage":      {},
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl
+	"metrics":                {""},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

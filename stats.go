@@ -26,6 +26,7 @@ type Stats struct {
 	StatusCodes map[int]int64
 
 	Queued          int   // URLs waiting in the frontier now
+	HostsWaiting    int   // hosts with URLs in a back queue, ready or waiting for their next contact (frontier.Memory; 0 for frontiers that cannot tell)
 	Discovered      int64 // URLs offered to the frontier (seeds, links, redirects) after filters
 	DuplicateURLs   int64 // of those, URLs the frontier had already seen
 	Filtered        int64 // URLs rejected by a Filter, by the depth limit or as non-http(s)
