@@ -139,7 +139,7 @@ func New(opts ...Option) (*Crawler, error) {
 		// Each hop's deadline covers the wait spacedHops may add before
 		// a redirect back to the same host, besides the fetch itself
 		// (which the fetcher bounds on its own).
-		c.robots = robots.NewCache(c.spacedHops(robotsFetchFunc(c.fetcher, cfg.userAgent)),
+		c.robots = robots.NewCache(cfg.shared.robotsFetch(c.spacedHops(robotsFetchFunc(c.fetcher, cfg.userAgent))),
 			&robots.CacheOptions{FetchTimeout: robots.DefaultFetchTimeout + max(cfg.delay, 0)})
 	}
 	strategy := frontier.BFS
@@ -455,7 +455,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	}
 
 	if max := int64(c.cfg.maxPages); max > 0 && req.Retries == 0 {
-		if c.reserved.Add(1) > max {
+		if c.reserve(ctx) > max {
 			c.stop()
 			c.skip(ctx, req.URL, "limit")
 			return frontier.Outcome{Requeue: true, NoContact: true}

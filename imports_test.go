@@ -43,6 +43,9 @@ var allowedImports = map[string][]string{
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl
 	"metrics":                {""},
+
+	"cluster":            {"frontier", "politeness", "robots", "urlnorm"},
+	"internal/redistest": {},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

@@ -49,6 +49,7 @@ type config struct {
 	store           Store
 	frontier        frontier.Frontier
 	frontierFunc    func(frontier.MemoryOptions) (frontier.Frontier, error)
+	shared          sharedHooks // WithSharedRobots, WithPageCounter (shared.go)
 	fetcher         fetch.Fetcher
 	fetchOptions    fetch.Options
 	normalizer      *urlnorm.Normalizer
