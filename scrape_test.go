@@ -130,7 +130,12 @@ func TestWithHTML(t *testing.T) {
 		"a.test/catalog/pen.html":  strings.Replace(productHTML, "%NAME%", "Pen page", 1),
 		"a.test/catalog/ink.html":  strings.Replace(productHTML, "%NAME%", "Ink page", 1),
 		"a.test/catalog/skip.html": productHTML,
+		"a.test/catalog/new-ink":   strings.Replace(productHTML, "%NAME%", "Ink page", 1),
 	})
+	// The metadata follows a redirect.
+	s.pages["a.test/catalog/ink.html"] = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/catalog/new-ink", http.StatusMovedPermanently)
+	}
 	var mu sync.Mutex
 	var items []any
 	var got struct{ h1, name, note, liAttrs, titles, texts string }
@@ -188,7 +193,7 @@ func TestWithHTML(t *testing.T) {
 	}
 	slices.Sort(names)
 	wantNames := []string{
-		"Ink page sku=p2 depth=2 ref=http://a.test/",
+		"Ink page sku=p2 depth=2 ref=http://a.test/catalog/ink.html",
 		"Pen page sku=p1 depth=2 ref=http://a.test/",
 	}
 	if !slices.Equal(names, wantNames) {
@@ -484,7 +489,10 @@ func TestEnqueue(t *testing.T) {
 	var c *trawl.Crawler
 	runSet(t, &c, append(s.opts("http://a.test/"),
 		trawl.WithMaxDepth(2),
-		trawl.WithFilters(trawl.SameHost("http://a.test/")),
+		trawl.WithFilters(trawl.SameHost("http://a.test/"), trawl.FilterFunc(func(r *trawl.Request) bool {
+			// Filters see the metadata.
+			return r.Meta["from"] != "blocked"
+		})),
 		trawl.WithEvents(trawl.Events{OnPage: func(ctx context.Context, p *trawl.Page) {
 			if p.URL.Path == "/extra" {
 				meta = p.Meta["from"]
@@ -500,18 +508,21 @@ func TestEnqueue(t *testing.T) {
 				q, err := c.Enqueue(ctx, ref, trawl.FromPage(p), trawl.SetMeta("from", "root"))
 				got[ref] = result{q, errString(err)}
 			}
-			q, err := c.Enqueue(ctx, "http://a.test/deep", trawl.AtDepth(1))
+			q, err := c.Enqueue(ctx, "http://a.test/blocked", trawl.SetMeta("from", "blocked"))
+			got["blocked by a filter reading Meta"] = result{q, errString(err)}
+			q, err = c.Enqueue(ctx, "http://a.test/deep", trawl.AtDepth(1))
 			got["deep as a seed"] = result{q, errString(err)}
 		}}),
 	)...)
 	want := map[string]result{
-		"extra":             {queued: true},
-		"/extra":            {queued: false}, // seen
-		"http://b.test/":    {queued: false}, // filter
-		"ftp://a.test/x":    {err: "http or https"},
-		"http://[::1":       {err: "enqueue"},
-		"deep as a seed":    {queued: true},
-		"deep from depth 2": {queued: false}, // seen already (as a seed)
+		"extra":                            {queued: true},
+		"/extra":                           {queued: false}, // seen
+		"http://b.test/":                   {queued: false}, // filter
+		"ftp://a.test/x":                   {err: "http or https"},
+		"http://[::1":                      {err: "enqueue"},
+		"deep as a seed":                   {queued: true},
+		"blocked by a filter reading Meta": {queued: false},
+		"deep from depth 2":                {queued: false}, // seen already (as a seed)
 	}
 	for k, w := range want {
 		g := got[k]
