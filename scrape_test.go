@@ -14,11 +14,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/store"
 )
 
@@ -602,12 +604,13 @@ func TestDelayTurnsAdaptiveOff(t *testing.T) {
 		opts       []trawl.Option
 		wantFactor float64 // politeness.Config.Factor: < 0 off, 10 on
 		wantDelay  string
+		wantRest   time.Duration // the delay the frontier's politeness computes after a 300 ms fetch
 	}{
-		{name: "defaults", wantFactor: 10, wantDelay: "1s"},
-		{name: "WithDelay(0)", opts: []trawl.Option{trawl.WithDelay(0)}, wantFactor: -1, wantDelay: "-1ns"},
-		{name: "WithDelay(2s)", opts: []trawl.Option{trawl.WithDelay(2e9)}, wantFactor: -1, wantDelay: "2s"},
-		{name: "WithDelay and WithAdaptiveDelay", opts: []trawl.Option{trawl.WithAdaptiveDelay(10), trawl.WithDelay(0)}, wantFactor: 10, wantDelay: "-1ns"},
-		{name: "WithAdaptiveDelay(3) alone", opts: []trawl.Option{trawl.WithAdaptiveDelay(3)}, wantFactor: 3, wantDelay: "1s"},
+		{name: "defaults", wantFactor: 10, wantDelay: "1s", wantRest: 3 * time.Second},
+		{name: "WithDelay(0)", opts: []trawl.Option{trawl.WithDelay(0)}, wantFactor: -1, wantDelay: "-1ns", wantRest: 0},
+		{name: "WithDelay(2s)", opts: []trawl.Option{trawl.WithDelay(2e9)}, wantFactor: -1, wantDelay: "2s", wantRest: 2 * time.Second},
+		{name: "WithDelay and WithAdaptiveDelay", opts: []trawl.Option{trawl.WithAdaptiveDelay(10), trawl.WithDelay(0)}, wantFactor: 10, wantDelay: "-1ns", wantRest: 3 * time.Second},
+		{name: "WithAdaptiveDelay(3) alone", opts: []trawl.Option{trawl.WithAdaptiveDelay(3)}, wantFactor: 3, wantDelay: "1s", wantRest: time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -622,6 +625,21 @@ func TestDelayTurnsAdaptiveOff(t *testing.T) {
 			}
 			if got.Politeness.Factor != tt.wantFactor || got.Politeness.MinDelay.String() != tt.wantDelay {
 				t.Errorf("Factor, MinDelay = %v, %v; want %v, %s", got.Politeness.Factor, got.Politeness.MinDelay, tt.wantFactor, tt.wantDelay)
+			}
+			// The rest a host gets after a 300 ms fetch, as the
+			// frontier's scheduler computes it (time is a parameter).
+			sched := politeness.NewSchedule(&got.Politeness)
+			now := time.Unix(1e9, 0)
+			sched.Add("a.test")
+			if _, _, ok := sched.Next(now); !ok {
+				t.Fatal("Next: no host")
+			}
+			rest, err := sched.Done("a.test", now, politeness.Outcome{Status: 200, Duration: 300 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rest != tt.wantRest {
+				t.Errorf("rest after a 300 ms fetch = %v, want %v", rest, tt.wantRest)
 			}
 		})
 	}
