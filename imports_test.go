@@ -46,7 +46,7 @@ var allowedImports = map[string][]string{
 
 	"cluster":                {"frontier", "politeness", "robots", "urlnorm"},
 	"internal/redistest":     {},
-	"examples/clusterspider": {"", "cluster", "internal/spider"},
+	"examples/clusterspider": {"", "cluster", "trawlcli"},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -151,4 +152,37 @@ func TestClusterMaxPages(t *testing.T) {
 		t.Errorf("the cluster fetched %d pages, want the limit, %d", pages, max)
 	}
 	checkLog(t, web, delay, false)
+}
+
+// TestAgentStats checks that any agent reads every agent's published
+// stats, and that Join refuses a name a live agent has.
+func TestAgentStats(t *testing.T) {
+	rdb := newClient(t)
+	ctx := t.Context()
+	var agents []*cluster.Agent
+	for i := range 3 {
+		a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: fmt.Sprintf("s%d", i), Crawl: "stats",
+			Stats: func() any { return map[string]int{"fetched": 10 * i} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		agents = append(agents, a)
+	}
+	all, err := agents[0].Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		want := fmt.Sprintf(`{"fetched":%d}`, 10*i)
+		if got := string(all[fmt.Sprintf("s%d", i)]); got != want {
+			t.Errorf("stats of s%d = %s, want %s", i, got, want)
+		}
+	}
+	if got := agents[2].Ring().Len(); got != 3 {
+		t.Errorf("the last agent sees %d agents, want 3", got)
+	}
+	if _, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "s1", Crawl: "stats"}); !errors.Is(err, cluster.ErrNameInUse) {
+		t.Errorf("Join with a live agent's name: %v, want ErrNameInUse", err)
+	}
 }

@@ -7,18 +7,20 @@
 //	clusterspider -redis redis://127.0.0.1:6379 -agent a1 https://example.com/ &
 //	clusterspider -redis redis://127.0.0.1:6379 -agent a2 https://example.com/ &
 //
-// Each agent may be given the same start URLs; it takes the flags of
+// Every agent may be given the same start URLs. It takes the flags of
 // sitespider (-max-pages counts over the whole cluster) plus -redis,
-// -agent, -crawl, -lease and -max-local. Run it with -h for the flags.
+// -agent, -crawl, -lease and -max-local; run it with -h for them all. The
+// crawler is sitespider's trawl.New call below plus the agent's frontier,
+// its shared robots.txt store and its page counter.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -28,106 +30,127 @@ import (
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/cluster"
-	"github.com/trawl-dev/trawl/internal/spider"
+	"github.com/trawl-dev/trawl/trawlcli"
 )
 
 func main() {
 	var cf clusterFlags
-	spider.Program{
+	cmd := &trawlcli.Command{
 		Name: "clusterspider",
 		Usage: "clusterspider crawls the hosts of the start URLs and nothing else, together with the other agents " +
 			"of its crawl on the same Redis: each agent takes a share of the hosts.",
-		Scope:     trawl.SameHost,
-		Extension: cf.extension(),
-	}.Main()
+		Crawl:    cf.crawl,
+		Features: []trawlcli.Feature{cf.feature()},
+	}
+	cmd.Main()
 }
 
-// clusterFlags are the flags clusterspider adds to sitespider's.
+// clusterFlags are the flags clusterspider adds to sitespider's, and the
+// agent they make.
 type clusterFlags struct {
-	redisURL string
-	agent    string
-	crawl    string
-	lease    time.Duration
-	maxLocal int
-	fs       *flag.FlagSet
+	redisURL  string
+	agent     string
+	crawlName string
+	lease     time.Duration
+	maxLocal  int
 
-	a     *cluster.Agent
-	stats atomic.Pointer[trawl.Stats]
+	a       *cluster.Agent
+	crawler atomic.Pointer[trawl.Crawler]
 }
 
-func (cf *clusterFlags) extension() spider.Extension {
-	return spider.Extension{
+func (cf *clusterFlags) feature() trawlcli.Feature {
+	return trawlcli.Feature{
 		Flags: func(fs *flag.FlagSet) {
-			cf.fs = fs
 			fs.StringVar(&cf.redisURL, "redis", "redis://127.0.0.1:6379", "the crawl's Redis, as a redis:// `URL`")
 			fs.StringVar(&cf.agent, "agent", "", "this agent's `NAME`, unique in the crawl (default hostname-pid)")
-			fs.StringVar(&cf.crawl, "crawl", cluster.DefaultCrawl, "the crawl's `NAME`: agents with the same -redis and -crawl crawl together")
-			fs.IntVar(&cf.maxLocal, "max-local", 0, "keep at most `N` URLs in this agent's memory, the rest in Redis (0 = 64 per -concurrency)")
+			fs.StringVar(&cf.crawlName, "crawl", cluster.DefaultCrawl, "the crawl's `NAME`: agents with the same -redis and -crawl crawl together")
 			fs.DurationVar(&cf.lease, "lease", cluster.DefaultLease, "an agent silent this long is dead: its hosts and URLs pass to the others")
+			fs.IntVar(&cf.maxLocal, "max-local", 0, "keep at most `N` URLs in this agent's memory, the rest in Redis (0 = 64 per -concurrency)")
 		},
-		Options: cf.options,
 		Summary: cf.summary,
 	}
 }
 
-func (cf *clusterFlags) options() ([]trawl.Option, error) {
+// crawl joins the cluster, crawls as sitespider does with the agent's
+// frontier, and leaves.
+func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
+	if s.FlagSet("state") {
+		return errors.New("-state: a cluster's frontier lives in Redis")
+	}
 	ropts, err := redis.ParseURL(cf.redisURL)
 	if err != nil {
-		return nil, fmt.Errorf("-redis: %w", err)
+		return fmt.Errorf("-redis: %w", err)
 	}
-	maxPages, _ := strconv.ParseInt(cf.fs.Lookup("max-pages").Value.String(), 10, 64)
+	maxPages, _ := strconv.Atoi(s.Flag("max-pages"))
 	rdb := redis.NewClient(ropts)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer rdb.Close()
+	jctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cf.a, err = cluster.Join(ctx, rdb, &cluster.Options{
-		Name: cf.agent, Crawl: cf.crawl, Lease: cf.lease, MaxPages: maxPages, MaxLocal: cf.maxLocal,
-		Stats: func() any { return cf.stats.Load() },
+	cf.a, err = cluster.Join(jctx, rdb, &cluster.Options{
+		Name: cf.agent, Crawl: cf.crawlName, Lease: cf.lease, MaxPages: int64(maxPages), MaxLocal: cf.maxLocal,
+		Stats: func() any {
+			if c := cf.crawler.Load(); c != nil {
+				return c.Stats()
+			}
+			return nil
+		},
 	})
 	if err != nil {
-		rdb.Close()
-		return nil, err
+		return trawlcli.Exit(1, err)
 	}
-	opts := []trawl.Option{
+	seeds := s.Seeds()
+	c, err := trawl.New(append(s.Options(), // the flags: limits, politeness, stores, progress line
+		trawl.WithSeeds(seeds...),
+		trawl.WithFilters(trawl.SameHost(seeds...)),
+		// The cluster: URLs, politeness, robots.txt and the page limit
+		// are shared through Redis.
 		trawl.WithFrontierFunc(cf.a.Frontier),
 		trawl.WithSharedRobots(cf.a.Robots()),
-		trawl.WithProgress(time.Second, func(s trawl.Stats) { cf.stats.Store(&s) }),
+		trawl.WithPageCounter(cf.a),
+	)...)
+	if err != nil {
+		cf.a.Close()
+		return err
 	}
-	if maxPages > 0 {
-		opts = append(opts, trawl.WithPageCounter(cf.a))
+	cf.crawler.Store(c)
+	runErr := s.Run(ctx, c) // the summary, cf.summary included, is written here
+	if err := cf.a.Err(); err != nil {
+		runErr = errors.Join(runErr, err)
 	}
-	return opts, nil
+	return runErr
 }
 
-// summary leaves the crawl and prints the cluster's totals.
-func (cf *clusterFlags) summary(w io.Writer) {
+// summary leaves the crawl and writes the cluster's lines: each agent's
+// pages, as they published them.
+func (cf *clusterFlags) summary(w io.Writer, _ trawl.Stats) {
 	if cf.a == nil {
 		return
 	}
 	if err := cf.a.Close(); err != nil {
-		fmt.Fprintf(os.Stderr, "clusterspider: %v\n", err)
-	}
-	if err := cf.a.Err(); err != nil {
-		fmt.Fprintf(os.Stderr, "clusterspider: %v\n", err)
+		fmt.Fprintf(w, "cluster: %v\n", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	all, err := cf.a.Stats(ctx)
 	if err != nil {
+		fmt.Fprintf(w, "cluster: %v\n", err)
 		return
 	}
-	names := make([]string, 0, len(all))
-	for n := range all {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range all {
+			if !yield(n) {
+				return
+			}
+		}
+	})
 	var total int64
 	for _, n := range names {
-		var s trawl.Stats
-		if json.Unmarshal(all[n], &s) != nil {
+		var st trawl.Stats
+		if json.Unmarshal(all[n], &st) != nil {
 			continue
 		}
-		total += s.Fetched
-		fmt.Fprintf(w, "agent %s: %d pages\n", n, s.Fetched)
+		total += st.Fetched
+		fmt.Fprintf(w, "agent %s: %d pages\n", n, st.Fetched)
 	}
-	fmt.Fprintf(w, "cluster: %d agents, %d pages\n", len(names), total)
+	fmt.Fprintf(w, "cluster %q: %d agents, %d pages\n", cf.crawlName, len(names), total)
 }
