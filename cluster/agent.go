@@ -88,6 +88,7 @@ type Agent struct {
 	token string // this process's instance of the name
 	log   *slog.Logger
 
+	beatAt   atomic.Int64 // when the last heartbeat succeeded (local clock, ns)
 	ring     atomic.Pointer[Ring]
 	members  atomic.Pointer[[]string] // all registered agents, dead or alive
 	front    atomic.Pointer[Frontier]
@@ -197,6 +198,14 @@ func (a *Agent) Err() error {
 	return nil
 }
 
+// fresh reports whether the agent's last heartbeat is recent enough that
+// the others cannot have declared it dead during a fetch it starts now:
+// within half a lease. An agent starved of CPU or cut off from Redis stops
+// fetching before its leases can run out.
+func (a *Agent) fresh() bool {
+	return time.Since(time.Unix(0, a.beatAt.Load())) < a.opts.Lease/2
+}
+
 func (a *Agent) fail(err error) {
 	a.fatalOne.Do(func() {
 		a.fatal.Store(&err)
@@ -230,6 +239,7 @@ func (a *Agent) Pages(ctx context.Context) (int64, error) {
 // beat renews the heartbeat, reads the members and rebuilds the ring, and
 // takes over the agents found dead.
 func (a *Agent) beat(ctx context.Context) error {
+	start := time.Now()
 	lease := a.opts.Lease.Milliseconds()
 	res, err := scriptBeat.EvalSha(ctx, a.rdb, []string{a.keys.members(), a.keys.inst()},
 		a.opts.Name, a.token, lease).Slice()
@@ -239,6 +249,7 @@ func (a *Agent) beat(ctx context.Context) error {
 	if len(res) < 2 {
 		return ErrFenced
 	}
+	a.beatAt.Store(start.UnixNano())
 	dead := a.see(res)
 	if f := a.front.Load(); f != nil {
 		f.renew(ctx)

@@ -22,8 +22,12 @@
 // Membership. An agent registers in a sorted set of the crawl with the
 // Redis server's time as its heartbeat, renewed every Lease/3 and read by
 // every agent every Poll. An agent whose heartbeat is older than Lease is
-// dead. A dead agent that comes back finds itself fenced (ErrFenced) and
-// stops. Agents of one name inherit the queue of the name's dead agent.
+// dead. An agent starts no fetch unless its last heartbeat is younger than
+// Lease/2, so that it stops before the others can count it dead; one that
+// comes back all the same finds itself fenced (ErrFenced) and stops. (A
+// request already sent when its agent froze for longer than a lease may
+// meet the next agent's at the host: no lease can fence a web server.) An
+// agent that joins under the name of a dead one inherits its queue.
 //
 // Host ownership. The live agents form a Ring: consistent hashing with
 // DefaultVirtualNodes points per agent, so that 8 agents each own within

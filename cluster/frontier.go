@@ -405,6 +405,12 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 		if err != nil {
 			return frontier.Request{}, err
 		}
+		if !a.fresh() {
+			// No heartbeat for half a lease: wait for one before any
+			// contact (see Agent.fresh).
+			f.local.Done(req, frontier.Outcome{Requeue: true, CrawlDelay: a.opts.Poll})
+			continue
+		}
 		fp := frontier.Fingerprint(req.URL)
 		res, err := scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
 			a.token, fpField(fp), a.opts.Lease.Milliseconds(), f.minDelay.Milliseconds()).Int64Slice()
