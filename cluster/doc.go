@@ -65,7 +65,8 @@
 // local frontier only orders what Redis allows; a host Redis refuses goes
 // back to wait. robots.txt responses are kept in Redis
 // (trawl.WithSharedRobots, robots.SharedFetch) for a day, five minutes
-// after a 5xx, so each is fetched once in the cluster.
+// after a 5xx, so each is fetched once in the cluster (twice when the
+// agent fetching it dies before it is saved, like any URL in flight).
 //
 // Membership changes. When an agent joins, every agent passes the URLs of
 // the new agent's hosts still waiting in its stream (not read into its
