@@ -544,8 +544,8 @@ func (a *Agent) Close() error {
 				a.rdb.HSet(ctx, a.keys.stats(), a.opts.Name, b)
 			}
 		}
-		if a.Err() != nil {
-			return // fenced: the others own our name's state now
+		if errors.Is(a.Err(), ErrFenced) {
+			return // the others own our name's state now
 		}
 		stream := a.keys.stream(a.opts.Name)
 		n, err := scriptDelIfEmpty.EvalSha(ctx, a.rdb, []string{stream}).Int64()
@@ -565,6 +565,26 @@ func (a *Agent) Close() error {
 		}
 	})
 	return a.closeErr
+}
+
+// retries is how many times a Redis operation that failed is tried again,
+// after Poll, 2×Poll, 4×Poll.
+const retries = 3
+
+// retry runs op until it succeeds, ctx ends or it failed 1+retries times.
+// Only operations that may run twice go through it: reads, scripts that
+// set the same state again, XDEL, and XADD of entries whose duplicates the
+// done marks make harmless.
+func (a *Agent) retry(ctx context.Context, op func() error) error {
+	err := op()
+	for i := 0; err != nil && i < retries && ctx.Err() == nil; i++ {
+		a.log.Warn("redis operation failed; trying again", "err", err)
+		if sleep(ctx, a.opts.Poll<<i) != nil {
+			break
+		}
+		err = op()
+	}
+	return err
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -4,3 +4,16 @@ import "github.com/trawl-dev/trawl/frontier"
 
 // EncodeBatchForTest encodes requests as a stream entry's value.
 func EncodeBatchForTest(reqs []frontier.Request) string { return encodeBatch(reqs) }
+
+// Abandon stops the agent as SIGKILL would: its goroutines end, nothing
+// is written to Redis, its registration and stream stay for the others to
+// find dead.
+func (a *Agent) Abandon() {
+	if f := a.front.Load(); f != nil {
+		f.stop()
+		f.wg.Wait()
+	}
+	a.stop()
+	a.wg.Wait()
+	a.closeOnce.Do(func() {})
+}

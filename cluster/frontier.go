@@ -163,18 +163,22 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 		return 0, errors.Join(errs...)
 	}
 	a := f.a
-	pipe := a.rdb.Pipeline()
 	checks := make([]*redis.Cmd, len(hosts))
 	budget := strconv.Itoa(max(f.maxPerHost, 0))
-	for i, h := range hosts {
-		args := make([]any, 0, len(byHost[h])+1)
-		args = append(args, budget)
-		for _, c := range byHost[h] {
-			args = append(args, fpField(c.fp))
+	err := a.retry(ctx, func() error {
+		pipe := a.rdb.Pipeline()
+		for i, h := range hosts {
+			args := make([]any, 0, len(byHost[h])+1)
+			args = append(args, budget)
+			for _, c := range byHost[h] {
+				args = append(args, fpField(c.fp))
+			}
+			checks[i] = scriptCheck.EvalSha(ctx, pipe, []string{a.keys.urls(h)}, args...)
 		}
-		checks[i] = scriptCheck.EvalSha(ctx, pipe, []string{a.keys.urls(h)}, args...)
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
+		_, err := pipe.Exec(ctx)
+		return err
+	})
+	if err != nil {
 		return 0, errors.Join(append(errs, fmt.Errorf("cluster: push: %w", err))...)
 	}
 	var fresh []frontier.Request
@@ -200,14 +204,18 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 	// URLs queued but unmarked (which later pushes may queue again; the
 	// done marks keep them from being fetched twice), never URLs marked
 	// but queued nowhere.
-	if err := a.send(ctx, fresh); err != nil {
+	if err := a.retry(ctx, func() error { return a.send(ctx, fresh) }); err != nil {
 		return 0, errors.Join(append(errs, err)...)
 	}
-	pipe = a.rdb.Pipeline()
-	for h, fps := range marks {
-		scriptMark.EvalSha(ctx, pipe, []string{a.keys.urls(h)}, fps...)
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	err = a.retry(ctx, func() error {
+		pipe := a.rdb.Pipeline()
+		for h, fps := range marks {
+			scriptMark.EvalSha(ctx, pipe, []string{a.keys.urls(h)}, fps...)
+		}
+		_, err := pipe.Exec(ctx)
+		return err
+	})
+	if err != nil {
 		errs = append(errs, fmt.Errorf("cluster: push: %w", err))
 	} else {
 		for _, r := range fresh {
@@ -412,8 +420,13 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 			continue
 		}
 		fp := frontier.Fingerprint(req.URL)
-		res, err := scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
-			a.token, fpField(fp), a.opts.Lease.Milliseconds(), f.minDelay.Milliseconds()).Int64Slice()
+		var res []int64
+		err = a.retry(ctx, func() error { // a lease already ours is granted again
+			var err error
+			res, err = scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
+				a.token, fpField(fp), a.opts.Lease.Milliseconds(), f.minDelay.Milliseconds()).Int64Slice()
+			return err
+		})
 		if err != nil || len(res) != 2 {
 			f.local.Done(req, frontier.Outcome{Requeue: true, NoContact: true})
 			if err == nil {
@@ -501,13 +514,21 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	// Done has no context; Redis calls are bounded by the lease.
 	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Lease)
 	defer cancel()
-	pipe := a.rdb.Pipeline()
-	scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
-		a.token, fpField(fp), delay, done)
-	if id != "" {
-		pipe.XDel(ctx, a.keys.stream(a.opts.Name), id)
+	rerr := a.retry(ctx, func() error {
+		pipe := a.rdb.Pipeline()
+		scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
+			a.token, fpField(fp), delay, done)
+		if id != "" {
+			pipe.XDel(ctx, a.keys.stream(a.opts.Name), id)
+		}
+		_, err := pipe.Exec(ctx)
+		return err
+	})
+	if rerr != nil {
+		// The URL's state in Redis is unknown: stop, so that the others
+		// take this agent's URLs over and finish it.
+		a.fail(fmt.Errorf("cluster: done %q: %w", req.URL, rerr))
 	}
-	_, rerr := pipe.Exec(ctx)
 	// The local frontier's clock for the host starts after Redis's, so
 	// the host is not handed out here before Redis allows it.
 	if err := f.local.Done(req, out); err != nil {

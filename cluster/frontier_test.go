@@ -1,0 +1,167 @@
+package cluster_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/trawl-dev/trawl/cluster"
+	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/politeness"
+)
+
+func testRequests(n int) []frontier.Request {
+	reqs := make([]frontier.Request, n)
+	for i := range reqs {
+		reqs[i] = frontier.Request{URL: fmt.Sprintf("http://h%d.test/page%d", i%7, i), Depth: 1}
+	}
+	return reqs
+}
+
+var fastPoliteness = frontier.MemoryOptions{Workers: 2, Politeness: politeness.Config{MinDelay: -1, Factor: -1}}
+
+// drain runs workers on f until Next reports the end, and returns the URLs
+// handed out.
+func drain(t *testing.T, f frontier.Frontier) []string {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for {
+				req, err := f.Next(t.Context())
+				if err != nil {
+					if !errors.Is(err, frontier.ErrEmpty) {
+						t.Errorf("Next: %v", err)
+					}
+					return
+				}
+				mu.Lock()
+				got = append(got, req.URL)
+				mu.Unlock()
+				if err := f.Done(req, frontier.Outcome{Status: 200}); err != nil {
+					t.Errorf("Done: %v", err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return got
+}
+
+func urlsOf(reqs []frontier.Request) []string {
+	var out []string
+	for _, r := range reqs {
+		out = append(out, r.URL)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestTakeOver checks that the URLs queued at an agent that dies pass to
+// a living one, which hands each out once and then ends the crawl.
+func TestTakeOver(t *testing.T) {
+	rdb := newClient(t)
+	ctx := t.Context()
+	const lease = 400 * time.Millisecond
+	dead, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "dead", Crawl: "takeover", Lease: lease})
+	if err != nil {
+		t.Fatal(err)
+	}
+	df, err := dead.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := testRequests(30)
+	if n, err := df.Push(ctx, reqs...); n != len(reqs) || err != nil {
+		t.Fatalf("Push = %d, %v; want %d, nil", n, err, len(reqs))
+	}
+	// One URL is in flight when the agent dies.
+	if _, err := df.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	dead.Abandon()
+
+	heir, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "heir", Crawl: "takeover", Lease: lease})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer heir.Close()
+	hf, err := heir.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pushing them again adds nothing: the crawl knows them.
+	if n, _ := hf.Push(ctx, reqs...); n != 0 {
+		t.Errorf("Push of known URLs added %d", n)
+	}
+	got := drain(t, hf)
+	slices.Sort(got)
+	if want := urlsOf(reqs); !slices.Equal(got, want) {
+		t.Errorf("the heir handed out %d URLs, want the dead agent's %d once each:\n%v", len(got), len(want), got)
+	}
+	if agents := heir.Ring().Agents(); !slices.Equal(agents, []string{"heir"}) {
+		t.Errorf("agents after the takeover: %v, want [heir]", agents)
+	}
+}
+
+// TestJoinTakesQueuedURLs checks that an agent that joins takes the URLs
+// of its hosts still waiting in another agent's stream, and that the two
+// hand every URL out once between them.
+func TestJoinTakesQueuedURLs(t *testing.T) {
+	rdb := newClient(t)
+	ctx := t.Context()
+	const lease = 400 * time.Millisecond
+	// The first agent reads one entry at a time and keeps one URL in
+	// memory: the rest wait in its stream.
+	first, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "first", Crawl: "join", Lease: lease, MaxLocal: 1, ReadBatch: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	ff, err := first.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := testRequests(60)
+	for _, r := range reqs { // one entry each
+		if _, err := ff.Push(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "second", Crawl: "join", Lease: lease})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	sf, err := second.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b []string
+	var wg sync.WaitGroup
+	wg.Go(func() { a = drain(t, ff) })
+	wg.Go(func() { b = drain(t, sf) })
+	wg.Wait()
+	all := slices.Sorted(slices.Values(append(slices.Clone(a), b...)))
+	if want := urlsOf(reqs); !slices.Equal(all, want) {
+		t.Errorf("handed out %d URLs in all, want %d once each", len(all), len(want))
+	}
+	ring := second.Ring()
+	secondHosts := 0
+	for _, r := range reqs {
+		host, _, _ := strings.Cut(strings.TrimPrefix(r.URL, "http://"), "/")
+		if ring.Owner(host) == "second" {
+			secondHosts++
+		}
+	}
+	if secondHosts > 0 && len(b) == 0 {
+		t.Errorf("the joining agent owns hosts of %d URLs but handed out none", secondHosts)
+	}
+	t.Logf("first handed out %d, second %d (its hosts have %d)", len(a), len(b), secondHosts)
+}
