@@ -267,13 +267,18 @@ func (a *Agent) beat(ctx context.Context) error {
 	return nil
 }
 
-// look refreshes the ring from the members in Redis, between heartbeats.
+// look refreshes the ring from the members in Redis between heartbeats,
+// and takes over the agents found dead.
 func (a *Agent) look(ctx context.Context) error {
 	res, err := scriptView.EvalSha(ctx, a.rdb, []string{a.keys.members()}).Slice()
 	if err != nil {
 		return fmt.Errorf("cluster: reading members: %w", err)
 	}
-	a.see(res)
+	for _, d := range a.see(res) {
+		if err := a.takeOver(ctx, d); err != nil {
+			a.log.Warn("taking over a dead agent failed", "dead", d, "err", err)
+		}
+	}
 	return nil
 }
 
