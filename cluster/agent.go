@@ -90,7 +90,6 @@ type Agent struct {
 
 	beatAt   atomic.Int64 // when the last heartbeat succeeded (local clock, ns)
 	ring     atomic.Pointer[Ring]
-	members  atomic.Pointer[[]string] // all registered agents, dead or alive
 	front    atomic.Pointer[Frontier]
 	fatal    atomic.Pointer[error]
 	fatalCh  chan struct{}
@@ -291,18 +290,16 @@ func (a *Agent) see(res []any) (dead []string) {
 	lease := a.opts.Lease.Milliseconds()
 	now, _ := res[0].(int64)
 	flat, _ := res[1].([]any)
-	var alive, all []string
+	var alive []string
 	for i := 0; i+1 < len(flat); i += 2 {
 		name, _ := flat[i].(string)
 		score, _ := strconv.ParseFloat(fmt.Sprint(flat[i+1]), 64)
-		all = append(all, name)
 		if int64(score) >= now-lease {
 			alive = append(alive, name)
 		} else {
 			dead = append(dead, name)
 		}
 	}
-	a.members.Store(&all)
 	if old := a.ring.Load(); old == nil || !slices.Equal(old.Agents(), alive) {
 		a.ring.Store(NewRing(alive, a.opts.VirtualNodes))
 		if old != nil {

@@ -347,20 +347,31 @@ func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
 		f.a.rdb.XDel(ctx, f.a.keys.stream(f.a.opts.Name), m.ID)
 		return
 	}
+	// All the entry's URLs are counted before any is handed out, so that
+	// the entry cannot be deleted while some are still to come.
 	e := &entry{id: m.ID}
+	fresh := reqs[:0]
+	f.mu.Lock()
 	for _, r := range reqs {
 		fp := frontier.Fingerprint(r.URL)
-		f.mu.Lock()
-		_, dup := f.urls[fp]
-		if !dup {
-			f.urls[fp] = e
-			e.left++
-		}
-		f.mu.Unlock()
-		if dup {
+		if _, dup := f.urls[fp]; dup {
 			continue // the same URL in two entries: one copy is enough
 		}
-		if n, _ := f.local.Push(ctx, r); n == 0 {
+		f.urls[fp] = e
+		e.left++
+		fresh = append(fresh, r)
+	}
+	f.mu.Unlock()
+	for _, r := range fresh {
+		fp := frontier.Fingerprint(r.URL)
+		n, err := f.local.Push(ctx, r)
+		if ctx.Err() != nil {
+			return // stopping: the entry stays in the stream, unread for the next reader
+		}
+		if err != nil {
+			f.a.log.Warn("dropping a bad URL from the stream", "url", r.URL, "err", err)
+		}
+		if n == 0 {
 			// The local frontier saw it before and finished it.
 			f.mu.Lock()
 			delete(f.urls, fp)
@@ -369,7 +380,7 @@ func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
 		}
 	}
 	f.mu.Lock()
-	empty := e.left == 0
+	empty := e.left == 0 // every URL dropped, or done already (a second XDEL is harmless)
 	close(f.wake)
 	f.wake = make(chan struct{})
 	f.mu.Unlock()
