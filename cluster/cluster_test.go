@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -184,5 +185,43 @@ func TestAgentStats(t *testing.T) {
 	}
 	if _, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "s1", Crawl: "stats"}); !errors.Is(err, cluster.ErrNameInUse) {
 		t.Errorf("Join with a live agent's name: %v, want ErrNameInUse", err)
+	}
+}
+
+// TestRedisCluster runs three agents on a Redis Cluster of three shards:
+// every script keeps to one hash tag, so the crawl works there as on one
+// server, and its keys spread over the shards.
+func TestRedisCluster(t *testing.T) {
+	addrs := redistest.StartCluster(t, 3)
+	rdb := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+	t.Cleanup(func() { rdb.Close() })
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 8, Hosts: 24, PagesPerHost: 8})
+	const delay = 20 * time.Millisecond
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() { _, errs[i] = crawlAgent(t.Context(), rdb, web, fmt.Sprintf("agent%d", i), delay, 0) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("agent%d: %v", i, err)
+		}
+	}
+	checkLog(t, web, delay, true)
+	// The URL sets live on every shard.
+	var shards atomic.Int32
+	err := rdb.ForEachMaster(t.Context(), func(ctx context.Context, shard *redis.Client) error {
+		keys, err := shard.Keys(ctx, "trawl:u:*").Result()
+		if len(keys) > 0 {
+			shards.Add(1)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := shards.Load(); n != 3 {
+		t.Errorf("URL sets on %d shards, want all 3", n)
 	}
 }

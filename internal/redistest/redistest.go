@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Server is a running redis-server.
@@ -59,7 +60,61 @@ func Start(tb testing.TB) *Server {
 	}
 }
 
-func start(tb testing.TB, bin string) (*Server, error) {
+// StartCluster starts a Redis Cluster of n primaries (no replicas) for tb,
+// with redis-cli --cluster create, and returns their addresses when every
+// slot is served. It skips like Start, and also without redis-cli.
+func StartCluster(tb testing.TB, n int) []string {
+	tb.Helper()
+	bin := Binary(tb)
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("redis-cli not found and CI is set: %v", err)
+		}
+		tb.Skipf("redis-cli not found (Debian package redis-tools): %v", err)
+	}
+	var addrs []string
+	for range n {
+		var s *Server
+		for attempt := 0; ; attempt++ {
+			if s, err = start(tb, bin, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"); err == nil {
+				break
+			}
+			if attempt == 4 {
+				tb.Fatalf("redistest: %v", err)
+			}
+		}
+		addrs = append(addrs, s.Addr)
+	}
+	args := append([]string{"--cluster", "create"}, addrs...)
+	args = append(args, "--cluster-replicas", "0", "--cluster-yes")
+	if out, err := exec.Command(cli, args...).CombinedOutput(); err != nil {
+		tb.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
+	}
+	// The nodes agree on the slots by gossip; nothing signals the end of
+	// it but the state each reports.
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for range 400 {
+		ok := true
+		for _, a := range addrs {
+			host, port, _ := net.SplitHostPort(a)
+			out, err := exec.Command(cli, "-h", host, "-p", port, "cluster", "info").Output()
+			if err != nil || !strings.Contains(string(out), "cluster_state:ok") {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return addrs
+		}
+		<-tick.C
+	}
+	tb.Fatalf("redistest: the cluster %v never reached cluster_state:ok", addrs)
+	return nil
+}
+
+func start(tb testing.TB, bin string, extra ...string) (*Server, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -70,6 +125,7 @@ func start(tb testing.TB, bin string) (*Server, error) {
 		"--bind", "127.0.0.1", "--port", strconv.Itoa(port),
 		"--save", "", "--appendonly", "no", "--dir", tb.TempDir(),
 		"--protected-mode", "yes", "--loglevel", "notice")
+	cmd.Args = append(cmd.Args, extra...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
