@@ -94,7 +94,8 @@
 // those of one agent's stream {crawl:agent}, the crawl's global keys
 // (members, counters, stats) {crawl}: every script touches one tag, so
 // the design runs on Redis Cluster, with hosts and streams spread over
-// the shards. Redis's clock (TIME in scripts) is the only clock that
+// the shards (TestRedisCluster crawls with three agents on three shards,
+// redis.NewClusterClient). Redis's clock (TIME in scripts) is the only clock that
 // matters, so agents' clocks need not agree.
 //
 // # Cost, measured
@@ -141,6 +142,6 @@
 // github.com/redis/go-redis/v9, Redis's official Go client, which speaks
 // to a single server, Sentinel and Redis Cluster alike
 // (redis.UniversalClient). Tests start redis-server (Debian package
-// redis-server) on a free loopback port; they skip without it, unless CI
-// is set.
+// redis-server; its redis-cli builds the test's Redis Cluster) on free
+// loopback ports; they skip without it, unless CI is set.
 package cluster
