@@ -98,6 +98,14 @@
 // redis.NewClusterClient). Redis's clock (TIME in scripts) is the only clock that
 // matters, so agents' clocks need not agree.
 //
+// State. A crawl's keys stay in Redis when it ends: its URL sets make a
+// second run under the same Crawl name fetch nothing already done (a
+// resumable crawl, not a recrawl). Start a new crawl under a new name, or
+// delete the old one's keys (redis-cli --scan --pattern '*{name*' and DEL).
+// Host states expire a second after their next contact time. Back-off's
+// count of consecutive failures of a host is kept by the agent fetching
+// it, not in Redis.
+//
 // # Cost, measured
 //
 // BenchmarkClusterCrawl crawls a crawltest web (40 hosts, 2,000 pages,

@@ -34,6 +34,9 @@ import (
 )
 
 func main() {
+	// go-redis logs each failed dial itself; the error that matters is
+	// the one the command prints.
+	redis.SetLogger(quiet{})
 	var cf clusterFlags
 	cmd := &trawlcli.Command{
 		Name: "clusterspider",
@@ -76,6 +79,9 @@ func (cf *clusterFlags) feature() trawlcli.Feature {
 func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
 	if s.FlagSet("state") {
 		return errors.New("-state: a cluster's frontier lives in Redis")
+	}
+	if n, _ := strconv.Atoi(s.Flag("host-concurrency")); n > 1 {
+		return errors.New("-host-concurrency: a cluster keeps one request per host in flight")
 	}
 	ropts, err := redis.ParseURL(cf.redisURL)
 	if err != nil {
@@ -154,3 +160,8 @@ func (cf *clusterFlags) summary(w io.Writer, _ trawl.Stats) {
 	}
 	fmt.Fprintf(w, "cluster %q: %d agents, %d pages\n", cf.crawlName, len(names), total)
 }
+
+// quiet is a go-redis logger that drops what it is given.
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}

@@ -2,7 +2,9 @@ package main_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -22,19 +24,31 @@ const (
 	workers = 4
 )
 
-// buildSpider builds clusterspider into a temporary directory.
+// spiderBin is the clusterspider binary TestMain builds for every test.
+var spiderBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "clusterspider-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	spiderBin = filepath.Join(dir, "clusterspider")
+	out, err := exec.Command("go", "build", "-o", spiderBin, "github.com/trawl-dev/trawl/examples/clusterspider").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "go build clusterspider: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildSpider returns the clusterspider binary.
 func buildSpider(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build clusterspider: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "clusterspider")
-	cmd := exec.Command(goTool, "build", "-o", bin, "github.com/trawl-dev/trawl/examples/clusterspider")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build clusterspider: %v\n%s", err, out)
-	}
-	return bin
+	return spiderBin
 }
 
 // agent is one clusterspider process.
@@ -287,4 +301,35 @@ func waitFor(t *testing.T, web *crawltest.Web, cond func(*crawltest.Log) bool) {
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// TestBadFlags checks the clear errors and exit statuses of flags the
+// cluster cannot take.
+func TestBadFlags(t *testing.T) {
+	bin := buildSpider(t)
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{name: "bad redis URL", args: []string{"-redis", "mysql://x"}, wantCode: 2, wantErr: "-redis"},
+		{name: "no redis there", args: []string{"-redis", "redis://127.0.0.1:1"}, wantCode: 1, wantErr: "cluster: loading scripts"},
+		{name: "state", args: []string{"-state", t.TempDir()}, wantCode: 2, wantErr: "a cluster's frontier lives in Redis"},
+		{name: "host concurrency", args: []string{"-host-concurrency", "2"}, wantCode: 2, wantErr: "one request per host"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(bin, append(tt.args, "http://a.test/")...)
+			out, err := cmd.CombinedOutput()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			}
+			if code != tt.wantCode || !strings.Contains(string(out), tt.wantErr) {
+				t.Errorf("clusterspider %v: exit %d, output %q; want exit %d and %q", tt.args, code, out, tt.wantCode, tt.wantErr)
+			}
+		})
+	}
 }
