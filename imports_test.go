@@ -34,12 +34,18 @@ var allowedImports = map[string][]string{
 	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
+	"examples/scraper":         {"", "store", "crawltest"},
+	"examples/pagesjsonl":      {"", "store"},
 
 	"topic":                  {},
 	"examples/focusedspider": {"", "trawlcli", "topic", "extract"},
 	"internal/testpage":      {},
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl
+	"metrics":                {""},
+
+	"cluster":            {"frontier", "politeness", "robots", "urlnorm"},
+	"internal/redistest": {},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an
