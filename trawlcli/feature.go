@@ -29,12 +29,14 @@ type Feature struct {
 }
 
 // Builtin returns the features every Command has, after the common flags:
-// -warc (WARC files) and -state / -spill (where the frontier lives). To
+// -warc (WARC files), -jsonl (pages as JSON Lines) and -state / -spill
+// (where the frontier lives). To
 // give every command a new feature, write it in a file of its own and list
 // it here.
 func Builtin() []Feature {
 	return []Feature{
 		warcFeature(),
+		jsonlFeature(),
 		stateFeature(),
 	}
 }
