@@ -94,10 +94,15 @@ func TestDelayTurnsAdaptiveOff(t *testing.T) {
 	}
 }
 
-// TestDelayHelp: -h says what -delay does to the adaptive delay.
+// TestDelayHelp: -h says what -delay does to the adaptive delay, and how
+// -host-concurrency combines with it.
 func TestDelayHelp(t *testing.T) {
 	_, _, stderr := run(t, "-h")
-	for _, want := range []string{"giving -delay without -adaptive turns adaptive politeness off", "off when -delay is given without -adaptive"} {
+	for _, want := range []string{
+		"giving -delay without -adaptive turns adaptive politeness off",
+		"off when -delay is given without -adaptive",
+		"at most 1/delay requests a second whatever N is",
+	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("-h lacks %q:\n%s", want, stderr)
 		}

@@ -1,5 +1,5 @@
 // Package trawlcli is the command-line plumbing of trawl's example spiders
-// (examples/sitespider, dirspider, focusedspider), public so that a crawler
+// (examples/spider, sitespider, dirspider, focusedspider), public so that a crawler
 // of your own can take the same flags: the common flags (-max-pages, -delay,
 // -out, ...), the -demo web, the progress line, the summary, and the
 // built-in features -warc, -jsonl, -state and -spill. What makes a spider
