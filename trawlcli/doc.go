@@ -1,10 +1,10 @@
-// Package trawlcli is the command-line plumbing of trawl's example spiders
-// (examples/spider, sitespider, dirspider, focusedspider), public so that a crawler
-// of your own can take the same flags: the common flags (-max-pages, -delay,
-// -out, ...), the -demo web, the progress line, the summary, and the
-// built-in features -warc, -jsonl, -state and -spill. What makes a spider
-// what it is stays in its main.go, in plain trawl: the trawl.New call, its
-// options and its scope Filter.
+// Package trawlcli is the command-line plumbing of trawl's example
+// spiders (examples/spider, sitespider, dirspider, focusedspider), public
+// so that a crawler of your own can take the same flags: the common flags
+// (-max-pages, -delay, -out, ...), the -demo web, the progress line, the
+// summary, and the built-in features -warc, -jsonl, -state and -spill.
+// What makes a spider what it is stays in its main.go, in plain trawl: the
+// trawl.New call, its options and its scope Filter.
 //
 //	cmd := &trawlcli.Command{
 //		Name:  "sitespider",
