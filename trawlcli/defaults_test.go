@@ -170,3 +170,51 @@ func TestDemoTemporaryDir(t *testing.T) {
 		t.Errorf("-demo -out: %v", err)
 	}
 }
+
+// TestFeatureContextAndEvents: features' Events are joined, not replaced
+// (two features count pages), and a feature's Context bounds the crawl:
+// cancelled after 4 pages it is "interrupted", past its deadline it is
+// "stopped at the time limit"; both exit 0.
+func TestFeatureContextAndEvents(t *testing.T) {
+	var a, b atomic.Int64
+	counter := func(n *atomic.Int64, cancel *context.CancelFunc) Feature {
+		return Feature{Setup: func(s *Session) ([]trawl.Option, error) {
+			s.AddEvents(trawl.Events{OnPage: func(context.Context, *trawl.Page) {
+				if n.Add(1) == 4 && cancel != nil {
+					(*cancel)()
+				}
+			}})
+			return nil, nil
+		}}
+	}
+	var cancel context.CancelFunc
+	cmd := program()
+	cmd.Features = []Feature{counter(&a, nil), counter(&b, &cancel), {
+		Context: func(ctx context.Context) (context.Context, context.CancelFunc) {
+			ctx, cancel = context.WithCancel(ctx)
+			return ctx, cancel
+		},
+	}}
+	var out, errOut bytes.Buffer
+	if code := cmd.Run(context.Background(), []string{"-demo", "-progress=false"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if a.Load() != b.Load() || a.Load() < 4 || a.Load() >= 200 {
+		t.Errorf("the two features saw %d and %d pages, want the same few (cancelled after 4)", a.Load(), b.Load())
+	}
+	if !strings.Contains(out.String(), "\ninterrupted: ") {
+		t.Errorf("summary does not say interrupted:\n%s", out.String())
+	}
+
+	cmd = program()
+	cmd.Features = []Feature{{Context: func(ctx context.Context) (context.Context, context.CancelFunc) {
+		return context.WithDeadline(ctx, time.Now()) // already passed
+	}}}
+	out.Reset()
+	if code := cmd.Run(context.Background(), []string{"-demo", "-progress=false"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "\nstopped at the time limit: ") || !strings.Contains(out.String(), "crawled 0 pages") {
+		t.Errorf("summary of a crawl past its deadline:\n%s", out.String())
+	}
+}
