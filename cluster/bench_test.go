@@ -190,7 +190,8 @@ func BenchmarkURLSetMemory(b *testing.B) {
 
 // BenchmarkStreamMemory measures what a queued URL costs in an agent's
 // stream: entries of 5 requests (a Push sends about that many new URLs to
-// one agent) with a 60-byte URL, the referrer and a short anchor text.
+// one agent) with a 60-byte URL, a short anchor text and the page they
+// were found on as their referrer.
 //
 //	go test -run='^$' -bench=StreamMemory ./cluster
 func BenchmarkStreamMemory(b *testing.B) {

@@ -123,15 +123,15 @@
 //	network bytes per page    1,090     1,330
 //	Redis CPU per page        103 µs    102 µs   (124 µs in a run beside other tests)
 //	accepted URL, hash of ≤128:  16 bytes;  of 10^4–10^5:  58–68 bytes
-//	queued URL in a stream:     257 bytes   (URL, referrer, anchor as JSON)
+//	queued URL in a stream:     175 bytes   (URL, anchor as JSON; the referrer once per entry)
 //
 // From these: one Redis shard (one core) sustains about 1 s / 103 µs =
 // 9,700 pages/s, say 4,800 at a comfortable 50 % load (4,000 at the
 // slower 124 µs). 100 agents fetching 100 pages/s each (a polite crawler
 // on a real web) make 10,000 pages/s: 3 shards at 50 % load; at 1,000
 // pages/s each, 21 shards (25 at 124 µs). A crawl of 10^9 URLs keeps at
-// most 10^9 × 68 bytes = 68 GB of URL sets, plus 257 bytes per queued URL
-// at the frontier's peak (10^8 queued: 26 GB), about 94 GB: 4 shards of
+// most 10^9 × 68 bytes = 68 GB of URL sets, plus 175 bytes per queued URL
+// at the frontier's peak (10^8 queued: 17.5 GB), about 86 GB: 4 shards of
 // 25 GB for memory. The larger count decides: 4 shards for 100 polite
 // agents and 10^9 URLs, 21–25 for 100 agents at 1,000 pages/s. The
 // crawl's global keys (one shard) see 0.25 INCR per page and one read per

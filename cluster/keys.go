@@ -36,7 +36,8 @@ func fpField(fp uint64) string {
 }
 
 // wireReq is a queued request as it travels in a stream entry. One entry
-// carries the new URLs one Push sends to one agent.
+// carries the new URLs one Push sends to one agent. Its Referrer is empty
+// when it is the batch's.
 type wireReq struct {
 	URL       string  `json:"u"`
 	Host      string  `json:"h"`
@@ -46,33 +47,58 @@ type wireReq struct {
 	Anchor    string  `json:"a,omitempty"`
 	Retries   int     `json:"t,omitempty"`
 	Redirects int     `json:"x,omitempty"`
+	// NoReferrer marks a request without a referrer in a batch whose
+	// shared referrer is not empty.
+	NoReferrer bool `json:"n,omitempty"`
+}
+
+// wireBatch is a stream entry's value: the requests, and the referrer most
+// of them share (a Push carries the links of one page), kept once.
+type wireBatch struct {
+	Referrer string    `json:"f,omitempty"`
+	Reqs     []wireReq `json:"q"`
 }
 
 // encodeBatch encodes requests as one stream entry's value.
 func encodeBatch(reqs []frontier.Request) string {
-	w := make([]wireReq, len(reqs))
-	for i, r := range reqs {
-		w[i] = wireReq{URL: r.URL, Host: r.Host, Depth: r.Depth, Priority: r.Priority, Referrer: r.Referrer,
-			Anchor: r.Anchor, Retries: r.Retries, Redirects: r.Redirects}
+	b := wireBatch{Reqs: make([]wireReq, len(reqs))}
+	if len(reqs) > 0 {
+		b.Referrer = reqs[0].Referrer
 	}
-	b, _ := json.Marshal(w) // cannot fail: strings and numbers only
-	return string(b)
+	for i, r := range reqs {
+		w := wireReq{URL: r.URL, Host: r.Host, Depth: r.Depth, Priority: r.Priority,
+			Anchor: r.Anchor, Retries: r.Retries, Redirects: r.Redirects}
+		switch {
+		case r.Referrer == b.Referrer:
+		case r.Referrer == "":
+			w.NoReferrer = true
+		default:
+			w.Referrer = r.Referrer
+		}
+		b.Reqs[i] = w
+	}
+	out, _ := json.Marshal(b) // cannot fail: strings and numbers only
+	return string(out)
 }
 
 // decodeBatch decodes a stream entry's value. Requests without a URL or a
 // host are an error: a stream holds only what encodeBatch wrote.
 func decodeBatch(s string) ([]frontier.Request, error) {
-	var w []wireReq
-	if err := json.Unmarshal([]byte(s), &w); err != nil {
+	var b wireBatch
+	if err := json.Unmarshal([]byte(s), &b); err != nil {
 		return nil, fmt.Errorf("cluster: bad stream entry: %w", err)
 	}
-	reqs := make([]frontier.Request, 0, len(w))
-	for _, x := range w {
+	reqs := make([]frontier.Request, 0, len(b.Reqs))
+	for _, x := range b.Reqs {
 		if x.URL == "" || x.Host == "" {
 			return nil, fmt.Errorf("cluster: bad stream entry: request without URL or host")
 		}
+		ref := x.Referrer
+		if ref == "" && !x.NoReferrer {
+			ref = b.Referrer
+		}
 		reqs = append(reqs, frontier.Request{URL: x.URL, Host: x.Host, Depth: x.Depth, Priority: x.Priority,
-			Referrer: x.Referrer, Anchor: x.Anchor, Retries: x.Retries, Redirects: x.Redirects})
+			Referrer: ref, Anchor: x.Anchor, Retries: x.Retries, Redirects: x.Redirects})
 	}
 	return reqs, nil
 }

@@ -16,6 +16,11 @@ func TestBatchRoundTrip(t *testing.T) {
 		{name: "all fields", reqs: []frontier.Request{{URL: "http://a.test/x?y=1", Host: "a.test", Depth: 3, Priority: 2.5,
 			Referrer: "http://a.test/", Anchor: "tab\there \"quoted\" \x00 ünïcode", Retries: 2, Redirects: 4}}},
 		{name: "several", reqs: []frontier.Request{{URL: "http://a.test/", Host: "a.test"}, {URL: "http://b.test:8080/", Host: "b.test:8080"}}},
+		{name: "mixed referrers", reqs: []frontier.Request{
+			{URL: "http://a.test/1", Host: "a.test", Referrer: "http://a.test/"},
+			{URL: "http://a.test/2", Host: "a.test"},
+			{URL: "http://a.test/3", Host: "a.test", Referrer: "http://b.test/"},
+			{URL: "http://a.test/4", Host: "a.test", Referrer: "http://a.test/"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -28,7 +33,7 @@ func TestBatchRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"", "{", `[{"u":""}]`, `[{"u":"http://a/"}]`, `{"u":"x"}`} {
+	for _, bad := range []string{"", "{", `{"q":[{"u":""}]}`, `{"q":[{"u":"http://a/"}]}`, `[{"u":"x","h":"x"}]`} {
 		if _, err := decodeBatch(bad); err == nil {
 			t.Errorf("decodeBatch(%q) = nil error, want one", bad)
 		}
@@ -39,9 +44,9 @@ func TestBatchRoundTrip(t *testing.T) {
 // requests that all have a URL and a host and survive a round trip, or
 // fails with an error.
 func FuzzDecodeBatch(f *testing.F) {
-	f.Add(`[{"u":"http://a.test/","h":"a.test","d":1}]`)
-	f.Add(`[{"u":"http://a.test/","h":"a.test","a":"x\u0000y","p":1e308}]`)
-	f.Add(`[]`)
+	f.Add(`{"q":[{"u":"http://a.test/","h":"a.test","d":1}]}`)
+	f.Add(`{"f":"http://r.test/","q":[{"u":"http://a.test/","h":"a.test","a":"x\u0000y","p":1e308,"n":true}]}`)
+	f.Add(`{"q":[]}`)
 	f.Add(`null`)
 	f.Fuzz(func(t *testing.T, s string) {
 		reqs, err := decodeBatch(s)
