@@ -118,25 +118,25 @@
 //	go test -run='^$' -bench='ClusterCrawl|URLSetMemory|StreamMemory' -benchtime=3x ./cluster
 //
 //	                         1 agent   3 agents
-//	commands per page          4.5       5.8     (scripts 3.6 / 4.8, XADD and XDEL 0.25 / 0.31)
-//	round trips per page       3.8       4.2
-//	network bytes per page    1,090     1,330
-//	Redis CPU per page        103 µs    102 µs   (124 µs in a run beside other tests)
+//	commands per page          4.5       5.8–6.0  (scripts 3.6 / 4.8, XADD and XDEL 0.25 / 0.31)
+//	round trips per page       3.8       4.2–4.4
+//	network bytes per page    1,030–1,090  1,330–1,440
+//	Redis CPU per page        103–121 µs  102–137 µs  (over four runs; the machine is shared)
 //	accepted URL, hash of ≤128:  16 bytes;  of 10^4–10^5:  58–68 bytes
 //	queued URL in a stream:     175 bytes   (URL, anchor as JSON; the referrer once per entry)
 //
-// From these: one Redis shard (one core) sustains about 1 s / 103 µs =
-// 9,700 pages/s, say 4,800 at a comfortable 50 % load (4,000 at the
-// slower 124 µs). 100 agents fetching 100 pages/s each (a polite crawler
-// on a real web) make 10,000 pages/s: 3 shards at 50 % load; at 1,000
-// pages/s each, 21 shards (25 at 124 µs). A crawl of 10^9 URLs keeps at
-// most 10^9 × 68 bytes = 68 GB of URL sets, plus 175 bytes per queued URL
-// at the frontier's peak (10^8 queued: 17.5 GB), about 86 GB: 4 shards of
-// 25 GB for memory. The larger count decides: 4 shards for 100 polite
-// agents and 10^9 URLs, 21–25 for 100 agents at 1,000 pages/s. The
-// crawl's global keys (one shard) see 0.25 INCR per page and one read per
-// agent per Poll; the host keys, nearly all the load, spread over all
-// shards by hash tag.
+// From these, with the slowest run's 137 µs: one Redis shard (one core)
+// sustains about 1 s / 137 µs = 7,300 pages/s, say 3,600 at a comfortable
+// 50 % load (9,700 and 4,800 at the fastest run's 103 µs). 100 agents
+// fetching 100 pages/s each (a polite crawler on a real web) make 10,000
+// pages/s: 3 shards at 50 % load; at 1,000 pages/s each, 28 shards. A
+// crawl of 10^9 URLs keeps at most 10^9 × 68 bytes = 68 GB of URL sets,
+// plus 175 bytes per queued URL at the frontier's peak (10^8 queued:
+// 17.5 GB), about 86 GB: 4 shards of 25 GB for memory. The larger count
+// decides: 4 shards for 100 polite agents and 10^9 URLs, 28 for 100
+// agents at 1,000 pages/s each. The crawl's global keys (one shard) see
+// 0.25 INCR per page and one read per agent per Poll; the host keys,
+// nearly all the load, spread over all shards by hash tag.
 //
 // # Concurrency
 //
