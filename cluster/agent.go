@@ -33,7 +33,9 @@ var (
 	// the name.
 	ErrNameInUse = errors.New("cluster: agent name in use")
 	// ErrFenced means the agent was silent longer than its lease and the
-	// others declared it dead (and took its URLs over): it must stop.
+	// others declared it dead (and took its URLs over): it must stop. An
+	// agent that cannot reach Redis for a lease stops too, with the Redis
+	// error.
 	ErrFenced = errors.New("cluster: agent declared dead by the cluster")
 )
 
@@ -327,6 +329,11 @@ func (a *Agent) heartbeatLoop(ctx context.Context) {
 				return
 			}
 			a.log.Warn("heartbeat failed", "err", err)
+			if since := time.Since(time.Unix(0, a.beatAt.Load())); since > a.opts.Lease {
+				// The others count this agent dead by now.
+				a.fail(fmt.Errorf("cluster: no heartbeat for %v: %w", since.Round(time.Millisecond), err))
+				return
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +21,18 @@ import (
 )
 
 const testAgent = "clusterbot"
+
+// quiet is a go-redis logger that drops what it is given: the tests
+// check the errors that matter, and the dials that fail after a server is
+// killed would fill the output.
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}
+
+func TestMain(m *testing.M) {
+	redis.SetLogger(quiet{})
+	os.Exit(m.Run())
+}
 
 // newClient returns a client of a fresh redis-server for t.
 func newClient(t testing.TB) *redis.Client {
@@ -223,5 +236,42 @@ func TestRedisCluster(t *testing.T) {
 	}
 	if n := shards.Load(); n != 3 {
 		t.Errorf("URL sets on %d shards, want all 3", n)
+	}
+}
+
+// TestRedisGone checks that agents whose Redis dies mid-crawl stop with an
+// error instead of waiting for ever.
+func TestRedisGone(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1})
+	t.Cleanup(func() { rdb.Close() })
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 9, Hosts: 4, PagesPerHost: 50})
+	done := make(chan error, 2)
+	for i := range 2 {
+		go func() {
+			_, err := crawlAgent(t.Context(), rdb, web, fmt.Sprintf("agent%d", i), 50*time.Millisecond, 0)
+			done <- err
+		}()
+	}
+	// Kill Redis once the crawl is under way (the log has no channel to
+	// wait on).
+	for web.Log().Len() < 10 {
+		select {
+		case err := <-done:
+			t.Fatalf("an agent ended before Redis was killed: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	srv.Kill()
+	for range 2 {
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "cluster:") {
+				t.Errorf("an agent ended with %v after Redis died, want a cluster error", err)
+			}
+			t.Logf("agent: %v", err)
+		case <-time.After(30 * time.Second): // a bound for a hang, not a timing
+			t.Fatal("an agent is still running 30 s after Redis died")
+		}
 	}
 }

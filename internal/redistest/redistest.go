@@ -25,6 +25,12 @@ type Server struct {
 	cmd  *exec.Cmd
 }
 
+// Kill kills the server (SIGKILL), as a crash or a lost network would
+// take it away.
+func (s *Server) Kill() {
+	s.cmd.Process.Kill()
+}
+
 // URL returns the server's redis:// URL.
 func (s *Server) URL() string { return "redis://" + s.Addr }
 
