@@ -175,7 +175,7 @@ func Join(ctx context.Context, rdb redis.UniversalClient, opts *Options) (*Agent
 	lctx, stop := context.WithCancel(context.Background())
 	a.stop = stop
 	a.wg.Go(func() { a.heartbeatLoop(lctx) })
-	a.wg.Go(func() { a.idleLoop(lctx) })
+	a.wg.Go(func() { a.watchLoop(lctx) })
 	a.log.Info("joined", "crawl", o.Crawl, "agents", a.Ring().Agents())
 	return a, nil
 }
@@ -237,8 +237,8 @@ func (a *Agent) Pages(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// beat renews the heartbeat, reads the members and rebuilds the ring, and
-// takes over the agents found dead.
+// beat renews the heartbeat and the leases of the hosts being fetched,
+// reads the members and rebuilds the ring, and publishes the stats.
 func (a *Agent) beat(ctx context.Context) error {
 	start := time.Now()
 	lease := a.opts.Lease.Milliseconds()
@@ -251,7 +251,7 @@ func (a *Agent) beat(ctx context.Context) error {
 		return ErrFenced
 	}
 	a.beatAt.Store(start.UnixNano())
-	dead := a.see(res)
+	a.see(res)
 	if f := a.front.Load(); f != nil {
 		f.renew(ctx)
 	}
@@ -260,11 +260,8 @@ func (a *Agent) beat(ctx context.Context) error {
 			a.rdb.HSet(ctx, a.keys.stats(), a.opts.Name, b)
 		}
 	}
-	for _, d := range dead {
-		if err := a.takeOver(ctx, d); err != nil {
-			a.log.Warn("taking over a dead agent failed", "dead", d, "err", err)
-		}
-	}
+	// Dead agents are taken over in watchLoop (look), so that a long
+	// takeover never delays the renewal of this agent's leases.
 	return nil
 }
 
@@ -446,9 +443,10 @@ func (a *Agent) send(ctx context.Context, reqs []frontier.Request) error {
 	return nil
 }
 
-// idleLoop checks, while this agent has nothing to do, whether the whole
-// cluster has nothing to do, and whether the page limit is reached.
-func (a *Agent) idleLoop(ctx context.Context) {
+// watchLoop, every Poll, reads the members (taking dead agents over),
+// checks the page limit and, while this agent has nothing to do, whether
+// the whole cluster has nothing to do.
+func (a *Agent) watchLoop(ctx context.Context) {
 	t := time.NewTicker(a.opts.Poll)
 	defer t.Stop()
 	for {
