@@ -74,9 +74,9 @@
 // they are, under the same host leases. When an agent dies, one live agent
 // (holding a lock) moves its whole stream, in flight URLs included, to the
 // owners of their hosts, then removes it: its URLs are taken over within
-// Lease + Poll of its last heartbeat (its hosts resumed 1.9 s after a
-// SIGKILL with a lease of 2 s in clusterspider's test), and only those it
-// had in flight are fetched again.
+// Lease + Poll of its last heartbeat (its hosts resumed 1.7–2.1 s after
+// a SIGKILL with a lease of 2 s in five runs of clusterspider's test), and
+// only those it had in flight are fetched again.
 //
 // Termination. Every stream entry lives until its URLs are done, and the
 // links of a page are queued before the page is done, so the cluster has
