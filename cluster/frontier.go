@@ -61,7 +61,8 @@ const seenBits = 20
 // as they are, except that MaxDepth and MaxPerHost apply to the whole
 // crawl (checked in Redis) and one request per host is in flight in the
 // whole cluster (Politeness.HostConcurrency is 1). It may be called once
-// per agent.
+// per agent. It returns a *Frontier as the interface so that the method
+// value a.Frontier is what trawl.WithFrontierFunc takes.
 func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},
@@ -461,14 +462,16 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 }
 
 // finish forgets a URL that left the local frontier for good and deletes
-// its stream entry if it was the entry's last; it returns the entry to
-// delete (or "") when given a pipeline instead of running it.
+// its stream entry if it was the entry's last.
 func (f *Frontier) finish(ctx context.Context, fp uint64) {
 	if id := f.forget(fp); id != "" {
 		f.a.rdb.XDel(ctx, f.a.keys.stream(f.a.opts.Name), id)
 	}
 }
 
+// forget forgets a URL that left the local frontier for good, signals the
+// reader that there is room, and returns its stream entry's ID if it was
+// the entry's last URL, else "".
 func (f *Frontier) forget(fp uint64) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
