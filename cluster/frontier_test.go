@@ -68,7 +68,7 @@ func urlsOf(reqs []frontier.Request) []string {
 func TestTakeOver(t *testing.T) {
 	rdb := newClient(t)
 	ctx := t.Context()
-	const lease = 400 * time.Millisecond
+	const lease = time.Second // beats every 333 ms: room for a slow, loaded -race run
 	dead, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "dead", Crawl: "takeover", Lease: lease})
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestTakeOver(t *testing.T) {
 func TestJoinTakesQueuedURLs(t *testing.T) {
 	rdb := newClient(t)
 	ctx := t.Context()
-	const lease = 400 * time.Millisecond
+	const lease = time.Second // beats every 333 ms: room for a slow, loaded -race run
 	// The first agent reads one entry at a time and keeps one URL in
 	// memory: the rest wait in its stream.
 	first, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "first", Crawl: "join", Lease: lease, MaxLocal: 1, ReadBatch: 1})
