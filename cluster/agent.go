@@ -241,9 +241,8 @@ func (a *Agent) Pages(ctx context.Context) (int64, error) {
 // reads the members and rebuilds the ring, and publishes the stats.
 func (a *Agent) beat(ctx context.Context) error {
 	start := time.Now()
-	lease := a.opts.Lease.Milliseconds()
-	res, err := scriptBeat.EvalSha(ctx, a.rdb, []string{a.keys.members(), a.keys.inst()},
-		a.opts.Name, a.token, lease).Slice()
+	res, err := scriptBeat.EvalSha(ctx, a.rdb, []string{a.keys.members(), a.keys.inst(), a.keys.takeover(a.opts.Name)},
+		a.opts.Name, a.token).Slice()
 	if err != nil {
 		return fmt.Errorf("cluster: heartbeat: %w", err)
 	}
@@ -272,7 +271,12 @@ func (a *Agent) look(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cluster: reading members: %w", err)
 	}
-	for _, d := range a.see(res) {
+	dead := a.see(res)
+	if !a.fresh() {
+		// This agent was stalled too: others may only be late, as it was.
+		return nil
+	}
+	for _, d := range dead {
 		if err := a.takeOver(ctx, d); err != nil {
 			a.log.Warn("taking over a dead agent failed", "dead", d, "err", err)
 		}
@@ -341,9 +345,10 @@ func (a *Agent) heartbeatLoop(ctx context.Context) {
 // another takes over where it stopped.
 func (a *Agent) takeOver(ctx context.Context, dead string) error {
 	lock := a.keys.takeover(dead)
-	ok, err := a.rdb.SetNX(ctx, lock, a.token, a.opts.Lease).Result()
+	ok, err := scriptTakeOver.EvalSha(ctx, a.rdb, []string{a.keys.members(), lock},
+		dead, a.token, a.opts.Lease.Milliseconds()).Bool()
 	if err != nil || !ok {
-		return err
+		return err // alive again, or another agent is at it
 	}
 	defer a.rdb.Del(context.WithoutCancel(ctx), lock)
 	stream := a.keys.stream(dead)

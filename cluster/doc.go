@@ -22,9 +22,13 @@
 // Membership. An agent registers in a sorted set of the crawl with the
 // Redis server's time as its heartbeat, renewed every Lease/3 and read by
 // every agent every Poll. An agent whose heartbeat is older than Lease is
-// dead. An agent starts no fetch unless its last heartbeat is younger than
-// Lease/2, so that it stops before the others can count it dead; one that
-// comes back all the same finds itself fenced (ErrFenced) and stops. (A
+// dead, and another agent takes it over (a script takes the takeover lock
+// only if the heartbeat is still old, and a heartbeat is refused once the
+// lock is taken, so the two exclude each other; an agent that was stalled
+// itself takes no one over until it has beaten again). An agent starts
+// no fetch unless its last heartbeat is younger than Lease/2, so that it
+// stops before the others can count it dead; one that comes back after
+// a takeover began finds itself fenced (ErrFenced) and stops. (A
 // request already sent when its agent froze for longer than a lease may
 // meet the next agent's at the host: no lease can fence a web server.) An
 // agent that joins under the name of a dead one inherits its queue.

@@ -25,14 +25,27 @@ return now
 `)
 
 // scriptBeat renews an agent's heartbeat and returns {now, members with
-// scores}, or {-1} if the agent was declared dead or replaced (fenced).
-// KEYS: members, inst. ARGV: name, token, lease ms.
+// scores}, or {-1} if another agent is taking it over or took it over
+// (fenced). A heartbeat late by more than a lease is still renewed when
+// no one has begun to take the agent over: scriptTakeOver and scriptBeat
+// exclude each other. KEYS: members, inst, the agent's takeover lock.
+// ARGV: name, token.
 var scriptBeat = redis.NewScript(nowMS + `
 if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return {-1} end
-local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not s or tonumber(s) < now - tonumber(ARGV[3]) then return {-1} end
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-1} end
+if redis.call('EXISTS', KEYS[3]) == 1 then return {-1} end
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 return {now, redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')}
+`)
+
+// scriptTakeOver takes the lock to take over an agent if its heartbeat is
+// older than a lease; it returns 1 if taken. KEYS: members, the agent's
+// takeover lock. ARGV: name, token, lease ms.
+var scriptTakeOver = redis.NewScript(nowMS + `
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not s or tonumber(s) >= now - tonumber(ARGV[3]) then return 0 end
+if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return 1 end
+return 0
 `)
 
 // scriptView returns {now, members with scores}. KEYS: members.
@@ -120,4 +133,4 @@ if redis.call('XLEN', KEYS[1]) == 0 then return redis.call('DEL', KEYS[1]) end
 return -1
 `)
 
-var scripts = []*redis.Script{scriptJoin, scriptBeat, scriptView, scriptCheck, scriptMark, scriptAcquire, scriptRelease, scriptRenew, scriptDelIfEmpty}
+var scripts = []*redis.Script{scriptJoin, scriptBeat, scriptTakeOver, scriptView, scriptCheck, scriptMark, scriptAcquire, scriptRelease, scriptRenew, scriptDelIfEmpty}
