@@ -246,11 +246,15 @@ func (f *Frontier) readLoop(ctx context.Context) {
 		space := f.space
 		f.mu.Unlock()
 		if full {
+			t := time.NewTimer(a.opts.Poll) // to see ring changes meanwhile
 			select {
 			case <-ctx.Done():
+				t.Stop()
 				return
 			case <-space:
+			case <-t.C:
 			}
+			t.Stop()
 			continue
 		}
 		res, err := a.rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{stream, last},
