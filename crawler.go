@@ -58,6 +58,11 @@ type Crawler struct {
 	privateAny   atomic.Bool  // privateHosts is not empty
 	privateMu    sync.Mutex
 	privateHosts map[string]bool // politeness keys of hosts whose robots.txt fetch hit a private address
+
+	html          []htmlCallback // WithHTML callbacks, compiled
+	sels          selectors      // selectors compiled by Element methods
+	metas         metaBook       // request metadata, until its URL is fetched
+	plainRequests bool           // no header, hook, cookie or auth: fetch requests carry no header
 }
 
 // New returns a Crawler configured by opts, or an error naming the first
@@ -70,7 +75,16 @@ func New(opts ...Option) (*Crawler, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if cfg.delaySet && !cfg.adaptiveSet {
+		cfg.adaptive = 0 // the delay the user set is the delay (see WithDelay)
+	}
 	c := &Crawler{cfg: cfg, norm: cfg.normalizer, log: cfg.logger, botName: productToken(cfg.userAgent)}
+	if err := c.compileHTML(); err != nil {
+		return nil, err
+	}
+	if err := c.setupRequests(); err != nil {
+		return nil, err
+	}
 	switch {
 	case cfg.maxDepth == 0:
 		c.maxDepth = DefaultMaxDepth
@@ -107,6 +121,9 @@ func New(opts ...Option) (*Crawler, error) {
 		fo.UserAgent = cfg.userAgent
 		fo.DialContext = cfg.dialContext
 		fo.AllowPrivateNetworks = cfg.allowPrivate
+		if p := c.cfg.requests.proxy; p != nil {
+			fo.Proxy = p
+		}
 		if len(fo.AcceptTypes) == 0 {
 			fo.AcceptTypes = acceptTypes(c.follows, cfg.archive)
 		}
@@ -122,7 +139,7 @@ func New(opts ...Option) (*Crawler, error) {
 		// Each hop's deadline covers the wait spacedHops may add before
 		// a redirect back to the same host, besides the fetch itself
 		// (which the fetcher bounds on its own).
-		c.robots = robots.NewCache(c.spacedHops(robotsFetchFunc(c.fetcher)),
+		c.robots = robots.NewCache(cfg.shared.robotsFetch(c.spacedHops(robotsFetchFunc(c.fetcher, cfg.userAgent))),
 			&robots.CacheOptions{FetchTimeout: robots.DefaultFetchTimeout + max(cfg.delay, 0)})
 	}
 	strategy := frontier.BFS
@@ -186,15 +203,16 @@ func productToken(ua string) string {
 }
 
 // robotsFetchFunc adapts the fetcher for the robots.txt cache: the plain Get
-// of *fetch.HTTP when it has one, else Fetch wrapped into an http.Response.
-func robotsFetchFunc(f fetch.Fetcher) robots.FetchFunc {
+// of *fetch.HTTP when it has one, else Fetch, with the User-Agent ua,
+// wrapped into an http.Response.
+func robotsFetchFunc(f fetch.Fetcher, ua string) robots.FetchFunc {
 	if g, ok := f.(interface {
 		Get(ctx context.Context, u *url.URL) (*http.Response, error)
 	}); ok {
 		return g.Get
 	}
 	return func(ctx context.Context, u *url.URL) (*http.Response, error) {
-		resp, err := f.Fetch(ctx, &fetch.Request{URL: u})
+		resp, err := f.Fetch(ctx, &fetch.Request{URL: u, Header: http.Header{"User-Agent": {ua}}})
 		if resp == nil {
 			return nil, err
 		}
@@ -312,6 +330,7 @@ func (c *Crawler) Run(ctx context.Context) error {
 			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))
 		}
 	}
+	err = errors.Join(err, c.closeItems())
 	// Any frontier that spills (frontier.Memory, or one wrapping it).
 	if m, ok := c.front.(interface{ SpillStats() frontier.SpillStats }); ok {
 		if serr := m.SpillStats().Err; serr != nil {
@@ -355,6 +374,9 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 			return
 		}
 		out := c.visit(ctx, req)
+		if !out.Retry && !out.Requeue {
+			c.metas.drop(req.URL)
+		}
 		if err := c.front.Done(req, out); err != nil {
 			c.log.Error("frontier done failed", "url", req.URL, "err", err)
 		}
@@ -424,17 +446,26 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		}
 	}
 
+	header, meta, err := c.requestHeader(ctx, req, u)
+	if err != nil {
+		c.stats.aborted.Add(1)
+		c.log.Info("request hook aborted the URL", "url", req.URL, "err", err)
+		c.skip(ctx, req.URL, "request-hook")
+		return frontier.Outcome{NoContact: true, CrawlDelay: crawlDelay}
+	}
+
 	if max := int64(c.cfg.maxPages); max > 0 && req.Retries == 0 {
-		if c.reserved.Add(1) > max {
+		if c.reserve(ctx) > max {
 			c.stop()
 			c.skip(ctx, req.URL, "limit")
 			return frontier.Outcome{Requeue: true, NoContact: true}
 		}
 	}
 
-	resp, err := c.fetcher.Fetch(ctx, &fetch.Request{URL: u})
+	resp, err := c.fetcher.Fetch(ctx, &fetch.Request{URL: u, Header: header})
 	out := frontier.Outcome{CrawlDelay: crawlDelay, Err: err}
 	if resp != nil {
+		c.keepCookies(u, resp.Header)
 		out.Status, out.Duration, out.RetryAfter = resp.Status, resp.Duration, resp.RetryAfter
 		c.stats.fetched.Add(1)
 		c.stats.status(resp.Status)
@@ -472,6 +503,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	}
 
 	page := c.newPage(ctx, req, u, resp)
+	page.Meta = meta
 	c.stats.bytes.Add(int64(len(resp.Body)))
 	if resp.Truncated {
 		c.stats.truncated.Add(1)
@@ -480,6 +512,9 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	repeat := c.traps.seenText(urlnorm.Key(u), page.Title, page.Text)
 	if c.cfg.pageScore != nil {
 		page.Score = c.cfg.pageScore(page)
+		if page.Relevant {
+			c.stats.relevant.Add(1)
+		}
 	}
 	if duplicate {
 		c.decideDuplicate(ctx, page)
@@ -487,6 +522,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	if ev := c.cfg.events.OnPage; ev != nil {
 		ev(ctx, page)
 	}
+	c.runHTML(ctx, page)
 	if page.NoIndex {
 		c.stats.noIndex.Add(1)
 	} else if duplicate && !c.cfg.dupPolicy.Store {

@@ -606,3 +606,26 @@ func ExampleDecisionLog() {
 	// robots.txt parsed 1
 	// wait robots.txt-contact 1
 }
+
+func TestDecisionRequestHookSkip(t *testing.T) {
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 2, PagesPerHost: 30})
+	ds, st := decisionCrawl(t, web, trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
+		trawl.WithOnRequest(func(_ context.Context, r *trawl.OutgoingRequest) error {
+			if strings.Count(r.URL.Path, "/") > 1 {
+				return errors.New("not below the top directory")
+			}
+			return nil
+		}))
+	var skipped int64
+	for _, d := range ds {
+		if d.Outcome == trawl.DecisionSkipped {
+			if d.Reason != "request-hook" {
+				t.Errorf("skipped %s for %q, want request-hook", d.URL, d.Reason)
+			}
+			skipped++
+		}
+	}
+	if skipped == 0 || skipped != st.Aborted {
+		t.Errorf("%d request-hook decisions, Stats.Aborted %d (want equal, > 0)", skipped, st.Aborted)
+	}
+}

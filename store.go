@@ -26,7 +26,8 @@ type Events struct {
 	// status, robots.txt failure, store error) with the URL and the error.
 	OnError func(ctx context.Context, rawURL string, err error)
 	// OnSkip is called for a URL dropped without a fetch, with the reason:
-	// "robots", "filter", "depth" or "limit".
+	// "robots", "filter", "depth", "limit", "trap", "kind" or
+	// "request-hook" (the WithOnRequest hook returned an error).
 	OnSkip func(ctx context.Context, rawURL string, reason string)
 	// OnDecision is called for every decision about a URL: discovered
 	// and queued or dropped (and why), fetched, failed, left waiting; see

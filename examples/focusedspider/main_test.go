@@ -16,7 +16,14 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	f := &focused{stderr: &errb}
 	args = append([]string{"-progress=false", "-out", t.TempDir()}, args...)
-	code = f.program().Run(context.Background(), args, &out, &errb)
+	code = f.command().Run(context.Background(), args, &out, &errb)
+	// The summary's relevant count is the crawler's Stats.Relevant, from
+	// Page.Relevant; it must agree with the spider's own count.
+	if m := harvestLine.FindStringSubmatch(out.String()); m != nil {
+		if rel, _ := strconv.ParseInt(m[2], 10, 64); rel != f.relevant.Load() {
+			t.Errorf("Stats.Relevant %d, the scorer judged %d pages relevant", rel, f.relevant.Load())
+		}
+	}
 	return code, out.String(), errb.String()
 }
 

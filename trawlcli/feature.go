@@ -1,0 +1,40 @@
+package trawlcli
+
+import (
+	"flag"
+	"io"
+
+	"github.com/trawl-dev/trawl"
+)
+
+// Feature is a set of flags and what they do, added to a Command: the
+// built-in -warc and -state, a program's own flags (the focused spider's
+// -topic), or one a program picks up from another package. Each func may be
+// nil. The hooks are called in this order: Flags before parsing, Setup
+// after, Status while the crawl runs (from the progress goroutine), Summary
+// after it.
+type Feature struct {
+	// Flags registers the feature's flags.
+	Flags func(fs *flag.FlagSet)
+	// Setup runs after the flags are parsed and the common options are
+	// built: it checks the feature's flag values, opens what they name
+	// (adding stores with s.AddStore) and returns options for the crawl.
+	// An error stops the command with exit status 2 (bad flag values)
+	// unless wrapped by Exit.
+	Setup func(s *Session) ([]trawl.Option, error)
+	// Status returns text appended to the progress line ("" adds nothing).
+	Status func() string
+	// Summary writes the feature's lines after the common summary.
+	Summary func(w io.Writer, st trawl.Stats)
+}
+
+// Builtin returns the features every Command has, after the common flags:
+// -warc (WARC files) and -state / -spill (where the frontier lives). To
+// give every command a new feature, write it in a file of its own and list
+// it here.
+func Builtin() []Feature {
+	return []Feature{
+		warcFeature(),
+		stateFeature(),
+	}
+}
