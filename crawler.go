@@ -293,7 +293,7 @@ func (c *Crawler) Run(ctx context.Context) error {
 	if !c.ran.CompareAndSwap(false, true) {
 		return errors.New("trawl: Run called twice")
 	}
-	c.stats.start = time.Now()
+	c.stats.setStart(time.Now())
 	defer func() { c.stats.end.Store(time.Now().UnixNano()) }()
 
 	// nextCtx ends when a limit is reached: workers stop taking URLs but

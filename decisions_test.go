@@ -629,3 +629,35 @@ func TestDecisionRequestHookSkip(t *testing.T) {
 		t.Errorf("%d request-hook decisions, Stats.Aborted %d (want equal, > 0)", skipped, st.Aborted)
 	}
 }
+
+// (metrics and report sample it so); the race detector checks.
+func TestDecisionStatsWhileRunStarts(t *testing.T) {
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 1, Hosts: 1, PagesPerHost: 5})
+	c, err := trawl.New(trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+		trawl.WithAllowPrivateNetworks(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		for {
+			c.Stats()
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
+	}()
+	err = c.Run(context.Background())
+	close(done)
+	<-read
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.Start.IsZero() || st.Fetched == 0 {
+		t.Errorf("Stats after Run: start %v, %d fetched", st.Start, st.Fetched)
+	}
+}

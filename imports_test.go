@@ -31,7 +31,7 @@ var allowedImports = map[string][]string{
 	"fetch":                    {},
 	"crawltest":                {},
 	"store":                    {""},
-	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
+	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
 	"examples/scraper":         {"", "store", "crawltest"},

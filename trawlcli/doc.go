@@ -2,7 +2,8 @@
 // (examples/sitespider, dirspider, focusedspider), public so that a crawler
 // of your own can take the same flags: the common flags (-max-pages,
 // -delay, -out, ...), the -demo web, the progress line, the summary, and
-// the built-in features -warc, -state and -spill. What makes a spider what
+// the built-in features -warc, -state, -spill, -metrics, -report and
+// -decisions. What makes a spider what
 // it is stays in its main.go, in plain trawl: the trawl.New call, its
 // options and its scope Filter.
 //
@@ -41,10 +42,11 @@
 //
 // A Feature is a set of flags and what they do: Flags registers them,
 // Setup turns their values into crawl options (and stores, with
-// Session.AddStore), Status adds to the progress line and Summary to the
-// summary. Command.Features are a program's own; Builtin lists those every
-// command has, each in a file of its own (warc.go, frontier.go), so a new
-// one is added without touching the core.
+// Session.AddStore), Start sees the crawler before it runs, Status adds to
+// the progress line and Summary to the summary. Command.Features are a
+// program's own; Builtin lists those every command has, each in a file of
+// its own (warc.go, frontier.go, observe.go), so a new one is added without
+// touching the core.
 //
 // With -state DIR a crawl keeps its frontier in DIR (package
 // frontier/disk) and resumes from it; the crash test (TRAWL_CRASH_TEST=1
@@ -56,6 +58,19 @@
 // needs (15 MB of a 28 MB binary, and cgo): -state then fails with an
 // error naming the tag. With -warc DIR a command writes what it fetched as
 // WARC files (package store's WARC), alongside -out or alone.
+//
+// Seeing a crawl (observe.go): -metrics ADDR serves Prometheus metrics
+// (package metrics) at http://ADDR/metrics while the crawl runs, on
+// loopback unless ADDR names another host (-metrics 9090 listens on
+// 127.0.0.1:9090); -report FILE writes a self-contained HTML report with
+// charts (package report) when the crawl ends; -decisions FILE writes a
+// JSON line for every decision about a URL (trawl.Decision: queued,
+// filtered and by which filter, robots, duplicate, trap rule, fetched,
+// error, ...). They listen to the crawl through one trawl.WithEvents
+// option, so a program that passes its own WithEvents after
+// Session.Options turns them off; -decisions and -metrics make the crawler
+// push discovered URLs to the frontier one at a time (bench/README.md
+// gives the cost).
 //
 // # Concurrency
 //

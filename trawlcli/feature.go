@@ -1,6 +1,7 @@
 package trawlcli
 
 import (
+	"context"
 	"flag"
 	"io"
 
@@ -11,8 +12,8 @@ import (
 // built-in -warc and -state, a program's own flags (the focused spider's
 // -topic), or one a program picks up from another package. Each func may be
 // nil. The hooks are called in this order: Flags before parsing, Setup
-// after, Status while the crawl runs (from the progress goroutine), Summary
-// after it.
+// after, Start just before the crawl, Status while it runs (from the
+// progress goroutine), Summary after it.
 type Feature struct {
 	// Flags registers the feature's flags.
 	Flags func(fs *flag.FlagSet)
@@ -22,6 +23,10 @@ type Feature struct {
 	// An error stops the command with exit status 2 (bad flag values)
 	// unless wrapped by Exit.
 	Setup func(s *Session) ([]trawl.Option, error)
+	// Start is called with the crawler just before it runs, for features
+	// that watch it (a metrics endpoint, a report's sampler); what it
+	// starts, Summary ends.
+	Start func(ctx context.Context, c *trawl.Crawler)
 	// Status returns text appended to the progress line ("" adds nothing).
 	Status func() string
 	// Summary writes the feature's lines after the common summary.
@@ -36,5 +41,6 @@ func Builtin() []Feature {
 	return []Feature{
 		warcFeature(),
 		stateFeature(),
+		observeFeature(),
 	}
 }
