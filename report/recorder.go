@@ -16,7 +16,7 @@ import (
 // Options configures a Recorder. A nil *Options and zero fields mean the
 // defaults named on each field.
 type Options struct {
-	// Interval is how often Watch samples Stats. Default 1 s.
+	// Interval is how often Watch samples Stats. Default 250 ms.
 	Interval time.Duration
 	// MaxSamples bounds the samples kept; past it every other sample is
 	// dropped and Watch samples half as often. Default 1000.
@@ -37,7 +37,7 @@ func (o *Options) withDefaults() Options {
 		d = *o
 	}
 	if d.Interval <= 0 {
-		d.Interval = time.Second
+		d.Interval = 250 * time.Millisecond
 	}
 	if d.MaxSamples < 4 {
 		d.MaxSamples = 1000

@@ -42,7 +42,8 @@ type Host struct {
 	RobotsStatus int           // its HTTP status, 0 if none
 }
 
-// rates returns per-second rates of a counter between consecutive samples.
+// rates returns the per-second rate of a counter between consecutive
+// samples as steps: the rate holds over each interval.
 func rates(ss []Sample, get func(*Sample) int64) []point {
 	var pts []point
 	for i := 1; i < len(ss); i++ {
@@ -50,10 +51,8 @@ func rates(ss []Sample, get func(*Sample) int64) []point {
 		if dt <= 0 {
 			continue
 		}
-		if len(pts) == 0 {
-			pts = append(pts, point{x: ss[i-1].Elapsed.Seconds(), y: 0})
-		}
-		pts = append(pts, point{x: ss[i].Elapsed.Seconds(), y: float64(get(&ss[i])-get(&ss[i-1])) / dt})
+		r := float64(get(&ss[i])-get(&ss[i-1])) / dt
+		pts = append(pts, point{x: ss[i-1].Elapsed.Seconds(), y: r}, point{x: ss[i].Elapsed.Seconds(), y: r})
 	}
 	return pts
 }

@@ -14,7 +14,7 @@ const (
 	chartW   = 640
 	chartH   = 240
 	padLeft  = 64
-	padRight = 16
+	padRight = 28
 	padTop   = 16
 	padBot   = 40
 )

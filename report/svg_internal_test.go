@@ -44,3 +44,18 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestRatesAreSteps(t *testing.T) {
+	ss := []Sample{{Elapsed: 0, Fetched: 0}, {Elapsed: 2e9, Fetched: 10}, {Elapsed: 2e9, Fetched: 10}, {Elapsed: 3e9, Fetched: 40}}
+	got := rates(ss, func(s *Sample) int64 { return s.Fetched })
+	want := []point{{0, 5}, {2, 5}, {2, 30}, {3, 30}}
+	if len(got) != len(want) {
+		t.Fatalf("rates = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("rates = %v, want %v", got, want)
+			break
+		}
+	}
+}

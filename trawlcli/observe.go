@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,7 +26,7 @@ import (
 // replaces them.
 func observeFeature() Feature {
 	var (
-		metricsAddr, reportPath, decisionsPath string
+		metricsAddr, reportPath, decisionsPath, omit string
 
 		events    []trawl.Events
 		col       *metrics.Collector
@@ -44,6 +46,7 @@ func observeFeature() Feature {
 			fs.StringVar(&metricsAddr, "metrics", "", "serve Prometheus metrics of the crawl at http://`ADDR`/metrics while it runs; a port alone (9090) listens on loopback, 0.0.0.0:9090 on every interface")
 			fs.StringVar(&reportPath, "report", "", "write a self-contained HTML report of the crawl, with charts, to `FILE` when it ends")
 			fs.StringVar(&decisionsPath, "decisions", "", "write what became of every URL discovered, and why, to `FILE` as JSON Lines (see trawl.Decision)")
+			fs.StringVar(&omit, "decisions-omit", "", "with -decisions, leave out these `OUTCOMES`, comma-separated (duplicate-url, a URL found again, is most of a log's lines)")
 		},
 		Setup: func(s *Session) ([]trawl.Option, error) {
 			stderr = s.Stderr()
@@ -60,7 +63,20 @@ func observeFeature() Feature {
 					return nil, Exit(1, fmt.Errorf("-decisions: %w", err))
 				}
 				decisions = trawl.NewDecisionLog(f)
-				events = append(events, trawl.Events{OnDecision: decisions.Record})
+				record := decisions.Record
+				if omit != "" {
+					skip, err := outcomeSet(omit)
+					if err != nil {
+						f.Close()
+						return nil, err
+					}
+					record = func(ctx context.Context, d trawl.Decision) {
+						if !skip[d.Outcome] {
+							decisions.Record(ctx, d)
+						}
+					}
+				}
+				events = append(events, trawl.Events{OnDecision: record})
 			}
 			if reportPath != "" {
 				f, err := os.Create(reportPath)
@@ -131,4 +147,25 @@ func observeFeature() Feature {
 			}
 		},
 	}
+}
+
+// outcomes are the values of trawl.Decision.Outcome.
+var outcomes = []string{
+	trawl.DecisionQueued, trawl.DecisionDuplicateURL, trawl.DecisionFiltered, trawl.DecisionTrap,
+	trawl.DecisionDepth, trawl.DecisionBudget, trawl.DecisionNotFollowed, trawl.DecisionRobots,
+	trawl.DecisionLimit, trawl.DecisionWait, trawl.DecisionFetched, trawl.DecisionDuplicateContent,
+	trawl.DecisionError, trawl.DecisionSkipped, trawl.DecisionRobotsTxt,
+}
+
+// outcomeSet parses -decisions-omit.
+func outcomeSet(list string) (map[string]bool, error) {
+	set := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.Contains(outcomes, name) {
+			return nil, fmt.Errorf("-decisions-omit: unknown outcome %q (known: %s)", name, strings.Join(outcomes, ", "))
+		}
+		set[name] = true
+	}
+	return set, nil
 }

@@ -120,18 +120,41 @@ func TestObserveFlagErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
+		code int // 1 when zero
 		want string
 	}{
 		{name: "port in use", args: []string{"-metrics", busy.Addr().String()}, want: "-metrics"},
 		{name: "decisions in no directory", args: []string{"-decisions", filepath.Join(notDir, "d.jsonl")}, want: "-decisions"},
 		{name: "report in no directory", args: []string{"-report", filepath.Join(notDir, "r.html")}, want: "-report"},
+		{name: "unknown outcome", args: []string{"-decisions", filepath.Join(t.TempDir(), "d"), "-decisions-omit", "queued,dup"}, code: 2, want: `unknown outcome "dup"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := run(t, append(tt.args, "-demo", "-progress=false")...)
-			if code != 1 || !strings.Contains(stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q; want 1 naming %s", code, stderr, tt.want)
+			want := max(tt.code, 1)
+			if code != want || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want %d naming %s", code, stderr, want, tt.want)
 			}
 		})
+	}
+}
+
+func TestObserveDecisionsOmit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	code, _, stderr := run(t, "-demo", "-progress=false", "-max-pages", "20", "-decisions", path, "-decisions-omit", "duplicate-url, not-followed")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"outcome":"fetched"`)) {
+		t.Error("no fetched decisions")
+	}
+	for _, o := range []string{"duplicate-url", "not-followed"} {
+		if bytes.Contains(data, []byte(`"outcome":"`+o+`"`)) {
+			t.Errorf("%s decisions in the log despite -decisions-omit", o)
+		}
 	}
 }
