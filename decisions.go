@@ -566,9 +566,9 @@ func (c *Crawler) notFollowed(ctx context.Context, p *Page, reason string) {
 	}
 }
 
-// linkNotFollowed records one link of p that follow leaves out for its rel
-// or its kind.
-func (c *Crawler) linkNotFollowed(ctx context.Context, p *Page, l *Link) {
+// linkNotFollowed records a link found on the page referrer, at depth,
+// that follow leaves out for its rel or its kind.
+func (c *Crawler) linkNotFollowed(ctx context.Context, referrer string, depth int, l *Link) {
 	if c.cfg.events.OnDecision == nil {
 		return
 	}
@@ -576,7 +576,7 @@ func (c *Crawler) linkNotFollowed(ctx context.Context, p *Page, l *Link) {
 	if c.cfg.followNofollow || l.Rel&relNofollowAny == 0 {
 		reason = "kind:" + l.Kind.String()
 	}
-	c.decide(ctx, Decision{URL: l.URL, Outcome: DecisionNotFollowed, Reason: reason, Depth: p.Depth + 1, Referrer: p.URL.String()})
+	c.decide(ctx, Decision{URL: l.URL, Outcome: DecisionNotFollowed, Reason: reason, Depth: depth, Referrer: referrer})
 }
 
 // push pushes reqs to the frontier: all at once, or, when decisions are
@@ -590,7 +590,7 @@ func (c *Crawler) push(ctx context.Context, reqs []frontier.Request) (int, error
 	var errs []error
 	for i := range reqs {
 		r := &reqs[i]
-		n, err := c.front.Push(ctx, *r)
+		n, err := c.front.Push(ctx, reqs[i:i+1]...) // no copy, no allocation
 		added += n
 		if ctx.Err() != nil {
 			errs = append(errs, err)

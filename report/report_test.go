@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -211,5 +212,57 @@ func BenchmarkRecordDecision(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		on(ctx, d)
+	}
+}
+
+// BenchmarkCrawl crawls a 4-host web without and with a Recorder (its
+// events, samples every 10 ms, the HTML written at the end): what the
+// report costs a crawl.
+func BenchmarkCrawl(b *testing.B) {
+	web, err := crawltest.NewWeb(&crawltest.Options{Seed: 1, Hosts: 4, PagesPerHost: 200})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer web.Close()
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "recorder"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				opts := []trawl.Option{trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+					trawl.WithAllowPrivateNetworks(true), trawl.WithWorkers(8)}
+				var rec *report.Recorder
+				if on {
+					rec = report.NewRecorder(&report.Options{Interval: 10 * time.Millisecond})
+					opts = append(opts, trawl.WithEvents(rec.Events()))
+				}
+				c, err := trawl.New(opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, stop := context.WithCancel(context.Background())
+				watched := make(chan struct{})
+				if rec != nil {
+					go func() { rec.Watch(ctx, c.Stats); close(watched) }()
+				} else {
+					close(watched)
+				}
+				err = c.Run(context.Background())
+				stop()
+				<-watched
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rec != nil {
+					rec.Add(c.Stats())
+					if err := rec.Report("bench").WriteHTML(io.Discard); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }
