@@ -661,3 +661,16 @@ func TestDecisionStatsWhileRunStarts(t *testing.T) {
 		t.Errorf("Stats after Run: start %v, %d fetched", st.Start, st.Fetched)
 	}
 }
+
+func BenchmarkDecisionLogRecord(b *testing.B) {
+	log := trawl.NewDecisionLog(io.Discard)
+	d := trawl.Decision{Time: time.Now().UTC(), URL: "http://h1.test/news/story-17.html", Outcome: trawl.DecisionDuplicateURL,
+		Depth: 3, Referrer: "http://h1.test/news/"}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			log.Record(ctx, d)
+		}
+	})
+}

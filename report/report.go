@@ -3,7 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"html/template"
+	"html"
 	"io"
 	"strconv"
 	"time"
@@ -72,31 +72,21 @@ func statusClass(code int) string {
 // row is a line of the summary table.
 type row struct{ Label, Value string }
 
-// page is what the template sees.
+// page is what the document is written from.
 type page struct {
 	*Report
 	Summary []row
 	Charts  []chart
-	Delay   func(time.Duration) string
-	Bytes   func(int64) string
 }
 
 type chart struct {
 	ID, Title, Note string
-	SVG             template.HTML
+	SVG             string // markup, escaped where it holds text
 }
 
 // WriteHTML writes the report as one self-contained HTML document.
 func (r *Report) WriteHTML(w io.Writer) error {
-	p := page{Report: r,
-		Delay: func(d time.Duration) string {
-			if d == 0 {
-				return "–"
-			}
-			return trimFloat(d.Seconds()) + " s"
-		},
-		Bytes: func(n int64) string { return human(float64(n)) + "B" },
-	}
+	p := page{Report: r}
 	var st trawl.Stats
 	if r.Stats != nil {
 		st = *r.Stats
@@ -138,26 +128,24 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	p.Charts = []chart{
 		{ID: "chart-pages-rate", Title: "Pages per second", Note: "page fetches per second between samples",
-			SVG: template.HTML(lineChart("chart-pages-rate", "Pages per second", "pages/s", rates(r.Samples, func(s *Sample) int64 { return s.Fetched })))},
+			SVG: (lineChart("chart-pages-rate", "Pages per second", "pages/s", rates(r.Samples, func(s *Sample) int64 { return s.Fetched })))},
 		{ID: "chart-bytes-rate", Title: "Bytes per second", Note: "body bytes per second between samples",
-			SVG: template.HTML(lineChart("chart-bytes-rate", "Bytes per second", "bytes/s", rates(r.Samples, func(s *Sample) int64 { return s.Bytes })))},
+			SVG: (lineChart("chart-bytes-rate", "Bytes per second", "bytes/s", rates(r.Samples, func(s *Sample) int64 { return s.Bytes })))},
 		{ID: "chart-queue", Title: "Queue", Note: "URLs waiting in the frontier",
-			SVG: template.HTML(lineChart("chart-queue", "Queue", "URLs", queue(r.Samples)))},
+			SVG: (lineChart("chart-queue", "Queue", "URLs", queue(r.Samples)))},
 		{ID: "chart-status", Title: "Status codes", Note: "page responses by HTTP status",
-			SVG: template.HTML(barChart("chart-status", "Status codes", status))},
+			SVG: (barChart("chart-status", "Status codes", status))},
 		{ID: "chart-depth", Title: "Depth", Note: "pages fetched by link distance from a seed (seeds have depth 1)",
-			SVG: template.HTML(barChart("chart-depth", "Depth", depths))},
+			SVG: (barChart("chart-depth", "Depth", depths))},
 		{ID: "chart-errors", Title: "Errors by kind", Note: "URLs given up on",
-			SVG: template.HTML(hbarChart("chart-errors", "Errors by kind", errs))},
+			SVG: (hbarChart("chart-errors", "Errors by kind", errs))},
 		{ID: "chart-duplicates", Title: "Duplicates and traps caught", Note: "URLs and pages the crawl recognised and did not pursue",
-			SVG: template.HTML(hbarChart("chart-duplicates", "Duplicates and traps caught", dups))},
+			SVG: (hbarChart("chart-duplicates", "Duplicates and traps caught", dups))},
 		{ID: "chart-skipped", Title: "Top reasons URLs were not fetched", Note: "decisions by outcome and reason",
-			SVG: template.HTML(hbarChart("chart-skipped", "Top reasons URLs were not fetched", skipped))},
+			SVG: (hbarChart("chart-skipped", "Top reasons URLs were not fetched", skipped))},
 	}
 	bw := bufio.NewWriter(w)
-	if err := pageTemplate.Execute(bw, p); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
+	p.write(bw)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -172,14 +160,8 @@ func queue(ss []Sample) []point {
 	return pts
 }
 
-var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="trawl report">
-<title>{{.Title}}</title>
-<style>
+// style is the report's only style sheet, inline.
+const style = `<style>
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1d2733; background: #fff; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 16px; margin: 0 0 4px; }
@@ -202,37 +184,51 @@ th, td { padding: 3px 10px; border-bottom: 1px solid #e3e7ec; text-align: right;
 th:first-child, td:first-child { text-align: left; }
 th { background: #f0f3f6; }
 td.robots-disallow-all { color: #c53030; }
-</style>
-</head>
-<body>
-<h1>{{.Title}}</h1>
-<p class="meta">Report generated {{.Generated.Format "2006-01-02 15:04:05 MST"}}{{with .Stats}}, for a crawl started {{.Start.UTC.Format "2006-01-02 15:04:05 MST"}} that ran {{.Elapsed.Round 1000000000}}{{end}}.</p>
+</style>`
 
-<table id="table-summary">
-<thead><tr><th>summary</th><th>value</th></tr></thead>
-<tbody>
-{{range .Summary}}<tr><td>{{.Label}}</td><td>{{.Value}}</td></tr>
-{{else}}<tr><td>no figures recorded</td><td></td></tr>
-{{end}}</tbody>
-</table>
-
-<div class="grid-charts">
-{{range .Charts}}<figure>
-<h2>{{.Title}}</h2>
-{{.SVG}}
-<figcaption>{{.Note}}</figcaption>
-</figure>
-{{end}}</div>
-
-<h2>Hosts</h2>
-<p class="note">{{len .Hosts}} of {{.HostsTotal}} hosts, those with most pages first. Mean delay: time between the first and last page request to the host, divided by the gaps between its requests.</p>
-<table id="table-hosts">
-<thead><tr><th>host</th><th>pages</th><th>bytes</th><th>errors</th><th>robots.txt denied</th><th>mean delay</th><th>robots.txt</th></tr></thead>
-<tbody>
-{{range .Hosts}}<tr><td>{{.Name}}</td><td>{{.Pages}}</td><td>{{call $.Bytes .Bytes}}</td><td>{{.Errors}}</td><td>{{.RobotsDenied}}</td><td>{{call $.Delay .MeanDelay}}</td><td class="robots-{{.Robots}}">{{if .Robots}}{{.Robots}}{{if .RobotsStatus}} ({{.RobotsStatus}}){{end}}{{else}}–{{end}}</td></tr>
-{{else}}<tr><td>no hosts</td><td></td><td></td><td></td><td></td><td></td><td></td></tr>
-{{end}}</tbody>
-</table>
-</body>
-</html>
-`))
+// write writes the document. The report's text (titles, host names,
+// reasons) is escaped; the charts are markup made in svg.go.
+func (p *page) write(w *bufio.Writer) {
+	e := html.EscapeString
+	title := e(p.Title)
+	w.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	w.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"trawl report\">\n")
+	fmt.Fprintf(w, "<title>%s</title>\n%s\n</head>\n<body>\n<h1>%s</h1>\n", title, style, title)
+	fmt.Fprintf(w, "<p class=\"meta\">Report generated %s", p.Generated.Format("2006-01-02 15:04:05 MST"))
+	if st := p.Stats; st != nil {
+		fmt.Fprintf(w, ", for a crawl started %s that ran %s", st.Start.UTC().Format("2006-01-02 15:04:05 MST"), st.Elapsed.Round(time.Second))
+	}
+	w.WriteString(".</p>\n\n<table id=\"table-summary\">\n<thead><tr><th>summary</th><th>value</th></tr></thead>\n<tbody>\n")
+	for _, r := range p.Summary {
+		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td></tr>\n", e(r.Label), e(r.Value))
+	}
+	if len(p.Summary) == 0 {
+		w.WriteString("<tr><td>no figures recorded</td><td></td></tr>\n")
+	}
+	w.WriteString("</tbody>\n</table>\n\n<div class=\"grid-charts\">\n")
+	for _, c := range p.Charts {
+		fmt.Fprintf(w, "<figure>\n<h2>%s</h2>\n%s\n<figcaption>%s</figcaption>\n</figure>\n", e(c.Title), c.SVG, e(c.Note))
+	}
+	w.WriteString("</div>\n\n<h2>Hosts</h2>\n")
+	fmt.Fprintf(w, "<p class=\"note\">%d of %d hosts, those with most pages first. Mean delay: time between the first and last page request to the host, divided by the gaps between its requests.</p>\n", len(p.Hosts), p.HostsTotal)
+	w.WriteString("<table id=\"table-hosts\">\n<thead><tr><th>host</th><th>pages</th><th>bytes</th><th>errors</th><th>robots.txt denied</th><th>mean delay</th><th>robots.txt</th></tr></thead>\n<tbody>\n")
+	for _, h := range p.Hosts {
+		delay := "–"
+		if h.MeanDelay > 0 {
+			delay = trimFloat(h.MeanDelay.Seconds()) + " s"
+		}
+		robots := "–"
+		if h.Robots != "" {
+			robots = e(h.Robots)
+			if h.RobotsStatus != 0 {
+				robots += " (" + strconv.Itoa(h.RobotsStatus) + ")"
+			}
+		}
+		fmt.Fprintf(w, "<tr><td>%s</td><td>%d</td><td>%sB</td><td>%d</td><td>%d</td><td>%s</td><td class=\"robots-%s\">%s</td></tr>\n",
+			e(h.Name), h.Pages, human(float64(h.Bytes)), h.Errors, h.RobotsDenied, delay, e(h.Robots), robots)
+	}
+	if len(p.Hosts) == 0 {
+		w.WriteString("<tr><td>no hosts</td><td></td><td></td><td></td><td></td><td></td><td></td></tr>\n")
+	}
+	w.WriteString("</tbody>\n</table>\n</body>\n</html>\n")
+}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"slices"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/trawl-dev/trawl"
-	"github.com/trawl-dev/trawl/metrics"
 	"github.com/trawl-dev/trawl/report"
 )
 
@@ -29,8 +27,7 @@ func observeFeature() Feature {
 		metricsAddr, reportPath, decisionsPath, omit string
 
 		events    []trawl.Events
-		col       *metrics.Collector
-		ln        net.Listener
+		endpoint  *metricsEndpoint
 		rec       *report.Recorder
 		reportOut *os.File
 		decisions *trawl.DecisionLog
@@ -89,12 +86,11 @@ func observeFeature() Feature {
 			}
 			if metricsAddr != "" {
 				var err error
-				if ln, err = metrics.Listen(metricsAddr); err != nil {
+				if endpoint, err = newMetricsEndpoint(metricsAddr); err != nil {
 					return nil, Exit(1, fmt.Errorf("-metrics: %w", err))
 				}
-				col = metrics.New(nil)
-				events = append(events, col.Events())
-				fmt.Fprintf(stderr, "metrics: serving http://%s/metrics while the crawl runs\n", ln.Addr())
+				events = append(events, endpoint.events)
+				fmt.Fprintf(stderr, "metrics: serving http://%s/metrics while the crawl runs\n", endpoint.ln.Addr())
 			}
 			if len(events) == 0 {
 				return nil, nil
@@ -102,14 +98,13 @@ func observeFeature() Feature {
 			return []trawl.Option{trawl.WithEvents(trawl.JoinEvents(events...))}, nil
 		},
 		Start: func(ctx context.Context, c *trawl.Crawler) {
-			if col == nil && rec == nil {
+			if endpoint == nil && rec == nil {
 				return
 			}
 			var wctx context.Context
 			wctx, stop = context.WithCancel(context.WithoutCancel(ctx))
-			if col != nil {
-				col.Watch(c)
-				running.Go(func() { served = metrics.Serve(wctx, ln, metrics.Handler(col)) })
+			if endpoint != nil {
+				running.Go(func() { served = endpoint.serve(wctx, c) })
 			}
 			if rec != nil {
 				running.Go(func() { rec.Watch(wctx, c.Stats) })
@@ -120,8 +115,8 @@ func observeFeature() Feature {
 				stop()
 				running.Wait()
 			}
-			if ln != nil {
-				ln.Close() // when the crawl never started
+			if endpoint != nil {
+				endpoint.ln.Close() // when the crawl never started
 				if served != nil {
 					fmt.Fprintf(stderr, "-metrics: %v\n", served)
 				}

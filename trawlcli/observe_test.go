@@ -1,3 +1,5 @@
+//go:build !trawl_nometrics
+
 package trawlcli
 
 import (
