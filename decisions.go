@@ -102,7 +102,7 @@ type Decision struct {
 // as encoding/json would marshal it, and returns the extended buffer.
 func (d *Decision) AppendJSON(b []byte) []byte {
 	b = append(b, `{"time":"`...)
-	b = d.Time.AppendFormat(b, time.RFC3339Nano)
+	b = appendTime(b, d.Time)
 	b = append(b, `","url":`...)
 	b = appendJSONString(b, d.URL)
 	b = append(b, `,"outcome":`...)
@@ -136,6 +136,35 @@ func (d *Decision) AppendJSON(b []byte) []byte {
 		b = appendJSONString(b, d.Error)
 	}
 	return append(b, '}')
+}
+
+// appendTime appends t as RFC 3339 with nanoseconds, trailing zeros
+// dropped (time.RFC3339Nano, as encoding/json writes it); UTC times, all
+// the crawler makes, take a shorter path.
+func appendTime(b []byte, t time.Time) []byte {
+	year, month, day := t.Date()
+	if t.Location() != time.UTC || year < 0 || year > 9999 {
+		return t.AppendFormat(b, time.RFC3339Nano)
+	}
+	hour, minute, sec := t.Clock()
+	b = append(b, byte('0'+year/1000), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-',
+		byte('0'+month/10), byte('0'+month%10), '-', byte('0'+day/10), byte('0'+day%10), 'T',
+		byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
+		byte('0'+sec/10), byte('0'+sec%10))
+	if ns := t.Nanosecond(); ns != 0 {
+		var frac [10]byte
+		frac[0] = '.'
+		for i := 9; i >= 1; i-- {
+			frac[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		n := 10
+		for frac[n-1] == '0' {
+			n--
+		}
+		b = append(b, frac[:n]...)
+	}
+	return append(b, 'Z')
 }
 
 const hexDigits = "0123456789abcdef"
@@ -586,6 +615,7 @@ func (c *Crawler) push(ctx context.Context, reqs []frontier.Request) (int, error
 		return c.front.Push(ctx, reqs...)
 	}
 	seen, canTell := c.front.(interface{ Seen(rawURL string) bool })
+	now := time.Now().UTC() // one time for the batch: one page's links
 	added := 0
 	var errs []error
 	for i := range reqs {
@@ -615,7 +645,8 @@ func (c *Crawler) push(ctx context.Context, reqs []frontier.Request) (int, error
 		default:
 			d.Outcome = DecisionDuplicateURL
 		}
-		c.decide(ctx, d)
+		d.Time = now
+		c.cfg.events.OnDecision(ctx, d)
 	}
 	return added, errors.Join(errs...)
 }

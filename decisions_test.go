@@ -55,6 +55,10 @@ func TestDecisionAppendJSONMatchesEncodingJSON(t *testing.T) {
 		{name: "unicode", d: trawl.Decision{Time: when.Add(-time.Nanosecond * 123456789), URL: "http://ü.test/日本\u2028\u2029",
 			Outcome: trawl.DecisionError, Reason: "bad\xffutf8\xc3", Error: "\u007f\u0080"}},
 		{name: "zone", d: trawl.Decision{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600)), URL: "", Outcome: ""}},
+		{name: "whole second", d: trawl.Decision{Time: time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC)}},
+		{name: "trailing zeros", d: trawl.Decision{Time: time.Date(999, 1, 1, 0, 0, 0, 120000000, time.UTC)}},
+		{name: "one nanosecond", d: trawl.Decision{Time: time.Date(2026, 6, 7, 8, 9, 10, 1, time.UTC)}},
+		{name: "local", d: trawl.Decision{Time: time.Date(2026, 6, 7, 8, 9, 10, 5, time.Local)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,7 +84,7 @@ func FuzzDecisionAppendJSON(f *testing.F) {
 	f.Add("http://a.test/<&>", "reason\n", "err\x00\xff", int64(12), 3)
 	f.Add("\u2028", "", "\"\\", int64(-1), -4)
 	f.Fuzz(func(t *testing.T, u, reason, msg string, n int64, depth int) {
-		d := trawl.Decision{Time: time.Unix(n, n).UTC(), URL: u, Outcome: "fetched", Reason: reason, Error: msg,
+		d := trawl.Decision{Time: time.Unix(n, n%1e9).UTC(), URL: u, Outcome: "fetched", Reason: reason, Error: msg,
 			Depth: depth, Bytes: n, Duration: time.Duration(n), Status: depth}
 		want, err := json.Marshal(d)
 		if err != nil {

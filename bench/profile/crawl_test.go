@@ -111,7 +111,8 @@ func TestCrawl(t *testing.T) {
 		opts = append(opts, trawl.WithStore(w))
 	}
 	// What seeing the crawl costs (issue 22): a decision log written to a
-	// file (TRAWL_BENCH_DECISIONS=FILE), the Prometheus collector scraped
+	// file (TRAWL_BENCH_DECISIONS=FILE, TRAWL_BENCH_DECISIONS_OMIT=OUTCOMES
+	// to leave some out), the Prometheus collector scraped
 	// once a second (TRAWL_BENCH_METRICS=1), the HTML report's recorder
 	// (TRAWL_BENCH_REPORT=FILE).
 	var events []trawl.Events
@@ -122,7 +123,16 @@ func TestCrawl(t *testing.T) {
 			t.Fatal(err)
 		}
 		decisions = trawl.NewDecisionLog(f)
-		events = append(events, trawl.Events{OnDecision: decisions.Record})
+		record := decisions.Record
+		if omit := os.Getenv("TRAWL_BENCH_DECISIONS_OMIT"); omit != "" {
+			// As the spiders' -decisions-omit: most lines are duplicate-url.
+			record = func(ctx context.Context, d trawl.Decision) {
+				if !strings.Contains(","+omit+",", ","+d.Outcome+",") {
+					decisions.Record(ctx, d)
+				}
+			}
+		}
+		events = append(events, trawl.Events{OnDecision: record})
 	}
 	var col *metrics.Collector
 	if os.Getenv("TRAWL_BENCH_METRICS") == "1" {
