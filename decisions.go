@@ -69,8 +69,8 @@ const (
 	// "near:URL" with the earlier page's URL.
 	DecisionDuplicateContent = "duplicate-content"
 	// DecisionError: the URL failed; Reason is the error kind of
-	// Stats.ErrorKinds ("timeout", "status-4xx", "private", ...), Error the
-	// message.
+	// Stats.ErrorKinds ("timeout", "status-4xx", "private", ...), or
+	// "frontier" when the frontier refused the URL; Error is the message.
 	DecisionError = "error"
 	// DecisionSkipped: dropped for another reason given to Events.OnSkip,
 	// such as "request-hook"; Reason is that reason.
@@ -435,7 +435,9 @@ func skipOutcome(reason string) (outcome, detail string) {
 	case "depth":
 		return DecisionDepth, ""
 	case "kind":
-		return DecisionNotFollowed, "kind"
+		// The crawler skips with "kind" only a redirect's target when
+		// WithFollow leaves redirects out.
+		return DecisionNotFollowed, "kind:" + extract.Redirect.String()
 	}
 	return DecisionSkipped, reason
 }
