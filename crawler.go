@@ -748,9 +748,9 @@ func (c *Crawler) redirect(ctx context.Context, req frontier.Request, resp *fetc
 		return
 	}
 	c.stats.redirs.Add(1)
-	c.offer(ctx, []frontier.Request{{
+	c.offerMeta(ctx, frontier.Request{
 		URL: target, Depth: req.Depth, Referrer: req.URL, Anchor: req.Anchor, Redirects: req.Redirects + 1,
-	}})
+	}, c.metas.get(req.URL)) // the metadata follows the redirect
 }
 
 // offer runs reqs through the trap rules and the filters and pushes the
@@ -771,7 +771,7 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 				c.stats.filtered.Add(1)
 				continue
 			}
-			fr := Request{URL: u, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor}
+			fr := Request{URL: u, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor, Meta: c.metas.get(r.URL)}
 			if i := c.rejectedBy(&fr); i >= 0 {
 				c.stats.filtered.Add(1)
 				c.skipFiltered(ctx, r.URL, i)

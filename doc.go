@@ -46,8 +46,13 @@
 //		}),
 //	)
 //
-// Pages are parsed into a DOM for the selectors only when a WithHTML
-// callback is registered. Requests can carry headers (WithHeader), pass
+// Pages are parsed into a DOM (golang.org/x/net/html) for the selectors
+// only when a WithHTML callback is registered. The selector engine is
+// github.com/andybalholm/cascadia, the one inside goquery (and so inside
+// Colly): goquery's jQuery-like layer over it is what Element's few
+// methods replace, so trawl depends on the engine alone. The cookie jar
+// uses golang.org/x/net/publicsuffix, a package of a module trawl already
+// depends on. Requests can carry headers (WithHeader), pass
 // through a hook that sets headers or drops URLs (WithOnRequest), keep
 // cookies (WithCookies), go through proxies (WithProxy,
 // WithProxyFromEnvironment), and send credentials to one host

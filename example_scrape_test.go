@@ -339,3 +339,31 @@ func ExampleCrawler_Enqueue() {
 	// Output:
 	// [/docs/guide-2.html asked for by the home page]
 }
+
+// A request hook sets headers on each request and can drop a URL by
+// returning an error (reported to Events.OnSkip as "request-hook").
+func ExampleWithOnRequest() {
+	web, opts := demoWeb(1, 20)
+	defer web.Close()
+
+	c, err := trawl.New(append(opts,
+		trawl.WithHeader("Accept-Language", "en"), // every request
+		trawl.WithOnRequest(func(_ context.Context, r *trawl.OutgoingRequest) error {
+			if strings.HasPrefix(r.URL.Path, "/shop/") {
+				return errors.New("not the shop")
+			}
+			r.Header.Set("X-Crawl-Depth", fmt.Sprint(r.Depth))
+			return nil
+		}),
+	)...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	st := c.Stats()
+	fmt.Println("dropped by the hook:", st.Aborted > 0, "fetched:", st.Fetched > 0)
+	// Output:
+	// dropped by the hook: true fetched: true
+}

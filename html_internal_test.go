@@ -2,6 +2,7 @@ package trawl
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -79,4 +80,38 @@ func FuzzNodeText(f *testing.F) {
 			t.Errorf("nodeText(%q) = %q: stray spaces", s, got)
 		}
 	})
+}
+
+// BenchmarkRunHTML is the cost WithHTML adds to a page: one DOM parse and
+// the matching of two selectors ("none" is a crawl without callbacks).
+func BenchmarkRunHTML(b *testing.B) {
+	u, _ := url.Parse("http://a.test/")
+	ctx := context.Background()
+	for _, n := range []int{10, 100, 1000} {
+		body := []byte("<html><head><title>t</title></head><body><article><h1>Title</h1>" +
+			strings.Repeat(`<p>Some text with <a href="/x">a link</a> and more words.</p>`, n) + "</article></body></html>")
+		p := &Page{URL: u, ContentType: "text/html", Body: body}
+		for _, sel := range []bool{false, true} {
+			var opts []Option
+			name := "none"
+			if sel {
+				name = "selectors"
+				opts = []Option{
+					WithHTML("article h1", func(_ context.Context, e *Element) { _ = e.Text() }),
+					WithHTML("a[href]", func(_ context.Context, e *Element) { _ = e.Attr("href") }),
+				}
+			}
+			c, err := New(append([]Option{WithSeeds("http://a.test/")}, opts...)...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/paragraphs=%d", name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(body)))
+				for b.Loop() {
+					c.runHTML(ctx, p)
+				}
+			})
+		}
+	}
 }

@@ -34,6 +34,7 @@ var allowedImports = map[string][]string{
 	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
+	"examples/spider":          {"", "trawlcli"},
 	"examples/scraper":         {"", "store", "crawltest"},
 	"examples/pagesjsonl":      {"", "store"},
 

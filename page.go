@@ -66,8 +66,8 @@ type Page struct {
 	// Meta is the request's metadata: what Crawler.Enqueue or
 	// Element.Follow queued the URL with (a page followed with FromPage
 	// carries its finder's Meta on), plus what the WithOnRequest hook set;
-	// nil when there is none. Links the crawler follows by itself carry
-	// no metadata.
+	// it follows redirects. nil when there is none. Links the crawler
+	// follows by itself carry no metadata. Read it; do not modify it.
 	Meta map[string]any
 
 	redirects int // redirects and meta refreshes that led here (frontier.Request.Redirects)

@@ -370,13 +370,18 @@ func (c *Crawler) Enqueue(ctx context.Context, rawURL string, opts ...EnqueueOpt
 		return false, nil
 	}
 	r := frontier.Request{URL: n, Depth: depth, Referrer: referrer, Anchor: o.anchor, Priority: o.priority}
-	// The metadata goes in before the push, as a worker may take the URL
-	// at once. A URL queued before keeps its own (the first finder wins,
-	// as for the frontier).
-	ours := meta != nil && c.metas.add(n, meta)
+	return c.offerMeta(ctx, r, meta), nil
+}
+
+// offerMeta offers r with its metadata (which may be nil) and reports
+// whether the frontier took it. The metadata goes in before the push, as
+// a worker may take the URL at once; a URL queued before keeps its own
+// (the first finder wins, as for the frontier).
+func (c *Crawler) offerMeta(ctx context.Context, r frontier.Request, meta map[string]any) bool {
+	ours := meta != nil && c.metas.add(r.URL, meta)
 	added := c.offer(ctx, []frontier.Request{r}) == 1
 	if !added && ours {
-		c.metas.drop(n)
+		c.metas.drop(r.URL)
 	}
-	return added, nil
+	return added
 }

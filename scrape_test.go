@@ -14,11 +14,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/store"
 )
 
@@ -130,7 +132,12 @@ func TestWithHTML(t *testing.T) {
 		"a.test/catalog/pen.html":  strings.Replace(productHTML, "%NAME%", "Pen page", 1),
 		"a.test/catalog/ink.html":  strings.Replace(productHTML, "%NAME%", "Ink page", 1),
 		"a.test/catalog/skip.html": productHTML,
+		"a.test/catalog/new-ink":   strings.Replace(productHTML, "%NAME%", "Ink page", 1),
 	})
+	// The metadata follows a redirect.
+	s.pages["a.test/catalog/ink.html"] = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/catalog/new-ink", http.StatusMovedPermanently)
+	}
 	var mu sync.Mutex
 	var items []any
 	var got struct{ h1, name, note, liAttrs, titles, texts string }
@@ -188,7 +195,7 @@ func TestWithHTML(t *testing.T) {
 	}
 	slices.Sort(names)
 	wantNames := []string{
-		"Ink page sku=p2 depth=2 ref=http://a.test/",
+		"Ink page sku=p2 depth=2 ref=http://a.test/catalog/ink.html",
 		"Pen page sku=p1 depth=2 ref=http://a.test/",
 	}
 	if !slices.Equal(names, wantNames) {
@@ -484,7 +491,10 @@ func TestEnqueue(t *testing.T) {
 	var c *trawl.Crawler
 	runSet(t, &c, append(s.opts("http://a.test/"),
 		trawl.WithMaxDepth(2),
-		trawl.WithFilters(trawl.SameHost("http://a.test/")),
+		trawl.WithFilters(trawl.SameHost("http://a.test/"), trawl.FilterFunc(func(r *trawl.Request) bool {
+			// Filters see the metadata.
+			return r.Meta["from"] != "blocked"
+		})),
 		trawl.WithEvents(trawl.Events{OnPage: func(ctx context.Context, p *trawl.Page) {
 			if p.URL.Path == "/extra" {
 				meta = p.Meta["from"]
@@ -500,18 +510,21 @@ func TestEnqueue(t *testing.T) {
 				q, err := c.Enqueue(ctx, ref, trawl.FromPage(p), trawl.SetMeta("from", "root"))
 				got[ref] = result{q, errString(err)}
 			}
-			q, err := c.Enqueue(ctx, "http://a.test/deep", trawl.AtDepth(1))
+			q, err := c.Enqueue(ctx, "http://a.test/blocked", trawl.SetMeta("from", "blocked"))
+			got["blocked by a filter reading Meta"] = result{q, errString(err)}
+			q, err = c.Enqueue(ctx, "http://a.test/deep", trawl.AtDepth(1))
 			got["deep as a seed"] = result{q, errString(err)}
 		}}),
 	)...)
 	want := map[string]result{
-		"extra":             {queued: true},
-		"/extra":            {queued: false}, // seen
-		"http://b.test/":    {queued: false}, // filter
-		"ftp://a.test/x":    {err: "http or https"},
-		"http://[::1":       {err: "enqueue"},
-		"deep as a seed":    {queued: true},
-		"deep from depth 2": {queued: false}, // seen already (as a seed)
+		"extra":                            {queued: true},
+		"/extra":                           {queued: false}, // seen
+		"http://b.test/":                   {queued: false}, // filter
+		"ftp://a.test/x":                   {err: "http or https"},
+		"http://[::1":                      {err: "enqueue"},
+		"deep as a seed":                   {queued: true},
+		"blocked by a filter reading Meta": {queued: false},
+		"deep from depth 2":                {queued: false}, // seen already (as a seed)
 	}
 	for k, w := range want {
 		g := got[k]
@@ -591,12 +604,13 @@ func TestDelayTurnsAdaptiveOff(t *testing.T) {
 		opts       []trawl.Option
 		wantFactor float64 // politeness.Config.Factor: < 0 off, 10 on
 		wantDelay  string
+		wantRest   time.Duration // the delay the frontier's politeness computes after a 300 ms fetch
 	}{
-		{name: "defaults", wantFactor: 10, wantDelay: "1s"},
-		{name: "WithDelay(0)", opts: []trawl.Option{trawl.WithDelay(0)}, wantFactor: -1, wantDelay: "-1ns"},
-		{name: "WithDelay(2s)", opts: []trawl.Option{trawl.WithDelay(2e9)}, wantFactor: -1, wantDelay: "2s"},
-		{name: "WithDelay and WithAdaptiveDelay", opts: []trawl.Option{trawl.WithAdaptiveDelay(10), trawl.WithDelay(0)}, wantFactor: 10, wantDelay: "-1ns"},
-		{name: "WithAdaptiveDelay(3) alone", opts: []trawl.Option{trawl.WithAdaptiveDelay(3)}, wantFactor: 3, wantDelay: "1s"},
+		{name: "defaults", wantFactor: 10, wantDelay: "1s", wantRest: 3 * time.Second},
+		{name: "WithDelay(0)", opts: []trawl.Option{trawl.WithDelay(0)}, wantFactor: -1, wantDelay: "-1ns", wantRest: 0},
+		{name: "WithDelay(2s)", opts: []trawl.Option{trawl.WithDelay(2e9)}, wantFactor: -1, wantDelay: "2s", wantRest: 2 * time.Second},
+		{name: "WithDelay and WithAdaptiveDelay", opts: []trawl.Option{trawl.WithAdaptiveDelay(10), trawl.WithDelay(0)}, wantFactor: 10, wantDelay: "-1ns", wantRest: 3 * time.Second},
+		{name: "WithAdaptiveDelay(3) alone", opts: []trawl.Option{trawl.WithAdaptiveDelay(3)}, wantFactor: 3, wantDelay: "1s", wantRest: time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -611,6 +625,21 @@ func TestDelayTurnsAdaptiveOff(t *testing.T) {
 			}
 			if got.Politeness.Factor != tt.wantFactor || got.Politeness.MinDelay.String() != tt.wantDelay {
 				t.Errorf("Factor, MinDelay = %v, %v; want %v, %s", got.Politeness.Factor, got.Politeness.MinDelay, tt.wantFactor, tt.wantDelay)
+			}
+			// The rest a host gets after a 300 ms fetch, as the
+			// frontier's scheduler computes it (time is a parameter).
+			sched := politeness.NewSchedule(&got.Politeness)
+			now := time.Unix(1e9, 0)
+			sched.Add("a.test")
+			if _, _, ok := sched.Next(now); !ok {
+				t.Fatal("Next: no host")
+			}
+			rest, err := sched.Done("a.test", now, politeness.Outcome{Status: 200, Duration: 300 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rest != tt.wantRest {
+				t.Errorf("rest after a 300 ms fetch = %v, want %v", rest, tt.wantRest)
 			}
 		})
 	}

@@ -9,7 +9,8 @@ import "context"
 // Stats.StoreErrors; the crawl goes on.
 //
 // Pages marked noindex are not stored. Implementations live in package
-// store (Dir, WARC, Memory, Func).
+// store (Dir, WARC, JSONL, CSV, Memory, Func); any type with these two
+// methods is one (see the Store example).
 type Store interface {
 	Put(ctx context.Context, p *Page) error
 	Close() error

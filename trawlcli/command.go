@@ -53,7 +53,8 @@ func (cmd *Command) Main() {
 // Run runs the command with args, writing the summary to stdout and the
 // progress line and errors to stderr, and returns the exit status: 0 on
 // success and when ctx was cancelled (the summary then begins with
-// "interrupted"), 2 for bad flags or URLs, 1 when the crawl failed.
+// "interrupted") or a feature's time limit passed, 2 for bad flags or
+// URLs, 1 when the crawl failed.
 func (cmd *Command) Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s := &Session{cmd: cmd, stdout: stdout, stderr: stderr}
 	code := s.run(ctx, args)
@@ -82,6 +83,7 @@ type Session struct {
 	seeds   []string
 	opts    []trawl.Option // the common flags' and the features' options
 	stores  []trawl.Store
+	events  []trawl.Events
 	line    progressLine
 	demoWeb *crawltest.Web
 	demoOut string // -demo's temporary output directory, removed at the end
@@ -116,7 +118,7 @@ func (s *Session) register() {
 	fs.BoolVar(&f.archive, "archive", false, "archive crawl: also fetch and store the images, style sheets, scripts and media pages embed")
 	fs.IntVar(&f.hostBudget, "host-budget", 0, "queue at most `N` URLs of any one host over the whole crawl (0 = no cap)")
 	fs.IntVar(&f.concurrency, "concurrency", 16, "fetches in flight at once, over all hosts")
-	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host; each waits -delay after the previous request to the host ended, so N per host with delay D make at most N/D requests a second")
+	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host; requests to a host still start at least -delay apart, so a host gets at most 1/delay requests a second whatever N is, and N above 1 helps only when responses take longer than -delay")
 	fs.DurationVar(&f.delay, "delay", time.Second, "minimum gap between requests to one host; giving -delay without -adaptive turns adaptive politeness off, so the gap is exactly this (plus robots.txt Crawl-delay and back-off)")
 	fs.Float64Var(&f.adaptive, "adaptive", 10, "adaptive politeness: a host rests at least `FACTOR` × its last fetch time (0 = off; off when -delay is given without -adaptive)")
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
@@ -154,12 +156,19 @@ func (s *Session) run(ctx context.Context, args []string) int {
 	if cmd.Crawl == nil {
 		return s.fail(Exit(2, errors.New("trawlcli: Command.Crawl is nil")))
 	}
+	for _, ft := range s.features {
+		if ft.Context != nil {
+			var cancel context.CancelFunc
+			ctx, cancel = ft.Context(ctx)
+			defer cancel()
+		}
+	}
 	err := cmd.Crawl(ctx, s)
 	switch {
 	case err == nil:
 		return 0
-	case s.ran && errors.Is(err, context.Canceled):
-		return 0 // the summary said "interrupted"
+	case s.ran && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return 0 // the summary said "interrupted" or "stopped at the time limit"
 	case !s.ran:
 		var ee *exitError
 		if !errors.As(err, &ee) {
@@ -298,6 +307,9 @@ func (s *Session) Options() []trawl.Option {
 	if st := combine(s.stores); st != nil {
 		opts = append(opts, trawl.WithStore(st))
 	}
+	if len(s.events) > 0 {
+		opts = append(opts, trawl.WithEvents(trawl.JoinEvents(s.events...)))
+	}
 	if s.f.progress {
 		opts = append(opts, trawl.WithProgress(250*time.Millisecond, func(st trawl.Stats) { s.line.show(s.stderr, st) }))
 	}
@@ -306,7 +318,8 @@ func (s *Session) Options() []trawl.Option {
 
 // Run runs c, ends the progress line and writes the summary (the common
 // one, then each feature's). It returns c.Run's error; a cancelled ctx
-// makes the summary begin with "interrupted" and Command.Run exit 0.
+// makes the summary begin with "interrupted" (a passed deadline, "stopped
+// at the time limit") and Command.Run exit 0.
 func (s *Session) Run(ctx context.Context, c *trawl.Crawler) error {
 	s.ran = true
 	for _, ft := range s.features {
@@ -317,8 +330,12 @@ func (s *Session) Run(ctx context.Context, c *trawl.Crawler) error {
 	err := c.Run(ctx)
 	s.line.end(s.stderr)
 	st := c.Stats()
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintf(s.stdout, "interrupted: the crawl was stopped before its end")
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		if errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(s.stdout, "stopped at the time limit: the crawl was stopped before its end")
+		} else {
+			fmt.Fprintf(s.stdout, "interrupted: the crawl was stopped before its end")
+		}
 		if s.FlagSet("state") {
 			fmt.Fprintf(s.stdout, " (run the same command again to resume from -state)")
 		}
@@ -338,6 +355,13 @@ func (s *Session) Run(ctx context.Context, c *trawl.Crawler) error {
 // trawl.ExchangeStore. The crawler closes them when Run returns; Command.Run
 // closes them when the crawl never ran.
 func (s *Session) AddStore(st trawl.Store) { s.stores = append(s.stores, st) }
+
+// AddEvents adds hooks to the crawl's (a feature's Setup calls it):
+// Options joins every feature's Events with trawl.JoinEvents into one
+// trawl.WithEvents, so that features do not replace each other's hooks. A
+// program that passes its own trawl.WithEvents after s.Options() replaces
+// them all: let it add its hooks here too.
+func (s *Session) AddEvents(ev trawl.Events) { s.events = append(s.events, ev) }
 
 // FlagSet reports whether the flag name was given on the command line.
 func (s *Session) FlagSet(name string) bool {

@@ -94,10 +94,15 @@ func TestDelayTurnsAdaptiveOff(t *testing.T) {
 	}
 }
 
-// TestDelayHelp: -h says what -delay does to the adaptive delay.
+// TestDelayHelp: -h says what -delay does to the adaptive delay, and how
+// -host-concurrency combines with it.
 func TestDelayHelp(t *testing.T) {
 	_, _, stderr := run(t, "-h")
-	for _, want := range []string{"giving -delay without -adaptive turns adaptive politeness off", "off when -delay is given without -adaptive"} {
+	for _, want := range []string{
+		"giving -delay without -adaptive turns adaptive politeness off",
+		"off when -delay is given without -adaptive",
+		"at most 1/delay requests a second whatever N is",
+	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("-h lacks %q:\n%s", want, stderr)
 		}
@@ -163,5 +168,53 @@ func TestDemoTemporaryDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "urls.txt")); err != nil {
 		t.Errorf("-demo -out: %v", err)
+	}
+}
+
+// TestFeatureContextAndEvents: features' Events are joined, not replaced
+// (two features count pages), and a feature's Context bounds the crawl:
+// cancelled after 4 pages it is "interrupted", past its deadline it is
+// "stopped at the time limit"; both exit 0.
+func TestFeatureContextAndEvents(t *testing.T) {
+	var a, b atomic.Int64
+	counter := func(n *atomic.Int64, cancel *context.CancelFunc) Feature {
+		return Feature{Setup: func(s *Session) ([]trawl.Option, error) {
+			s.AddEvents(trawl.Events{OnPage: func(context.Context, *trawl.Page) {
+				if n.Add(1) == 4 && cancel != nil {
+					(*cancel)()
+				}
+			}})
+			return nil, nil
+		}}
+	}
+	var cancel context.CancelFunc
+	cmd := program()
+	cmd.Features = []Feature{counter(&a, nil), counter(&b, &cancel), {
+		Context: func(ctx context.Context) (context.Context, context.CancelFunc) {
+			ctx, cancel = context.WithCancel(ctx)
+			return ctx, cancel
+		},
+	}}
+	var out, errOut bytes.Buffer
+	if code := cmd.Run(context.Background(), []string{"-demo", "-progress=false"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if a.Load() != b.Load() || a.Load() < 4 || a.Load() >= 200 {
+		t.Errorf("the two features saw %d and %d pages, want the same few (cancelled after 4)", a.Load(), b.Load())
+	}
+	if !strings.Contains(out.String(), "\ninterrupted: ") {
+		t.Errorf("summary does not say interrupted:\n%s", out.String())
+	}
+
+	cmd = program()
+	cmd.Features = []Feature{{Context: func(ctx context.Context) (context.Context, context.CancelFunc) {
+		return context.WithDeadline(ctx, time.Now()) // already passed
+	}}}
+	out.Reset()
+	if code := cmd.Run(context.Background(), []string{"-demo", "-progress=false"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "\nstopped at the time limit: ") || !strings.Contains(out.String(), "crawled 0 pages") {
+		t.Errorf("summary of a crawl past its deadline:\n%s", out.String())
 	}
 }

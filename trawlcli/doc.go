@@ -1,11 +1,11 @@
-// Package trawlcli is the command-line plumbing of trawl's example spiders
-// (examples/sitespider, dirspider, focusedspider), public so that a crawler
-// of your own can take the same flags: the common flags (-max-pages,
-// -delay, -out, ...), the -demo web, the progress line, the summary, and
-// the built-in features -warc, -state, -spill, -metrics, -report and
-// -decisions. What makes a spider what
-// it is stays in its main.go, in plain trawl: the trawl.New call, its
-// options and its scope Filter.
+// Package trawlcli is the command-line plumbing of trawl's example
+// spiders (examples/spider, sitespider, dirspider, focusedspider), public
+// so that a crawler of your own can take the same flags: the common flags
+// (-max-pages, -delay, -out, ...), the -demo web, the progress line, the
+// summary, and the built-in features -warc, -jsonl, -state, -spill,
+// -metrics, -report and -decisions.
+// What makes a spider what it is stays in its main.go, in plain trawl: the
+// trawl.New call, its options and its scope Filter.
 //
 //	cmd := &trawlcli.Command{
 //		Name:  "sitespider",
@@ -25,13 +25,13 @@
 //
 // # Flags and exit status
 //
-// Session.Options turns the common flags into trawl options. -delay D
-// given without -adaptive turns adaptive politeness off
+// Session.Options turns the common flags into trawl options. -delay D given
+// without -adaptive turns adaptive politeness off
 // (trawl.WithAdaptiveDelay(0)): the gap between two requests to a host is
 // then D, as a user who writes -delay means, not 10 × the last fetch time
 // when that is longer; -adaptive F sets the factor whatever -delay says.
-// -demo serves crawltest's synthetic web on loopback and stores its pages
-// in a temporary directory removed at the end, unless -out is given.
+// -demo serves crawltest's synthetic web on loopback and stores its pages in
+// a temporary directory removed at the end, unless -out is given.
 //
 // Command.Run returns 0 on success, 2 for bad flags or URLs (anything that
 // fails before the crawl starts, unless wrapped by Exit), 1 when the crawl
@@ -40,24 +40,26 @@
 //
 // # Features
 //
-// A Feature is a set of flags and what they do: Flags registers them,
-// Setup turns their values into crawl options (and stores, with
-// Session.AddStore), Start sees the crawler before it runs, Status adds to
-// the progress line and Summary to the summary. Command.Features are a
-// program's own; Builtin lists those every command has, each in a file of
-// its own (warc.go, frontier.go, observe.go), so a new one is added without
-// touching the core.
+// A Feature is a set of flags and what they do: Flags registers them, Setup
+// turns their values into crawl options (and stores, with Session.AddStore),
+// Start sees the crawler just before it runs, Status adds to the progress
+// line and Summary to the summary. Command.Features are a program's own;
+// Builtin lists those every command has, each in a file of its own
+// (warc.go, jsonl.go, frontier.go, observe.go), so a new one is added
+// without touching the core.
 //
-// With -state DIR a crawl keeps its frontier in DIR (package
-// frontier/disk) and resumes from it; the crash test (TRAWL_CRASH_TEST=1
-// for the long one) kills a spider to prove it. Without -state the
-// in-memory frontier keeps the middle of its queue in an unnamed temporary
-// file (-spill DIR, default $TMPDIR or /var/tmp, which stays on disk where
-// /tmp is in memory; -spill= keeps it all in memory). Built with -tags
-// trawl_nostate, a command leaves out -state and the embedded store it
-// needs (15 MB of a 28 MB binary, and cgo): -state then fails with an
-// error naming the tag. With -warc DIR a command writes what it fetched as
-// WARC files (package store's WARC), alongside -out or alone.
+// With -state DIR a crawl keeps its frontier in DIR (package frontier/disk)
+// and resumes from it; the crash test (TRAWL_CRASH_TEST=1 for the long one)
+// kills a spider to prove it. Without -state the in-memory frontier keeps
+// the middle of its queue in an unnamed temporary file (-spill DIR, default
+// $TMPDIR or /var/tmp, which stays on disk where /tmp is in memory; -spill=
+// keeps it all in memory). Built with -tags trawl_nostate, a command leaves
+// out -state and the embedded store it needs (15 MB of a 28 MB binary, and
+// cgo): -state then fails with an error naming the tag. With -warc DIR a
+// command writes what it fetched as WARC files (package store's WARC),
+// alongside -out or alone; with -jsonl FILE it writes each stored page's
+// URL, title and main text (and the rest of store.PageRecord) as JSON Lines
+// (package store's JSONL), and turns main-text extraction on.
 //
 // Seeing a crawl (observe.go): -metrics ADDR serves Prometheus metrics
 // (package metrics) at http://ADDR/metrics while the crawl runs, on
@@ -66,17 +68,15 @@
 // charts (package report) when the crawl ends; -decisions FILE writes a
 // JSON line for every decision about a URL (trawl.Decision: queued,
 // filtered and by which filter, robots, duplicate, trap rule, fetched,
-// error, ...). They listen to the crawl through one trawl.WithEvents
-// option, so a program that passes its own WithEvents after
-// Session.Options turns them off; -decisions and -metrics make the crawler
-// push discovered URLs to the frontier one at a time (bench/README.md
-// gives the cost). Built with -tags trawl_nometrics, a command leaves out
+// error, ...). They listen to the crawl through Session.AddEvents;
+// -decisions, -metrics and -report make the crawler push discovered URLs
+// to the frontier one at a time (bench/README.md gives the cost). Built with -tags trawl_nometrics, a command leaves out
 // the Prometheus client (3.6 MB of an 18.8 MB binary): -metrics then fails
 // with an error naming the tag.
 //
 // # Concurrency
 //
 // A Command runs one crawl at a time, in the caller's goroutine; Feature
-// Status hooks are called from the progress goroutine while the crawl
-// runs, so they must be safe for concurrent use with the crawl's own hooks.
+// Status hooks are called from the progress goroutine while the crawl runs,
+// so they must be safe for concurrent use with the crawl's own hooks.
 package trawlcli

@@ -12,8 +12,9 @@ import (
 // built-in -warc and -state, a program's own flags (the focused spider's
 // -topic), or one a program picks up from another package. Each func may be
 // nil. The hooks are called in this order: Flags before parsing, Setup
-// after, Start just before the crawl, Status while it runs (from the
-// progress goroutine), Summary after it.
+// after, Context before the crawl, Start with the crawler just before it
+// runs, Status while it runs (from the progress goroutine), Summary after
+// it.
 type Feature struct {
 	// Flags registers the feature's flags.
 	Flags func(fs *flag.FlagSet)
@@ -31,15 +32,25 @@ type Feature struct {
 	Status func() string
 	// Summary writes the feature's lines after the common summary.
 	Summary func(w io.Writer, st trawl.Stats)
+	// Context, called after Setup, returns the context the crawl runs
+	// under, derived from ctx (a time limit, say), and its cancel func,
+	// called when the command ends. A crawl stopped by its context is
+	// not a failure (exit status 0): the summary begins "interrupted"
+	// when the context was cancelled, "stopped at the time limit" when
+	// its deadline passed.
+	Context func(ctx context.Context) (context.Context, context.CancelFunc)
 }
 
 // Builtin returns the features every Command has, after the common flags:
-// -warc (WARC files) and -state / -spill (where the frontier lives). To
+// -warc (WARC files), -jsonl (pages as JSON Lines), -state / -spill
+// (where the frontier lives) and -metrics / -report / -decisions (seeing
+// the crawl). To
 // give every command a new feature, write it in a file of its own and list
 // it here.
 func Builtin() []Feature {
 	return []Feature{
 		warcFeature(),
+		jsonlFeature(),
 		stateFeature(),
 		observeFeature(),
 	}

@@ -19,14 +19,11 @@ import (
 // observeFeature is -metrics ADDR, -report FILE and -decisions FILE: a
 // crawl watched from outside while it runs (a Prometheus endpoint), written
 // up after it (an HTML report) and accounted for URL by URL (a decision
-// log). They feed on the crawl's events, through one trawl.WithEvents
-// option: a program that passes its own WithEvents after Session.Options
-// replaces them.
+// log). They feed on the crawl's events, added with Session.AddEvents.
 func observeFeature() Feature {
 	var (
 		metricsAddr, reportPath, decisionsPath, omit string
 
-		events    []trawl.Events
 		endpoint  *metricsEndpoint
 		rec       *report.Recorder
 		reportOut *os.File
@@ -73,7 +70,7 @@ func observeFeature() Feature {
 						}
 					}
 				}
-				events = append(events, trawl.Events{OnDecision: record})
+				s.AddEvents(trawl.Events{OnDecision: record})
 			}
 			if reportPath != "" {
 				f, err := os.Create(reportPath)
@@ -82,20 +79,17 @@ func observeFeature() Feature {
 				}
 				reportOut = f
 				rec = report.NewRecorder(nil)
-				events = append(events, rec.Events())
+				s.AddEvents(rec.Events())
 			}
 			if metricsAddr != "" {
 				var err error
 				if endpoint, err = newMetricsEndpoint(metricsAddr); err != nil {
 					return nil, Exit(1, fmt.Errorf("-metrics: %w", err))
 				}
-				events = append(events, endpoint.events)
+				s.AddEvents(endpoint.events)
 				fmt.Fprintf(stderr, "metrics: serving http://%s/metrics while the crawl runs\n", endpoint.ln.Addr())
 			}
-			if len(events) == 0 {
-				return nil, nil
-			}
-			return []trawl.Option{trawl.WithEvents(trawl.JoinEvents(events...))}, nil
+			return nil, nil
 		},
 		Start: func(ctx context.Context, c *trawl.Crawler) {
 			if endpoint == nil && rec == nil {

@@ -16,13 +16,15 @@ import (
 	"github.com/trawl-dev/trawl/trawlcli"
 )
 
-func main() {
-	cmd := &trawlcli.Command{
+func main() { command().Main() }
+
+// command is the spider's command line; crawl is the spider.
+func command() *trawlcli.Command {
+	return &trawlcli.Command{
 		Name:  "dirspider",
 		Usage: "dirspider crawls only the URLs under the directories of the start URLs.",
 		Crawl: crawl,
 	}
-	cmd.Main()
 }
 
 // crawl builds the crawler from the flags' options and runs it.

@@ -18,6 +18,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) != 2 {
+		log.Fatal("usage: pagesjsonl URL")
+	}
 	site := os.Args[1]
 	out, err := store.NewJSONL("pages.jsonl") // url, title, main_text, status, depth, ...
 	if err != nil {

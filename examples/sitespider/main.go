@@ -18,13 +18,15 @@ import (
 	"github.com/trawl-dev/trawl/trawlcli"
 )
 
-func main() {
-	cmd := &trawlcli.Command{
+func main() { command().Main() }
+
+// command is the spider's command line; crawl is the spider.
+func command() *trawlcli.Command {
+	return &trawlcli.Command{
 		Name:  "sitespider",
 		Usage: "sitespider crawls the hosts of the start URLs and nothing else.",
 		Crawl: crawl,
 	}
-	cmd.Main()
 }
 
 // crawl builds the crawler from the flags' options and runs it.

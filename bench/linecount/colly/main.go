@@ -30,6 +30,9 @@ type page struct {
 }
 
 func main() {
+	if len(os.Args) != 2 {
+		log.Fatal("usage: colly URL")
+	}
 	site := os.Args[1]
 	u, err := url.Parse(site)
 	if err != nil {
