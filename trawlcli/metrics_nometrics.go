@@ -11,7 +11,7 @@ import (
 )
 
 // metricsEndpoint, in a build with the tag trawl_nometrics, is never made:
-// the Prometheus client (a third of a spider's binary) is left out.
+// the Prometheus client (3.5 MB of a spider's 18.8 MB binary) is left out.
 type metricsEndpoint struct {
 	ln     net.Listener
 	events trawl.Events
