@@ -31,7 +31,7 @@ var allowedImports = map[string][]string{
 	"fetch":                    {},
 	"crawltest":                {},
 	"store":                    {""},
-	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
+	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
 	"examples/spider":          {"", "trawlcli"},
@@ -44,6 +44,7 @@ var allowedImports = map[string][]string{
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl
 	"metrics":                {""},
+	"report":                 {""},
 
 	"cluster":                {"frontier", "politeness", "robots", "urlnorm"},
 	"internal/redistest":     {},
