@@ -46,6 +46,11 @@ func (m *Memory) schedule(e entry, at time.Time, state []byte) {
 // one (zero if none). Call with m.mu held.
 func (m *Memory) promote(now time.Time) (next time.Time) {
 	moved := false
+	defer func() {
+		if moved {
+			m.refill()
+		}
+	}()
 	for len(m.revisits) > 0 {
 		r := m.revisits[0]
 		if r.at > now.UnixNano() {
@@ -58,9 +63,6 @@ func (m *Memory) promote(now time.Time) (next time.Time) {
 		r.e.prio = float64(m.k)
 		m.pushFront(r.e)
 		moved = true
-	}
-	if moved {
-		m.refill()
 	}
 	return time.Time{}
 }

@@ -131,3 +131,33 @@ func BenchmarkRevisitFootprint(b *testing.B) {
 	}
 	b.ReportMetric(perURL, "bytes/revisit")
 }
+
+// Revisits due one after the other, with nothing else queued: each is
+// handed out at its time (a revisit promoted while a later one still waits
+// must reach its host's back queue).
+func TestRevisitsInTurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 24*time.Hour)
+		defer cancel()
+		f := frontier.NewMemory(&frontier.MemoryOptions{Politeness: politeness.Config{MinDelay: time.Minute}})
+		f.Push(ctx, frontier.Request{URL: "http://a.test/1", Depth: 1}, frontier.Request{URL: "http://a.test/2", Depth: 1})
+		start := time.Now()
+		for i := range 2 {
+			r, err := f.Next(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Done(r, frontier.Outcome{Status: 200, Revisit: start.Add(time.Duration(10*(i+1)) * time.Minute)})
+		}
+		for i := range 6 {
+			r, err := f.Next(ctx)
+			if err != nil {
+				t.Fatalf("revisit %d: %v after %v", i, err, time.Since(start))
+			}
+			if got, want := time.Since(start), time.Duration(10*(i+1))*time.Minute; got != want {
+				t.Errorf("revisit %d (%s) at %v, want %v", i, r.URL, got, want)
+			}
+			f.Done(r, frontier.Outcome{Status: 200, Revisit: start.Add(time.Duration(10*(i+3)) * time.Minute)})
+		}
+	})
+}

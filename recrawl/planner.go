@@ -32,8 +32,9 @@ type Policy struct {
 	MaxInterval time.Duration
 	// ChangeDistance is the number of simhash bits by which a page's text
 	// may differ and still count as unchanged when its exact fingerprint
-	// differs (a clock, a rotating ad line). Default 3; negative: any
-	// difference in the normalised text is a change.
+	// differs (a clock, a rotating ad line), unless the server's ETag or
+	// Last-Modified moved too (then it is an edit). Default 3; negative:
+	// any difference in the normalised text is a change.
 	ChangeDistance int
 	// PriorWeight is how many revisits the prior is worth against the
 	// page's own history: the estimate is (w·prior + n·λ̂)/(w + n) after n
@@ -225,6 +226,13 @@ func (p *Planner) Changed(h *History, text, sim uint64) bool {
 	return d < 0 || bitsDiff(sim, h.Simhash) > d
 }
 
+// validatorsMoved reports whether v's validators differ from those of the
+// copy h holds, both being present.
+func validatorsMoved(h *History, v Visit) bool {
+	return (h.ETag != "" && v.ETag != "" && h.ETag != v.ETag) ||
+		(!h.LastModified.IsZero() && !v.LastModified.IsZero() && !h.LastModified.Equal(v.LastModified))
+}
+
 func bitsDiff(a, b uint64) int {
 	n := 0
 	for x := a ^ b; x != 0; x &= x - 1 {
@@ -246,6 +254,12 @@ func (p *Planner) Visit(host, rawURL string, h *History, v Visit) (next time.Dur
 			h.NotModified++
 		default:
 			changed = p.Changed(h, v.Text, v.Simhash)
+			if !changed && v.Text != h.Text && validatorsMoved(h, v) {
+				// The text differs a little, and the server's
+				// validators say the page changed: an edit, not a
+				// clock.
+				changed = true
+			}
 		}
 		h.observe(interval, changed)
 		if changed {
@@ -529,11 +543,13 @@ func (p *Planner) solve(hp *hostPlan) {
 	// budget first.
 	// The plan's rates, each from its page's own estimate, do not sum to
 	// exactly what the histogram says, and pages revisited under an older
-	// plan keep their old intervals until their next visit: adj corrects
-	// the budget by the load actually issued, a few per cent per solve.
+	// plan keep their old intervals until their next visit: adj raises
+	// the budget (up to 30 %) while the load actually issued falls short,
+	// a few per cent per solve. It never lowers it: while new pages come
+	// in, revisits issued early at short intervals overstate the load.
 	target := headroom * hp.rate
 	if hp.n >= 16 && hp.load > 0 {
-		hp.adj = min(max(hp.adj*min(max(math.Sqrt(target/hp.load), 0.95), 1.05), 0.7), 1.5)
+		hp.adj = min(max(hp.adj*min(max(math.Sqrt(target/hp.load), 0.95), 1.05), 1), 1.3)
 	}
 	budget := max(hp.adj*target-hp.warm, minShare*hp.rate)
 	hp.plan = makePlan(p.policy.Objective, lambdas[1:], counts[1:], budget, fmin, fmax)
