@@ -28,19 +28,15 @@
 //
 //   - The seen set: a URL accepted once is never accepted again, in this
 //     process or a later one (64-bit fingerprints, frontier.Fingerprint).
-//
 //   - The queues: each accepted URL is handed out once, in Mercator order
 //     (front queues by priority, a back queue per host, a politeness heap).
-//
 //   - Leases: a URL handed out by Next and not given to Done before the
 //     process ended is queued again, at the head of its host's queue, by
 //     the next Open. A URL given to Done (without Retry or Requeue) is
 //     never handed out again.
-//
 //   - Host timing: each host's next-contact time is stored by Done; a host
 //     still resting when the frontier is opened again is not contacted
 //     before that time. Host budgets (MaxPerHost) are stored with the URLs.
-//
 //   - Revisits (frontier.Outcome.Revisit, for a continuous crawl): a URL
 //     done with a revisit time is stored, with its state (the page's
 //     visit history), in a table ordered by that time, in the same batch
