@@ -59,6 +59,11 @@ type Crawler struct {
 	privateAny   atomic.Bool  // privateHosts is not empty
 	privateMu    sync.Mutex
 	privateHosts map[string]bool // politeness keys of hosts whose robots.txt fetch hit a private address
+
+	html          []htmlCallback // WithHTML callbacks, compiled
+	sels          selectors      // selectors compiled by Element methods
+	metas         metaBook       // request metadata, until its URL is fetched
+	plainRequests bool           // no header, hook, cookie or auth: fetch requests carry no header
 }
 
 // New returns a Crawler configured by opts, or an error naming the first
@@ -71,7 +76,16 @@ func New(opts ...Option) (*Crawler, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if cfg.delaySet && !cfg.adaptiveSet {
+		cfg.adaptive = 0 // the delay the user set is the delay (see WithDelay)
+	}
 	c := &Crawler{cfg: cfg, norm: cfg.normalizer, log: cfg.logger, botName: productToken(cfg.userAgent)}
+	if err := c.compileHTML(); err != nil {
+		return nil, err
+	}
+	if err := c.setupRequests(); err != nil {
+		return nil, err
+	}
 	switch {
 	case cfg.maxDepth == 0:
 		c.maxDepth = DefaultMaxDepth
@@ -108,6 +122,9 @@ func New(opts ...Option) (*Crawler, error) {
 		fo.UserAgent = cfg.userAgent
 		fo.DialContext = cfg.dialContext
 		fo.AllowPrivateNetworks = cfg.allowPrivate
+		if p := c.cfg.requests.proxy; p != nil {
+			fo.Proxy = p
+		}
 		if len(fo.AcceptTypes) == 0 {
 			fo.AcceptTypes = acceptTypes(c.follows, cfg.archive)
 		}
@@ -123,7 +140,7 @@ func New(opts ...Option) (*Crawler, error) {
 		// Each hop's deadline covers the wait spacedHops may add before
 		// a redirect back to the same host, besides the fetch itself
 		// (which the fetcher bounds on its own).
-		c.robots = robots.NewCache(c.spacedHops(robotsFetchFunc(c.fetcher)),
+		c.robots = robots.NewCache(cfg.shared.robotsFetch(c.spacedHops(robotsFetchFunc(c.fetcher, cfg.userAgent))),
 			&robots.CacheOptions{FetchTimeout: robots.DefaultFetchTimeout + max(cfg.delay, 0)})
 	}
 	strategy := frontier.BFS
@@ -191,15 +208,16 @@ func productToken(ua string) string {
 }
 
 // robotsFetchFunc adapts the fetcher for the robots.txt cache: the plain Get
-// of *fetch.HTTP when it has one, else Fetch wrapped into an http.Response.
-func robotsFetchFunc(f fetch.Fetcher) robots.FetchFunc {
+// of *fetch.HTTP when it has one, else Fetch, with the User-Agent ua,
+// wrapped into an http.Response.
+func robotsFetchFunc(f fetch.Fetcher, ua string) robots.FetchFunc {
 	if g, ok := f.(interface {
 		Get(ctx context.Context, u *url.URL) (*http.Response, error)
 	}); ok {
 		return g.Get
 	}
 	return func(ctx context.Context, u *url.URL) (*http.Response, error) {
-		resp, err := f.Fetch(ctx, &fetch.Request{URL: u})
+		resp, err := f.Fetch(ctx, &fetch.Request{URL: u, Header: http.Header{"User-Agent": {ua}}})
 		if resp == nil {
 			return nil, err
 		}
@@ -218,8 +236,9 @@ func robotsFetchFunc(f fetch.Fetcher) robots.FetchFunc {
 // robotsHops records, for one robots.txt lookup, when each host was last
 // contacted, so that redirect hops back to a host wait for its delay.
 type robotsHops struct {
-	mu   sync.Mutex
-	last map[string]time.Time
+	mu     sync.Mutex
+	last   map[string]time.Time
+	status int // the last hop's HTTP status, for Events.OnDecision
 }
 
 type robotsHopsKey struct{}
@@ -252,6 +271,9 @@ func (c *Crawler) spacedHops(fetch robots.FetchFunc) robots.FetchFunc {
 		resp, err := fetch(ctx, u)
 		hops.mu.Lock()
 		hops.last[key] = time.Now()
+		if resp != nil {
+			hops.status = resp.StatusCode
+		}
 		hops.mu.Unlock()
 		return resp, err
 	}
@@ -261,6 +283,7 @@ func (c *Crawler) spacedHops(fetch robots.FetchFunc) robots.FetchFunc {
 // Run is running.
 func (c *Crawler) Stats() Stats {
 	st := c.stats.snapshot(c.front.Len())
+	st.HostsWaiting = c.hostsWaiting()
 	c.rc.fill(&st)
 	return st
 }
@@ -313,6 +336,7 @@ func (c *Crawler) Run(ctx context.Context) error {
 			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))
 		}
 	}
+	err = errors.Join(err, c.closeItems())
 	// Any frontier that spills (frontier.Memory, or one wrapping it).
 	if m, ok := c.front.(interface{ SpillStats() frontier.SpillStats }); ok {
 		if serr := m.SpillStats().Err; serr != nil {
@@ -356,6 +380,9 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 			return
 		}
 		out := c.visit(ctx, req)
+		if !out.Retry && !out.Requeue {
+			c.metas.drop(req.URL)
+		}
 		if err := c.front.Done(req, out); err != nil {
 			c.log.Error("frontier done failed", "url", req.URL, "err", err)
 		}
@@ -399,6 +426,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 				// meanwhile.
 				c.fail(ctx, u.Scheme+"://"+u.Host+"/robots.txt", "robots", err)
 			}
+			c.decideRobotsTxt(ctx, u.Scheme+"://"+u.Host+"/robots.txt", hops, err)
 			// The robots.txt fetch was a contact: the URL waits for the
 			// host's next turn, which the Crawl-delay just learned
 			// already governs. A URL the new rules disallow is done
@@ -413,6 +441,8 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 				c.skip(ctx, req.URL, "robots")
 				out.Requeue = false
 				c.rc.forget(req, hist)
+			} else if ctx.Err() == nil {
+				c.decideWait(ctx, &req, "robots.txt-contact")
 			}
 			return out
 		}
@@ -425,8 +455,16 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		}
 	}
 
+	header, meta, err := c.requestHeader(ctx, req, u)
+	if err != nil {
+		c.stats.aborted.Add(1)
+		c.log.Info("request hook aborted the URL", "url", req.URL, "err", err)
+		c.skip(ctx, req.URL, "request-hook")
+		return frontier.Outcome{NoContact: true, CrawlDelay: crawlDelay}
+	}
+
 	if max := int64(c.cfg.maxPages); max > 0 && req.Retries == 0 && !revisit(hist) {
-		if c.reserved.Add(1) > max {
+		if c.reserve(ctx) > max {
 			if c.rc != nil { // a continuous crawl goes on revisiting
 				c.skip(ctx, req.URL, "limit")
 				return frontier.Outcome{NoContact: true}
@@ -437,21 +475,24 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		}
 	}
 
-	freq := &fetch.Request{URL: u}
+	freq := &fetch.Request{URL: u, Header: header}
 	validators(hist, freq) // a revisit is a conditional GET
 	resp, err := c.fetcher.Fetch(ctx, freq)
 	out := frontier.Outcome{CrawlDelay: crawlDelay, Err: err}
 	if resp != nil {
+		c.keepCookies(u, resp.Header)
 		out.Status, out.Duration, out.RetryAfter = resp.Status, resp.Duration, resp.RetryAfter
 		c.stats.fetched.Add(1)
 		c.stats.status(resp.Status)
 		c.stats.depth(req.Depth)
+		c.decideFetched(ctx, &req, resp)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
 			// Cancelled: not the URL's fault. Keep it queued so that a
 			// persistent frontier fetches it after a resume.
 			out.Requeue = true
+			c.decideWait(ctx, &req, "crawl-stopped")
 			return out
 		}
 		if errors.Is(err, fetch.ErrPrivateAddress) {
@@ -462,6 +503,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		if fetch.Transient(err) && req.Retries < c.cfg.maxRetries {
 			c.stats.retries.Add(1)
 			out.Retry = true
+			c.decideWait(ctx, &req, "retry:"+fetch.Kind(err))
 			return out
 		}
 		c.fail(ctx, req.URL, fetch.Kind(err), err)
@@ -479,6 +521,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	}
 
 	page := c.newPage(ctx, req, u, resp)
+	page.Meta = meta
 	c.stats.bytes.Add(int64(len(resp.Body)))
 	if resp.Truncated {
 		c.stats.truncated.Add(1)
@@ -495,10 +538,17 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	}
 	if c.cfg.pageScore != nil {
 		page.Score = c.cfg.pageScore(page)
+		if page.Relevant {
+			c.stats.relevant.Add(1)
+		}
+	}
+	if duplicate {
+		c.decideDuplicate(ctx, page)
 	}
 	if ev := c.cfg.events.OnPage; ev != nil {
 		ev(ctx, page)
 	}
+	c.runHTML(ctx, page)
 	if page.NoIndex {
 		c.stats.noIndex.Add(1)
 	} else if duplicate && !c.cfg.dupPolicy.Store {
@@ -517,12 +567,15 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	switch {
 	case page.NoFollow:
 		c.stats.noFollow.Add(1)
+		c.notFollowed(ctx, page, "page-nofollow")
 	case duplicate && c.cfg.dupPolicy.NoFollowNear:
 		// A trap serving one page under many URLs ends here.
+		c.notFollowed(ctx, page, "duplicate-content")
 	case repeat:
 		// The same, exactly, as an earlier page of this host: a
 		// session-id copy or a soft 404 (TrapLimits.FollowDuplicates).
 		c.stats.repeatPages.Add(1)
+		c.notFollowed(ctx, page, "repeat-page")
 	default:
 		c.follow(ctx, page)
 	}
@@ -626,6 +679,7 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 		if len(p.Links) > 0 {
 			c.stats.filtered.Add(int64(len(p.Links)))
 		}
+		c.notFollowed(ctx, p, "depth")
 		return
 	}
 	referrer := p.URL.String()
@@ -641,12 +695,14 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 	for i := range p.Links {
 		l := &p.Links[i]
 		if !c.cfg.followNofollow && l.Rel&(extract.RelNofollow|extract.RelSponsored|extract.RelUGC) != 0 {
+			c.linkNotFollowed(ctx, p, l)
 			continue
 		}
 		// l.Text shares one buffer with the page's other texts; the
 		// frontier copies what it queues (see frontier.Frontier), so the
 		// many links that are already known cost no copy here.
 		if !c.follows.has(l.Kind) {
+			c.linkNotFollowed(ctx, p, l)
 			continue
 		}
 		r := frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text}
@@ -688,7 +744,7 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 		c.stats.filtered.Add(int64(len(same)))
 		c.stats.trapURLs.Add(int64(len(same)))
 		for _, r := range same {
-			c.skip(ctx, r.URL, "trap")
+			c.skipTrap(ctx, r.URL, "template-streak")
 		}
 		return
 	}
@@ -718,9 +774,9 @@ func (c *Crawler) redirect(ctx context.Context, req frontier.Request, resp *fetc
 		return
 	}
 	c.stats.redirs.Add(1)
-	c.offer(ctx, []frontier.Request{{
+	c.offerMeta(ctx, frontier.Request{
 		URL: target, Depth: req.Depth, Referrer: req.URL, Anchor: req.Anchor, Redirects: req.Redirects + 1,
-	}})
+	}, c.metas.get(req.URL)) // the metadata follows the redirect
 }
 
 // offer runs reqs through the trap rules and the filters and pushes the
@@ -732,7 +788,7 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 		if !c.traps.shapeOK(r.URL) {
 			c.stats.filtered.Add(1)
 			c.stats.trapURLs.Add(1)
-			c.skip(ctx, r.URL, "trap")
+			c.skipTrap(ctx, r.URL, "")
 			continue
 		}
 		if len(c.cfg.filters) > 0 {
@@ -741,10 +797,10 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 				c.stats.filtered.Add(1)
 				continue
 			}
-			fr := Request{URL: u, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor}
-			if !c.allowed(&fr) {
+			fr := Request{URL: u, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor, Meta: c.metas.get(r.URL)}
+			if i := c.rejectedBy(&fr); i >= 0 {
 				c.stats.filtered.Add(1)
-				c.skip(ctx, r.URL, "filter")
+				c.skipFiltered(ctx, r.URL, i)
 				continue
 			}
 		}
@@ -753,7 +809,7 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 	if len(kept) == 0 {
 		return 0
 	}
-	added, err := c.front.Push(ctx, kept...)
+	added, err := c.push(ctx, kept)
 	if err != nil {
 		c.log.Error("frontier push failed", "err", err)
 	}
@@ -774,21 +830,13 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 	return added
 }
 
-func (c *Crawler) allowed(r *Request) bool {
-	for _, f := range c.cfg.filters {
-		if !f.Allow(r) {
-			return false
-		}
-	}
-	return true
-}
-
 func (c *Crawler) fail(ctx context.Context, rawURL, kind string, err error) {
 	c.stats.errorKind(kind)
 	c.log.Warn("fetch failed", "url", rawURL, "kind", kind, "err", err)
 	if ev := c.cfg.events.OnError; ev != nil {
 		ev(ctx, rawURL, err)
 	}
+	c.decideFail(ctx, rawURL, kind, err)
 }
 
 // isPrivateHost reports whether u's host was found to be on a private
@@ -833,6 +881,7 @@ func (c *Crawler) skip(ctx context.Context, rawURL, reason string) {
 	if ev := c.cfg.events.OnSkip; ev != nil {
 		ev(ctx, rawURL, reason)
 	}
+	c.decideSkip(ctx, rawURL, reason, "")
 }
 
 // reportProgress calls the progress callback every interval until done.

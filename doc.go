@@ -3,6 +3,8 @@
 // A crawler is assembled from small packages through one functional-options
 // [Crawler] type:
 //
+//	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+//	defer cancel()
 //	c, err := trawl.New(
 //		trawl.WithSeeds("https://example.com/"),
 //		trawl.WithUserAgent("mybot/1.0 (+https://example.com/bot)"),
@@ -13,10 +15,49 @@
 //	if err != nil {
 //		log.Fatal(err)
 //	}
-//	if err := c.Run(ctx); err != nil {
+//	// The time limit ending the crawl is a normal end: Run has closed the
+//	// store, and every page fetched is in it.
+//	if err := c.Run(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 //		log.Fatal(err)
 //	}
 //	fmt.Println(c.Stats().Stored, "pages stored")
+//
+// Run returns ctx.Err() (context.DeadlineExceeded after a timeout,
+// context.Canceled after a cancel, both matched with errors.Is) joined
+// with any error of its own, and nil when the crawl ran out of URLs or
+// reached WithMaxPages.
+//
+// # Scraping
+//
+// WithHTML calls a function for every element that matches a CSS selector
+// (Colly's OnHTML, Scrapy's response.css); the Element gives its text,
+// attributes and children, follows links (Element.Follow) and emits
+// items to the ItemSink set with WithItems, such as a JSON Lines or CSV
+// file (store.JSONL, store.CSV):
+//
+//	items, err := store.NewJSONL("items.jsonl")
+//	...
+//	c, err := trawl.New(
+//		trawl.WithSeeds("https://shop.example.com/"),
+//		trawl.WithFilters(trawl.SameHost("https://shop.example.com/")),
+//		trawl.WithItems(items), // closed by Run
+//		trawl.WithHTML("div.product", func(ctx context.Context, e *trawl.Element) {
+//			e.Emit(Product{Name: e.ChildText("h2"), Price: e.ChildText(".price")})
+//		}),
+//	)
+//
+// Pages are parsed into a DOM (golang.org/x/net/html) for the selectors
+// only when a WithHTML callback is registered. The selector engine is
+// github.com/andybalholm/cascadia, the one inside goquery (and so inside
+// Colly): goquery's jQuery-like layer over it is what Element's few
+// methods replace, so trawl depends on the engine alone. The cookie jar
+// uses golang.org/x/net/publicsuffix, a package of a module trawl already
+// depends on. Requests can carry headers (WithHeader), pass
+// through a hook that sets headers or drops URLs (WithOnRequest), keep
+// cookies (WithCookies), go through proxies (WithProxy,
+// WithProxyFromEnvironment), and send credentials to one host
+// (WithBasicAuth). Crawler.Enqueue and Element.Follow queue URLs from
+// callbacks, with metadata that reaches Page.Meta of the page fetched.
 //
 // # The crawl loop
 //
@@ -41,8 +82,9 @@
 //     for url() and @import, sitemaps (XML, gzip, text; index files) and
 //     RSS/Atom feeds for the URLs they list, and response headers (Link,
 //     Refresh, Content-Location, a 201's Location) for theirs.
-//  5. The page goes to Events.OnPage and, unless it is noindex, to the
-//     Store.
+//  5. The page goes to Events.OnPage, then to the WithHTML callbacks (an
+//     HTML page is parsed into a DOM for them, once, when there are any),
+//     and, unless it is noindex, to the Store.
 //  6. Unless the page is nofollow, or repeats exactly an earlier page of
 //     its host, its links (less rel=nofollow ones) are normalized (package
 //     urlnorm), checked against the depth limit, the trap rules
@@ -54,9 +96,13 @@
 // # Defaults
 //
 // Defaults are polite and safe: robots.txt obeyed, one connection per host,
-// 1 s between requests to a host, a User-Agent that names trawl, and no
+// 1 s between requests to a host and more for slow hosts (the adaptive
+// delay: 10 times the host's last response time), a User-Agent that names
+// trawl, no cookies, no proxy whatever the environment says, and no
 // connections to loopback, private or link-local addresses (checked after DNS
-// resolution) unless WithAllowPrivateNetworks(true) is given. Seeds have
+// resolution) unless WithAllowPrivateNetworks(true) is given. WithDelay
+// sets the gap and turns the adaptive delay off unless WithAdaptiveDelay
+// is given too, so that WithDelay(0) means no delay. Seeds have
 // depth 1; a link found on a page of depth d has depth d+1. No normalized URL
 // is fetched twice in one crawl.
 //

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/publicsuffix"
@@ -28,32 +29,32 @@ func (f FilterFunc) Allow(r *Request) bool { return f(r) }
 // All allows a URL that every filter allows (true for no filters).
 func All(fs ...Filter) Filter {
 	fs = append([]Filter(nil), fs...)
-	return FilterFunc(func(r *Request) bool {
+	return NamedFilter("All("+filterNames(fs)+")", FilterFunc(func(r *Request) bool {
 		for _, f := range fs {
 			if !f.Allow(r) {
 				return false
 			}
 		}
 		return true
-	})
+	}))
 }
 
 // Any allows a URL that at least one filter allows (false for no filters).
 func Any(fs ...Filter) Filter {
 	fs = append([]Filter(nil), fs...)
-	return FilterFunc(func(r *Request) bool {
+	return NamedFilter("Any("+filterNames(fs)+")", FilterFunc(func(r *Request) bool {
 		for _, f := range fs {
 			if f.Allow(r) {
 				return true
 			}
 		}
 		return false
-	})
+	}))
 }
 
 // Not allows what f rejects.
 func Not(f Filter) Filter {
-	return FilterFunc(func(r *Request) bool { return !f.Allow(r) })
+	return NamedFilter("Not("+filterNames([]Filter{f})+")", FilterFunc(func(r *Request) bool { return !f.Allow(r) }))
 }
 
 // parseSeeds parses and normalizes seed URLs for the filters below; invalid
@@ -79,7 +80,7 @@ func SameHost(seeds ...string) Filter {
 	for _, u := range parseSeeds(seeds) {
 		hosts[urlnorm.Key(u)] = true
 	}
-	return FilterFunc(func(r *Request) bool { return hosts[urlnorm.Key(r.URL)] })
+	return NamedFilter("SameHost", FilterFunc(func(r *Request) bool { return hosts[urlnorm.Key(r.URL)] }))
 }
 
 // SameDomain allows URLs whose registrable domain (eTLD+1, from the public
@@ -91,7 +92,7 @@ func SameDomain(seeds ...string) Filter {
 	for _, u := range parseSeeds(seeds) {
 		domains[registrable(u.Hostname())] = true
 	}
-	return FilterFunc(func(r *Request) bool { return domains[registrable(r.URL.Hostname())] })
+	return NamedFilter("SameDomain", FilterFunc(func(r *Request) bool { return domains[registrable(r.URL.Hostname())] }))
 }
 
 func registrable(host string) string {
@@ -116,7 +117,7 @@ func UnderPath(seeds ...string) Filter {
 		}
 		prefixes = append(prefixes, u.Scheme+"://"+u.Host+dir)
 	}
-	return FilterFunc(func(r *Request) bool {
+	return NamedFilter("UnderPath", FilterFunc(func(r *Request) bool {
 		s := r.URL.String()
 		for _, p := range prefixes {
 			if strings.HasPrefix(s, p) {
@@ -124,14 +125,18 @@ func UnderPath(seeds ...string) Filter {
 			}
 		}
 		return false
-	})
+	}))
 }
 
 // MatchURL allows URLs that match at least one of the regular expressions.
 // Combine with Not to deny: Not(MatchURL(re)).
 func MatchURL(res ...*regexp.Regexp) Filter {
 	res = append([]*regexp.Regexp(nil), res...)
-	return FilterFunc(func(r *Request) bool {
+	pats := make([]string, len(res))
+	for i, re := range res {
+		pats[i] = "`" + re.String() + "`"
+	}
+	return NamedFilter("MatchURL("+strings.Join(pats, ", ")+")", FilterFunc(func(r *Request) bool {
 		s := r.URL.String()
 		for _, re := range res {
 			if re.MatchString(s) {
@@ -139,18 +144,18 @@ func MatchURL(res ...*regexp.Regexp) Filter {
 			}
 		}
 		return false
-	})
+	}))
 }
 
 // MaxDepth allows URLs of depth at most d (seeds have depth 1).
 // WithMaxDepth does the same for the whole crawl.
 func MaxDepth(d int) Filter {
-	return FilterFunc(func(r *Request) bool { return r.Depth <= d })
+	return NamedFilter("MaxDepth("+strconv.Itoa(d)+")", FilterFunc(func(r *Request) bool { return r.Depth <= d }))
 }
 
 // MaxURLLength allows URLs of at most n bytes.
 func MaxURLLength(n int) Filter {
-	return FilterFunc(func(r *Request) bool { return len(r.URL.String()) <= n })
+	return NamedFilter("MaxURLLength("+strconv.Itoa(n)+")", FilterFunc(func(r *Request) bool { return len(r.URL.String()) <= n }))
 }
 
 // BinaryExtensions are the file extensions SkipExtensions skips by default:
@@ -178,10 +183,10 @@ func SkipExtensions(exts ...string) Filter {
 	for _, e := range exts {
 		set[strings.ToLower(e)] = true
 	}
-	return FilterFunc(func(r *Request) bool {
+	return NamedFilter("SkipExtensions", FilterFunc(func(r *Request) bool {
 		ext := path.Ext(r.URL.Path)
 		return ext == "" || !set[strings.ToLower(ext)]
-	})
+	}))
 }
 
 // PathRepetition rejects URLs whose path repeats itself, a common spider
@@ -192,7 +197,7 @@ func PathRepetition(max int) Filter {
 	if max < 1 {
 		max = 3
 	}
-	return FilterFunc(func(r *Request) bool {
+	return NamedFilter("PathRepetition("+strconv.Itoa(max)+")", FilterFunc(func(r *Request) bool {
 		p := r.URL.EscapedPath()
 		segs := strings.Split(strings.Trim(p, "/"), "/")
 		if len(segs) > 4*max {
@@ -213,5 +218,5 @@ func PathRepetition(max int) Filter {
 			}
 		}
 		return true
-	})
+	}))
 }

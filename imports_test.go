@@ -32,15 +32,22 @@ var allowedImports = map[string][]string{
 	"fetch":                    {},
 	"crawltest":                {},
 	"store":                    {""},
-	"internal/spider":          {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
-	"examples/sitespider":      {"", "internal/spider"},
-	"examples/dirspider":       {"", "internal/spider"},
+	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
+	"examples/sitespider":      {"", "trawlcli"},
+	"examples/dirspider":       {"", "trawlcli"},
+	"examples/spider":          {"", "trawlcli"},
+	"examples/scraper":         {"", "store", "crawltest"},
+	"examples/pagesjsonl":      {"", "store"},
 
 	"topic":                  {},
-	"examples/focusedspider": {"", "internal/spider", "topic", "extract"},
+	"examples/focusedspider": {"", "trawlcli", "topic", "extract"},
 	"internal/testpage":      {},
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl
+	"metrics":                {""},
+
+	"cluster":            {"frontier", "politeness", "robots", "urlnorm"},
+	"internal/redistest": {},
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

@@ -19,6 +19,10 @@ type Request struct {
 	Depth    int      // seeds have depth 1; a link on a depth-d page has depth d+1
 	Referrer string   // URL of the page the link was found on ("" for seeds)
 	Anchor   string   // anchor text of the link ("" for seeds)
+	// Meta is the metadata the URL was queued with (Crawler.Enqueue,
+	// Element.Follow); nil for links the crawler found itself. Filters
+	// must not modify it.
+	Meta map[string]any
 }
 
 // Page is a fetched page. The crawler hands it to the Store and to
@@ -49,6 +53,7 @@ type Page struct {
 	Text      string  // visible text of the page, whitespace collapsed
 	MainText  string  // main content (article text, paragraphs separated by blank lines); filled with WithMainText
 	Score     float64 // the WithPageScore function's score for this page; 0 without one
+	Relevant  bool    // set by the WithPageScore function when it judges the page on topic (as topic.Scorer.Observe does); counted in Stats.Relevant
 	// Duplicate says whether the page's main text duplicates an earlier
 	// page's (Kind dedup.Exact or dedup.Near, Of its URL); Kind is dedup.New
 	// for an original or when detection is off.
@@ -57,6 +62,13 @@ type Page struct {
 	// Sitemap is what a sitemap said about this URL (lastmod, changefreq,
 	// priority) when the crawl found it in one; nil otherwise.
 	Sitemap *SitemapInfo
+
+	// Meta is the request's metadata: what Crawler.Enqueue or
+	// Element.Follow queued the URL with (a page followed with FromPage
+	// carries its finder's Meta on), plus what the WithOnRequest hook set;
+	// it follows redirects. nil when there is none. Links the crawler
+	// follows by itself carry no metadata. Read it; do not modify it.
+	Meta map[string]any
 
 	redirects int // redirects and meta refreshes that led here (frontier.Request.Redirects)
 }

@@ -19,10 +19,10 @@ import (
 	"github.com/trawl-dev/trawl/store"
 )
 
-// site is a scripted web site for recrawl tests, served by a fake
+// scriptedSite is a scripted web site for recrawl tests, served by a fake
 // fetcher in simulated time: each path's body and status may depend on the
 // time since start, and every request is logged.
-type site struct {
+type scriptedSite struct {
 	start time.Time
 	pages map[string]func(age time.Duration) (status int, body string)
 	// robots returns robots.txt at age.
@@ -41,7 +41,7 @@ type hit struct {
 	conditional bool
 }
 
-func (s *site) hits(path string) []hit {
+func (s *scriptedSite) hits(path string) []hit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []hit
@@ -53,7 +53,7 @@ func (s *site) hits(path string) []hit {
 	return out
 }
 
-func (s *site) Fetch(ctx context.Context, req *fetch.Request) (*fetch.Response, error) {
+func (s *scriptedSite) Fetch(ctx context.Context, req *fetch.Request) (*fetch.Response, error) {
 	age := time.Since(s.start)
 	path := req.URL.Path
 	status, body := http.StatusNotFound, "not found"
@@ -97,7 +97,7 @@ func static(body string) func(time.Duration) (int, string) {
 	return func(time.Duration) (int, string) { return 200, body }
 }
 
-func recrawlCrawler(t *testing.T, s *site, opts ...trawl.Option) *trawl.Crawler {
+func recrawlCrawler(t *testing.T, s *scriptedSite, opts ...trawl.Option) *trawl.Crawler {
 	t.Helper()
 	base := []trawl.Option{
 		trawl.WithSeeds("http://site.test/"),
@@ -123,7 +123,7 @@ func recrawlCrawler(t *testing.T, s *site, opts ...trawl.Option) *trawl.Crawler 
 // context.
 func TestRecrawlRevisits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := &site{start: time.Now()}
+		s := &scriptedSite{start: time.Now()}
 		s.pages = map[string]func(time.Duration) (int, string){
 			"/": func(age time.Duration) (int, string) {
 				if age > 2*time.Hour { // a new link appears
@@ -251,7 +251,7 @@ func TestRecrawlRevisits(t *testing.T) {
 // whose text changes reads as changed.
 func TestRecrawlIgnoredValidators(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := &site{start: time.Now(), ignoreValidators: true}
+		s := &scriptedSite{start: time.Now(), ignoreValidators: true}
 		s.pages = map[string]func(time.Duration) (int, string){
 			"/": static(html("Home", "The same text, always, however often it is fetched by anyone.", "/news")),
 			"/news": func(age time.Duration) (int, string) {
@@ -285,7 +285,7 @@ func TestRecrawlOptions(t *testing.T) {
 		t.Error("New with WithRecrawl and a frontier without revisits succeeded")
 	}
 	synctest.Test(t, func(t *testing.T) {
-		s := &site{start: time.Now()}
+		s := &scriptedSite{start: time.Now()}
 		s.pages = map[string]func(time.Duration) (int, string){
 			"/":  static(html("Home", "Home page.", "/a", "/b", "/c")),
 			"/a": static(html("A", "Page a.")), "/b": static(html("B", "Page b.")), "/c": static(html("C", "Page c.")),
@@ -324,7 +324,7 @@ func (oneShotFrontier) Len() int                                      { return 0
 func TestRecrawlScheduleSurvivesRestart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := t.TempDir()
-		s := &site{start: time.Now()}
+		s := &scriptedSite{start: time.Now()}
 		s.pages = map[string]func(time.Duration) (int, string){
 			"/":  static(html("Home", "Home page of the site.", "/a", "/b")),
 			"/a": static(html("A", "Page a, which never changes.")),

@@ -20,8 +20,13 @@ type Stats struct {
 	Status4xx   int64
 	Status5xx   int64
 	NotModified int64 // 304 answers to conditional requests
+	// StatusCodes counts page fetches by exact HTTP status (200, 301,
+	// 404, ...), robots.txt not included; the StatusNxx fields are its
+	// sums by class.
+	StatusCodes map[int]int64
 
 	Queued          int   // URLs waiting in the frontier now
+	HostsWaiting    int   // hosts with URLs in a back queue, ready or waiting for their next contact (frontier.Memory; 0 for frontiers that cannot tell)
 	Discovered      int64 // URLs offered to the frontier (seeds, links, redirects) after filters
 	DuplicateURLs   int64 // of those, URLs the frontier had already seen
 	Filtered        int64 // URLs rejected by a Filter, by the depth limit or as non-http(s)
@@ -39,6 +44,10 @@ type Stats struct {
 	Sitemaps        int64 // sitemap files read (urlset or index, XML, gzip or plain text)
 	SitemapURLs     int64 // URLs listed in them (page URLs and index entries)
 	Feeds           int64 // RSS and Atom feeds read
+	Relevant        int64 // pages the WithPageScore function marked Page.Relevant: a focused crawl's harvest (harvest rate = Relevant / Fetched)
+	Aborted         int64 // URLs the WithOnRequest hook dropped without a fetch
+	Items           int64 // items given to the ItemSink without error (Emit)
+	ItemErrors      int64 // failed ItemSink.PutItem calls
 
 	Errors      int64            // URLs given up on (after retries)
 	ErrorKinds  map[string]int64 // errors by kind: "timeout", "connection", "status-5xx", "content-type", "bomb", ...
@@ -74,8 +83,12 @@ type stats struct {
 	sitemaps, sitemapURLs, feeds        atomic.Int64
 	errors, storeErrors, truncated      atomic.Int64
 	maxDepth                            atomic.Int64
+	relevant                            atomic.Int64
+	aborted, items, itemErrors          atomic.Int64
+	codes                               [600]atomic.Int64 // by exact status; others in otherCodes
 
 	mu         sync.Mutex
+	otherCodes map[int]int64 // statuses outside 0..599
 	errorKinds map[string]int64
 	minSize    int64
 	maxSize    int64
@@ -83,6 +96,16 @@ type stats struct {
 }
 
 func (s *stats) status(code int) {
+	if code >= 0 && code < len(s.codes) {
+		s.codes[code].Add(1)
+	} else {
+		s.mu.Lock()
+		if s.otherCodes == nil {
+			s.otherCodes = make(map[int]int64)
+		}
+		s.otherCodes[code]++
+		s.mu.Unlock()
+	}
 	switch {
 	case code == 304:
 		s.notModified.Add(1)
@@ -159,10 +182,20 @@ func (s *stats) snapshot(queued int) Stats {
 		Sitemaps:        s.sitemaps.Load(),
 		SitemapURLs:     s.sitemapURLs.Load(),
 		Feeds:           s.feeds.Load(),
+		Relevant:        s.relevant.Load(),
 		Errors:          s.errors.Load(),
 		StoreErrors:     s.storeErrors.Load(),
 		Truncated:       s.truncated.Load(),
 		MaxDepth:        int(s.maxDepth.Load()),
+		Aborted:         s.aborted.Load(),
+		Items:           s.items.Load(),
+		ItemErrors:      s.itemErrors.Load(),
+		StatusCodes:     map[int]int64{},
+	}
+	for code := range s.codes {
+		if n := s.codes[code].Load(); n > 0 {
+			st.StatusCodes[code] = n
+		}
 	}
 	if !s.start.IsZero() {
 		end := time.Now()
@@ -176,6 +209,7 @@ func (s *stats) snapshot(queued int) Stats {
 	}
 	s.mu.Lock()
 	st.ErrorKinds = maps.Clone(s.errorKinds)
+	maps.Copy(st.StatusCodes, s.otherCodes)
 	st.MinSize, st.MaxSize = s.minSize, s.maxSize
 	if st.Stored > 0 {
 		st.AvgSize = s.sumSize / st.Stored

@@ -9,7 +9,8 @@ import "context"
 // Stats.StoreErrors; the crawl goes on.
 //
 // Pages marked noindex are not stored. Implementations live in package
-// store (Dir, WARC, Memory, Func).
+// store (Dir, WARC, JSONL, CSV, Memory, Func); any type with these two
+// methods is one (see the Store example).
 type Store interface {
 	Put(ctx context.Context, p *Page) error
 	Close() error
@@ -26,6 +27,13 @@ type Events struct {
 	// status, robots.txt failure, store error) with the URL and the error.
 	OnError func(ctx context.Context, rawURL string, err error)
 	// OnSkip is called for a URL dropped without a fetch, with the reason:
-	// "robots", "filter", "depth" or "limit".
+	// "robots", "filter", "depth", "limit", "trap", "kind" or
+	// "request-hook" (the WithOnRequest hook returned an error).
 	OnSkip func(ctx context.Context, rawURL string, reason string)
+	// OnDecision is called for every decision about a URL: discovered
+	// and queued or dropped (and why), fetched, failed, left waiting; see
+	// Decision and DecisionLog, which writes them as JSON Lines. While it
+	// is set, the crawler pushes discovered URLs to the frontier one at a
+	// time, to learn each one's fate. JoinEvents combines hooks.
+	OnDecision func(ctx context.Context, d Decision)
 }

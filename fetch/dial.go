@@ -24,6 +24,8 @@ type dialer struct {
 	group singleflight.Group
 	mu    sync.Mutex
 	cache map[string]dnsEntry
+
+	proxies sync.Map // host:port of proxies Options.Proxy named (see proxyFunc)
 }
 
 type dnsEntry struct {
@@ -63,6 +65,9 @@ func newDialer(o Options) *dialer {
 
 // DialContext dials addr ("host:port").
 func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	if !d.allowPrivate && d.isProxy(addr) {
+		return d.dialProxy(ctx, network, addr)
+	}
 	if d.custom != nil {
 		return d.dialCustom(ctx, network, addr)
 	}

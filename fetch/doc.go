@@ -131,7 +131,9 @@
 // no connection attempt; a name that DNS does not know is handed to the
 // dialer, and the remote address of every connection it returns is checked
 // as a second line. A dialer that connects through a proxy on a private
-// address therefore needs AllowPrivateNetworks.
+// address therefore needs AllowPrivateNetworks; [Options.Proxy] does not:
+// with it, the guard checks each request's own host (resolved here)
+// before the proxy is contacted, and the proxy may be on any address.
 //
 // # Security considerations
 //

@@ -167,6 +167,21 @@ type Options struct {
 	// resolve is passed to DialContext, which may know it. The remote
 	// address of every connection DialContext returns is checked as well.
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Proxy, when set, names the proxy for each request, as
+	// http.Transport.Proxy does (http.ProxyFromEnvironment honours
+	// HTTP_PROXY, HTTPS_PROXY and NO_PROXY; http.ProxyURL names one
+	// proxy); a nil URL sends the request directly. Unless
+	// AllowPrivateNetworks is set, the private-network guard then applies
+	// to the request's own host instead of to the proxy: an IP literal is
+	// checked as it is, and a name is resolved here (through the DNS cache)
+	// and refused if any of its addresses is refused, before the proxy is
+	// contacted. The proxy itself may be on any address (a local proxy on
+	// 127.0.0.1 is common): naming it is the user's choice. What the guard
+	// cannot see is how the proxy resolves a name: a name that this
+	// machine's DNS does not know is passed to the proxy, and a proxy
+	// whose DNS answers differently may reach a private address of its own
+	// network. Default nil: no proxy, whatever the environment says.
+	Proxy func(*http.Request) (*url.URL, error)
 	// Now is the clock (default time.Now); used for DNS cache expiry.
 	Now func() time.Time
 	// OnExchange, when set, receives every request and response as they
@@ -278,6 +293,9 @@ func New(opts *Options) *HTTP {
 		MaxResponseHeaderBytes: o.MaxHeaderBytes,
 		DisableCompression:     true, // decoded here, with limits
 	}
+	if o.Proxy != nil {
+		tr.Proxy = dial.proxyFunc(o.Proxy)
+	}
 	if o.OnExchange != nil {
 		recordingTransport(tr, dial.DialContext, o.TLSHandshakeTimeout)
 	}
@@ -352,7 +370,9 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 		hreq.Header[k] = v
 	}
 	hreq.Header.Set("User-Agent", f.opts.UserAgent)
-	hreq.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5")
+	if hreq.Header.Get("Accept") == "" {
+		hreq.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5")
+	}
 	hreq.Header.Set("Accept-Encoding", "gzip, deflate")
 	if req.ETag != "" {
 		hreq.Header.Set("If-None-Match", req.ETag)

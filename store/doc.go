@@ -9,6 +9,12 @@
 //   - [WARC] writes everything the crawler fetched, byte for byte as it
 //     crossed the wire, as WARC/1.1 files with a CDXJ index (see below).
 //   - [Memory] keeps pages in memory, for tests and small crawls.
+//   - [JSONL] and [CSV] export: each writes a record per page (a
+//     [PageRecord]: URL, status, depth, title, main text, ...) and is also a
+//     trawl.ItemSink, writing the items a scraper emits (trawl.WithItems),
+//     one JSON line or CSV row each, as Scrapy's feed exports do. They
+//     buffer 64 KiB and write whole lines, so a crash loses at most the
+//     buffered tail.
 //   - [Func] adapts a function to a trawl.Store.
 //
 // # Quick start

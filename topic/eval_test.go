@@ -32,6 +32,7 @@ type focus struct {
 
 func (f *focus) pageScore(p *trawl.Page) float64 {
 	score, rel := f.scorer.Observe(p.MainText)
+	p.Relevant = rel // counted in Stats.Relevant
 	f.pages.Add(1)
 	if rel {
 		f.relevant.Add(1)
@@ -195,6 +196,9 @@ func (e *evalWeb) run(t *testing.T, order string, budget int, opts ...topic.Opti
 		}
 	}
 	r.relevant = int(f.relevant.Load())
+	if got := c.Stats().Relevant; got != f.relevant.Load() {
+		t.Errorf("%s crawl: Stats.Relevant %d, the scorer judged %d pages relevant", order, got, f.relevant.Load())
+	}
 	return r
 }
 

@@ -23,8 +23,13 @@ const (
 	DefaultAnchorWeight = 0.5
 	// DefaultURLWeight is γ in LinkScore: the weight of the URL's words.
 	DefaultURLWeight = 0.2
-	// DefaultThreshold is the cosine at or above which a page is relevant.
-	DefaultThreshold = 0.2
+	// DefaultThreshold is the cosine at or above which a page is relevant
+	// to a topic described by words alone.
+	DefaultThreshold = 0.07
+	// DefaultExampleThreshold is the cut-off when the topic is described
+	// by example pages as well (WithExamples): their many terms raise
+	// every cosine.
+	DefaultExampleThreshold = 0.15
 	// DefaultPrior is the IDF prior's strength in pseudo-documents.
 	DefaultPrior = 10
 )
@@ -50,6 +55,7 @@ type config struct {
 	examples          []string
 	page, anchor, url float64
 	threshold         float64
+	thresholdSet      bool
 	prior             float64
 	classifier        Classifier
 }
@@ -71,9 +77,11 @@ func WithWeights(page, anchor, url float64) Option {
 }
 
 // WithThreshold sets the cosine at or above which the default classifier
-// calls a page relevant. Default 0.2.
+// calls a page relevant. Default DefaultThreshold (0.07) for a topic given
+// by words alone, DefaultExampleThreshold (0.15) with WithExamples: both
+// calibrated on real pages (see the package documentation).
 func WithThreshold(t float64) Option {
-	return func(c *config) { c.threshold = t }
+	return func(c *config) { c.threshold, c.thresholdSet = t, true }
 }
 
 // WithPrior sets the strength of the IDF prior, in pseudo-documents: the
@@ -128,6 +136,9 @@ func New(description string, opts ...Option) (*Scorer, error) {
 		threshold: DefaultThreshold, prior: DefaultPrior}
 	for _, o := range opts {
 		o(&c)
+	}
+	if !c.thresholdSet && len(c.examples) > 0 {
+		c.threshold = DefaultExampleThreshold
 	}
 	sum := c.page + c.anchor + c.url
 	switch {

@@ -3,6 +3,7 @@ package topic_test
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -199,5 +200,48 @@ func TestScoringAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { s.Observe(astronomy) }); n != 0 {
 		t.Errorf("Observe allocates %v times per call, want 0", n)
+	}
+}
+
+// TestDefaultThresholds: a topic given by words alone calls a page
+// relevant from DefaultThreshold on, one given by examples from
+// DefaultExampleThreshold on, and WithThreshold overrides either. Texts
+// with more and more off-topic words spread the scores across both
+// cut-offs.
+func TestDefaultThresholds(t *testing.T) {
+	filler := strings.Fields("garlic butter flour onion oven pastry dough simmer roast pepper salt sugar cream whisk")
+	texts := make([]string, 0, 400)
+	for n := range 400 {
+		words := []string{"comet galaxy"}
+		for i := range n {
+			words = append(words, filler[i%len(filler)]+strconv.Itoa(i))
+		}
+		texts = append(texts, strings.Join(words, " "))
+	}
+	tests := []struct {
+		name string
+		s    *topic.Scorer
+		cut  float64
+	}{
+		{name: "words", s: mustNew(t, "telescope galaxy comet orbit nebula"), cut: topic.DefaultThreshold},
+		{name: "examples", s: mustNew(t, "", topic.WithExamples(astronomy)), cut: topic.DefaultExampleThreshold},
+		{name: "words and examples", s: mustNew(t, "telescope", topic.WithExamples(astronomy)), cut: topic.DefaultExampleThreshold},
+		{name: "examples, WithThreshold", s: mustNew(t, "", topic.WithExamples(astronomy), topic.WithThreshold(0.1)), cut: 0.1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var below, above bool // a text scored within 0.03 under and over the cut-off
+			for _, text := range texts {
+				score := tt.s.PageScore(text)
+				if got := tt.s.Relevant(text); got != (score >= tt.cut) {
+					t.Errorf("score %.3f: Relevant = %v, want %v (cut-off %v)", score, got, !got, tt.cut)
+				}
+				below = below || (score < tt.cut && score > tt.cut-0.03)
+				above = above || (score >= tt.cut && score < tt.cut+0.03)
+			}
+			if !below || !above {
+				t.Errorf("no scores close to the cut-off %v on both sides (below %v, above %v): the test texts need changing", tt.cut, below, above)
+			}
+		})
 	}
 }

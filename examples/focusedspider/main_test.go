@@ -16,7 +16,14 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	f := &focused{stderr: &errb}
 	args = append([]string{"-progress=false", "-out", t.TempDir()}, args...)
-	code = f.program().Run(context.Background(), args, &out, &errb)
+	code = f.command().Run(context.Background(), args, &out, &errb)
+	// The summary's relevant count is the crawler's Stats.Relevant, from
+	// Page.Relevant; it must agree with the spider's own count.
+	if m := harvestLine.FindStringSubmatch(out.String()); m != nil {
+		if rel, _ := strconv.ParseInt(m[2], 10, 64); rel != f.relevant.Load() {
+			t.Errorf("Stats.Relevant %d, the scorer judged %d pages relevant", rel, f.relevant.Load())
+		}
+	}
 	return code, out.String(), errb.String()
 }
 
@@ -67,6 +74,8 @@ func TestBadFlags(t *testing.T) {
 		{name: "no topic", args: []string{"http://example.com/"}, want: "no topic"},
 		{name: "empty topic", args: []string{"-topic", "...", "http://example.com/"}, want: "no terms"},
 		{name: "bad scope", args: []string{"-topic", "x", "-scope", "galaxy", "http://example.com/"}, want: "-scope"},
+		{name: "bad threshold", args: []string{"-topic", "x", "-threshold", "2", "http://example.com/"}, want: "-threshold"},
+		{name: "bad order", args: []string{"-topic", "x", "-order", "dfs", "http://example.com/"}, want: "-order"},
 		{name: "missing file", args: []string{"-topic-file", "/nonexistent/topic.txt", "http://example.com/"}, want: "-topic-file"},
 	}
 	for _, tt := range tests {
@@ -76,5 +85,32 @@ func TestBadFlags(t *testing.T) {
 				t.Errorf("Run(%q) = %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
 			}
 		})
+	}
+}
+
+// TestOrder: -order bfs crawls breadth first and still scores pages, so
+// its harvest is the baseline the topic order beats on the demo web (two
+// crawls of each order, summed: concurrent crawls vary).
+func TestOrder(t *testing.T) {
+	relevant := func(order string) int {
+		sum := 0
+		for range 2 {
+			code, out, errOut := run(t, "-demo", "-max-pages", "40", "-harvest-every", "0", "-order", order)
+			if code != 0 {
+				t.Fatalf("-order %s: exit status %d, stderr:\n%s", order, code, errOut)
+			}
+			m := harvestLine.FindStringSubmatch(out)
+			if m == nil {
+				t.Fatalf("-order %s: no harvest line:\n%s", order, out)
+			}
+			n, _ := strconv.Atoi(m[2])
+			sum += n
+		}
+		return sum
+	}
+	topic, bfs := relevant("topic"), relevant("bfs")
+	t.Logf("relevant pages in two crawls of 40: topic order %d, breadth first %d", topic, bfs)
+	if topic <= bfs {
+		t.Errorf("topic order found %d relevant pages, breadth first %d: want more", topic, bfs)
 	}
 }

@@ -105,7 +105,7 @@
 //
 // Opt-in, by environment variable: TRAWL_DISK_SCALE=N runs TestScale here
 // with N URLs; TRAWL_CRASH_TEST=1 runs TestCrashResumeLong in
-// internal/spider, which crawls a crawltest web with sitespider -state,
+// trawlcli, which crawls a crawltest web with sitespider -state,
 // SIGKILLs it at random moments at least eight times (TRAWL_CRASH_SEED
 // picks the moments) and checks that every page was stored and fetched
 // once, except those in flight at a kill. Its short variant, two kills on

@@ -1,4 +1,4 @@
-package spider
+package trawlcli
 
 import (
 	"bytes"
@@ -16,8 +16,19 @@ import (
 	"github.com/trawl-dev/trawl"
 )
 
-func program() Program {
-	return Program{Name: "testspider", Usage: "testspider crawls for tests.", Scope: trawl.SameHost}
+// program is a site spider, as examples/sitespider.
+func program() *Command {
+	return &Command{
+		Name:  "testspider",
+		Usage: "testspider crawls for tests.",
+		Crawl: func(ctx context.Context, s *Session) error {
+			c, err := trawl.New(append(s.Options(), trawl.WithSeeds(s.Seeds()...), trawl.WithFilters(trawl.SameHost(s.Seeds()...)))...)
+			if err != nil {
+				return err
+			}
+			return s.Run(ctx, c)
+		},
+	}
 }
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -95,19 +106,19 @@ func TestSeedsFileAndProgress(t *testing.T) {
 	}
 }
 
-func TestExtension(t *testing.T) {
+func TestFeature(t *testing.T) {
 	var gotFlag string
 	p := program()
-	p.Extension = Extension{
+	p.Features = []Feature{{
 		Flags: func(fs *flag.FlagSet) { fs.StringVar(&gotFlag, "topic", "", "topic words") },
-		Options: func() ([]trawl.Option, error) {
+		Setup: func(*Session) ([]trawl.Option, error) {
 			return []trawl.Option{trawl.WithMaxPages(3)}, nil
 		},
-		Summary: func(w io.Writer) { w.Write([]byte("extension summary\n")) },
-	}
+		Summary: func(w io.Writer, st trawl.Stats) { fmt.Fprintf(w, "feature summary: %d fetched\n", st.Fetched) },
+	}}
 	var out, errOut bytes.Buffer
 	code := p.Run(context.Background(), []string{"-demo", "-topic", "cats", "-out", t.TempDir()}, &out, &errOut)
-	if code != 0 || gotFlag != "cats" || !strings.Contains(out.String(), "crawled 3 pages") || !strings.Contains(out.String(), "extension summary") {
+	if code != 0 || gotFlag != "cats" || !strings.Contains(out.String(), "crawled 3 pages") || !strings.Contains(out.String(), "feature summary: 3 fetched") {
 		t.Errorf("exit %d, flag %q, stdout %q, stderr %q", code, gotFlag, out.String(), errOut.String())
 	}
 }

@@ -1,6 +1,6 @@
 //go:build trawl_nostate
 
-package spider
+package trawlcli
 
 import (
 	"strings"

@@ -1,6 +1,6 @@
 //go:build !trawl_nostate
 
-package spider
+package trawlcli
 
 import (
 	"github.com/trawl-dev/trawl"

@@ -1,4 +1,4 @@
-package spider_test
+package trawlcli_test
 
 import (
 	"bufio"

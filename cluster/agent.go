@@ -1,0 +1,546 @@
+package cluster
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/trawl-dev/trawl/frontier"
+)
+
+// Defaults of Options.
+const (
+	DefaultCrawl     = "trawl"
+	DefaultLease     = 10 * time.Second
+	DefaultReadBatch = 64
+	DefaultMaxLocal  = 10_000
+)
+
+// Errors, matched with errors.Is.
+var (
+	// ErrNameInUse is returned by Join when a live agent of the crawl has
+	// the name.
+	ErrNameInUse = errors.New("cluster: agent name in use")
+	// ErrFenced means the agent was silent longer than its lease and the
+	// others declared it dead (and took its URLs over): it must stop.
+	ErrFenced = errors.New("cluster: agent declared dead by the cluster")
+)
+
+// Options configures an Agent. Zero fields take the defaults named on each.
+type Options struct {
+	// Name names the agent; it must be unique among the crawl's live
+	// agents. An agent that restarts under the name of a dead one inherits
+	// its queue. Default: hostname-pid.
+	Name string
+	// Crawl names the crawl: agents with the same Crawl on the same Redis
+	// crawl together. Default DefaultCrawl.
+	Crawl string
+	// Lease is how long an agent may stay silent before the others declare
+	// it dead and take its hosts and URLs over; agents beat every Lease/3.
+	// It is also how long a host stays leased to an agent that died while
+	// fetching from it. Default DefaultLease.
+	Lease time.Duration
+	// Poll is how often an idle agent checks whether the crawl is over.
+	// Default Lease/20, at least 20 ms.
+	Poll time.Duration
+	// VirtualNodes is the number of points of each agent on the hash ring.
+	// Every agent of a crawl must use the same. Default DefaultVirtualNodes.
+	VirtualNodes int
+	// MaxPages, if positive, is the crawl's page limit, counted by AddPage
+	// over all agents: Next reports the end once it is reached. Give the
+	// crawler the same limit (trawl.WithMaxPages with
+	// trawl.WithPageCounter(agent)). Default 0: none.
+	MaxPages int64
+	// ReadBatch is how many stream entries an agent reads at a time.
+	// Default DefaultReadBatch.
+	ReadBatch int
+	// MaxLocal is how many URLs an agent keeps in its local frontier; the
+	// rest wait in its stream in Redis. Default DefaultMaxLocal.
+	MaxLocal int
+	// Stats, if set, returns a value that the agent publishes as JSON with
+	// every heartbeat (its trawl.Stats, say); Agent.Stats reads them all.
+	Stats func() any
+	// Logger receives the agent's log. Default: none.
+	Logger *slog.Logger
+}
+
+// Agent is one process of a crawl on Redis. Join makes one; Frontier gives
+// the crawler its frontier; Close leaves the crawl.
+//
+// An Agent is safe for concurrent use.
+type Agent struct {
+	rdb   redis.UniversalClient
+	opts  Options
+	keys  keys
+	token string // this process's instance of the name
+	log   *slog.Logger
+
+	ring     atomic.Pointer[Ring]
+	members  atomic.Pointer[[]string] // all registered agents, dead or alive
+	front    atomic.Pointer[Frontier]
+	fatal    atomic.Pointer[error]
+	fatalCh  chan struct{}
+	fatalOne sync.Once
+	finished chan struct{} // closed when the cluster has nothing left
+	finOnce  sync.Once
+	limit    chan struct{} // closed when MaxPages is reached
+	limOnce  sync.Once
+
+	stop      context.CancelFunc
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Join registers an agent of a crawl on rdb and starts its heartbeat. It
+// fails with ErrNameInUse if a live agent has the name; while the previous
+// agent of the name is being taken over, it waits for that to finish.
+func Join(ctx context.Context, rdb redis.UniversalClient, opts *Options) (*Agent, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		host, _ := os.Hostname()
+		o.Name = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	if o.Crawl == "" {
+		o.Crawl = DefaultCrawl
+	}
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	if o.Poll <= 0 {
+		o.Poll = max(o.Lease/20, 20*time.Millisecond)
+	}
+	if o.ReadBatch <= 0 {
+		o.ReadBatch = DefaultReadBatch
+	}
+	if o.MaxLocal <= 0 {
+		o.MaxLocal = DefaultMaxLocal
+	}
+	a := &Agent{rdb: rdb, opts: o, keys: keys{o.Crawl}, log: o.Logger,
+		fatalCh: make(chan struct{}), finished: make(chan struct{}), limit: make(chan struct{})}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	a.log = a.log.With("agent", o.Name)
+	var tok [8]byte
+	rand.Read(tok[:])
+	a.token = o.Name + "/" + hex.EncodeToString(tok[:])
+	for _, s := range scripts {
+		if err := s.Load(ctx, rdb).Err(); err != nil {
+			return nil, fmt.Errorf("cluster: loading scripts: %w", err)
+		}
+	}
+	lease := strconv.FormatInt(o.Lease.Milliseconds(), 10)
+	for {
+		n, err := scriptJoin.EvalSha(ctx, rdb, []string{a.keys.members(), a.keys.inst(), a.keys.takeover(o.Name)},
+			o.Name, a.token, lease).Int64()
+		if err != nil {
+			return nil, fmt.Errorf("cluster: join: %w", err)
+		}
+		if n == -1 {
+			return nil, fmt.Errorf("%w: %q in crawl %q", ErrNameInUse, o.Name, o.Crawl)
+		}
+		if n >= 0 {
+			break
+		}
+		// The previous agent of this name is being taken over.
+		if err := sleep(ctx, o.Poll); err != nil {
+			return nil, err
+		}
+	}
+	// The stream exists from now on (an empty stream needs a group);
+	// pushes to a stream that no longer exists go elsewhere (NOMKSTREAM).
+	err := rdb.XGroupCreateMkStream(ctx, a.keys.stream(o.Name), "trawl", "$").Err()
+	if err != nil && !isBusyGroup(err) {
+		return nil, fmt.Errorf("cluster: creating the stream: %w", err)
+	}
+	if err := a.beat(ctx); err != nil {
+		return nil, err
+	}
+	lctx, stop := context.WithCancel(context.Background())
+	a.stop = stop
+	a.wg.Go(func() { a.heartbeatLoop(lctx) })
+	a.wg.Go(func() { a.idleLoop(lctx) })
+	a.log.Info("joined", "crawl", o.Crawl, "agents", a.Ring().Agents())
+	return a, nil
+}
+
+func isBusyGroup(err error) bool {
+	return err != nil && len(err.Error()) >= 9 && err.Error()[:9] == "BUSYGROUP"
+}
+
+// Name returns the agent's name.
+func (a *Agent) Name() string { return a.opts.Name }
+
+// Ring returns the ring of the live agents as this agent last saw it.
+func (a *Agent) Ring() *Ring { return a.ring.Load() }
+
+// Err returns the error that stopped the agent (ErrFenced, or a Redis
+// error in its heartbeat), or nil.
+func (a *Agent) Err() error {
+	if p := a.fatal.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+func (a *Agent) fail(err error) {
+	a.fatalOne.Do(func() {
+		a.fatal.Store(&err)
+		close(a.fatalCh)
+		a.log.Error("agent stopped", "err", err)
+	})
+}
+
+// AddPage counts one page fetch over the whole crawl and returns the total
+// (trawl.PageCounter).
+func (a *Agent) AddPage(ctx context.Context) (int64, error) {
+	n, err := a.rdb.Incr(ctx, a.keys.pages()).Result()
+	if err != nil {
+		return 0, fmt.Errorf("cluster: counting pages: %w", err)
+	}
+	if a.opts.MaxPages > 0 && n >= a.opts.MaxPages {
+		a.limOnce.Do(func() { close(a.limit) })
+	}
+	return n, nil
+}
+
+// Pages returns the number of page fetches AddPage counted over the crawl.
+func (a *Agent) Pages(ctx context.Context) (int64, error) {
+	n, err := a.rdb.Get(ctx, a.keys.pages()).Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	return n, err
+}
+
+// beat renews the heartbeat, reads the members and rebuilds the ring, and
+// takes over the agents found dead.
+func (a *Agent) beat(ctx context.Context) error {
+	lease := a.opts.Lease.Milliseconds()
+	res, err := scriptBeat.EvalSha(ctx, a.rdb, []string{a.keys.members(), a.keys.inst()},
+		a.opts.Name, a.token, lease).Slice()
+	if err != nil {
+		return fmt.Errorf("cluster: heartbeat: %w", err)
+	}
+	if len(res) < 2 {
+		return ErrFenced
+	}
+	now, _ := res[0].(int64)
+	flat, _ := res[1].([]any)
+	var alive, all, dead []string
+	for i := 0; i+1 < len(flat); i += 2 {
+		name, _ := flat[i].(string)
+		score, _ := strconv.ParseFloat(fmt.Sprint(flat[i+1]), 64)
+		all = append(all, name)
+		if int64(score) >= now-lease {
+			alive = append(alive, name)
+		} else {
+			dead = append(dead, name)
+		}
+	}
+	a.members.Store(&all)
+	if old := a.ring.Load(); old == nil || !slices.Equal(old.Agents(), alive) {
+		a.ring.Store(NewRing(alive, a.opts.VirtualNodes))
+		if old != nil {
+			a.log.Info("membership changed", "agents", alive)
+		}
+	}
+	if f := a.front.Load(); f != nil {
+		f.renew(ctx)
+	}
+	if a.opts.Stats != nil {
+		if b, err := json.Marshal(a.opts.Stats()); err == nil {
+			a.rdb.HSet(ctx, a.keys.stats(), a.opts.Name, b)
+		}
+	}
+	for _, d := range dead {
+		if err := a.takeOver(ctx, d); err != nil {
+			a.log.Warn("taking over a dead agent failed", "dead", d, "err", err)
+		}
+	}
+	return nil
+}
+
+func (a *Agent) heartbeatLoop(ctx context.Context) {
+	t := time.NewTicker(a.opts.Lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := a.beat(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			if errors.Is(err, ErrFenced) {
+				a.fail(err)
+				return
+			}
+			a.log.Warn("heartbeat failed", "err", err)
+		}
+	}
+}
+
+// takeOver moves the URLs of a dead agent's stream to the streams of their
+// hosts' owners among the living, then removes the dead agent. One agent
+// does it, holding a lock; if that agent dies too, the lock runs out and
+// another takes over where it stopped.
+func (a *Agent) takeOver(ctx context.Context, dead string) error {
+	lock := a.keys.takeover(dead)
+	ok, err := a.rdb.SetNX(ctx, lock, a.token, a.opts.Lease).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer a.rdb.Del(context.WithoutCancel(ctx), lock)
+	stream := a.keys.stream(dead)
+	moved := 0
+	for {
+		msgs, err := a.rdb.XRangeN(ctx, stream, "-", "+", 100).Result()
+		if err != nil {
+			return fmt.Errorf("cluster: reading %s: %w", stream, err)
+		}
+		if len(msgs) == 0 {
+			n, err := scriptDelIfEmpty.EvalSha(ctx, a.rdb, []string{stream}).Int64()
+			if err != nil {
+				return err
+			}
+			if n >= 0 {
+				break
+			}
+			continue
+		}
+		var reqs []frontier.Request
+		ids := make([]string, len(msgs))
+		for i, m := range msgs {
+			ids[i] = m.ID
+			rs, err := decodeBatch(fmt.Sprint(m.Values["r"]))
+			if err != nil {
+				a.log.Warn("dropping a bad stream entry", "stream", stream, "id", m.ID, "err", err)
+				continue
+			}
+			reqs = append(reqs, rs...)
+		}
+		if err := a.send(ctx, reqs); err != nil {
+			return err
+		}
+		if err := a.rdb.XDel(ctx, stream, ids...).Err(); err != nil {
+			return err
+		}
+		moved += len(reqs)
+		a.rdb.PExpire(ctx, lock, a.opts.Lease)
+	}
+	pipe := a.rdb.Pipeline()
+	pipe.ZRem(ctx, a.keys.members(), dead)
+	pipe.HDel(ctx, a.keys.inst(), dead)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return err
+	}
+	a.log.Info("took over a dead agent", "dead", dead, "urls", moved)
+	return nil
+}
+
+// send appends requests to the streams of their hosts' owners, one entry
+// per owner, then counts the change in the epoch. A stream that no longer
+// exists (its agent left or was taken over) is replaced by this agent's.
+func (a *Agent) send(ctx context.Context, reqs []frontier.Request) error {
+	if len(reqs) == 0 {
+		return nil
+	}
+	ring := a.Ring()
+	byOwner := map[string][]frontier.Request{}
+	var order []string
+	for _, r := range reqs {
+		o := ring.Owner(r.Host)
+		if o == "" {
+			o = a.opts.Name
+		}
+		if byOwner[o] == nil {
+			order = append(order, o)
+		}
+		byOwner[o] = append(byOwner[o], r)
+	}
+	pipe := a.rdb.Pipeline()
+	cmds := make([]*redis.StringCmd, len(order))
+	for i, o := range order {
+		cmds[i] = pipe.XAdd(ctx, &redis.XAddArgs{Stream: a.keys.stream(o), NoMkStream: true,
+			Values: []string{"r", encodeBatch(byOwner[o])}})
+	}
+	_, err := pipe.Exec(ctx)
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return fmt.Errorf("cluster: queueing: %w", err)
+	}
+	var orphans []frontier.Request
+	for i, c := range cmds {
+		if errors.Is(c.Err(), redis.Nil) {
+			orphans = append(orphans, byOwner[order[i]]...)
+		}
+	}
+	if len(orphans) > 0 {
+		if err := a.rdb.XAdd(ctx, &redis.XAddArgs{Stream: a.keys.stream(a.opts.Name),
+			Values: []string{"r", encodeBatch(orphans)}}).Err(); err != nil {
+			return fmt.Errorf("cluster: queueing: %w", err)
+		}
+	}
+	// After the entries exist and before the entries they came from are
+	// deleted: see "Termination" in the package documentation.
+	if err := a.rdb.Incr(ctx, a.keys.epoch()).Err(); err != nil {
+		return fmt.Errorf("cluster: queueing: %w", err)
+	}
+	return nil
+}
+
+// idleLoop checks, while this agent has nothing to do, whether the whole
+// cluster has nothing to do, and whether the page limit is reached.
+func (a *Agent) idleLoop(ctx context.Context) {
+	t := time.NewTicker(a.opts.Poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if a.opts.MaxPages > 0 {
+			if n, err := a.Pages(ctx); err == nil && n >= a.opts.MaxPages {
+				a.limOnce.Do(func() { close(a.limit) })
+			}
+		}
+		f := a.front.Load()
+		if f == nil || !f.idle() {
+			continue
+		}
+		over, err := a.over(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				a.log.Warn("termination check failed", "err", err)
+			}
+			continue
+		}
+		if over {
+			a.finOnce.Do(func() { close(a.finished) })
+			a.log.Info("the cluster has no URL left")
+			return
+		}
+	}
+}
+
+// over reports whether no agent has a URL queued or in flight: every
+// registered agent's stream is empty, and the epoch did not move while the
+// streams were read.
+func (a *Agent) over(ctx context.Context) (bool, error) {
+	e1, err := a.epoch(ctx)
+	if err != nil {
+		return false, err
+	}
+	members, err := a.rdb.ZRange(ctx, a.keys.members(), 0, -1).Result()
+	if err != nil {
+		return false, err
+	}
+	pipe := a.rdb.Pipeline()
+	lens := make([]*redis.IntCmd, len(members))
+	for i, m := range members {
+		lens[i] = pipe.XLen(ctx, a.keys.stream(m))
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return false, err
+	}
+	for _, l := range lens {
+		if l.Val() > 0 {
+			return false, nil
+		}
+	}
+	e2, err := a.epoch(ctx)
+	return err == nil && e1 == e2, err
+}
+
+func (a *Agent) epoch(ctx context.Context) (int64, error) {
+	n, err := a.rdb.Get(ctx, a.keys.epoch()).Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	return n, err
+}
+
+// Stats returns the values the agents of the crawl published (Options.Stats),
+// by agent name, as JSON. Agents that left keep their last value.
+func (a *Agent) Stats(ctx context.Context) (map[string]json.RawMessage, error) {
+	m, err := a.rdb.HGetAll(ctx, a.keys.stats()).Result()
+	if err != nil {
+		return nil, fmt.Errorf("cluster: reading stats: %w", err)
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		out[k] = json.RawMessage(v)
+	}
+	return out, nil
+}
+
+// Close leaves the crawl: it stops the heartbeat, publishes the last
+// stats, and, if this agent's stream is empty, unregisters; otherwise it
+// marks itself dead so that the others take its URLs over at once. Close
+// returns when every goroutine of the agent has exited.
+func (a *Agent) Close() error {
+	a.closeOnce.Do(func() {
+		if f := a.front.Load(); f != nil {
+			f.Close()
+		}
+		a.stop()
+		a.wg.Wait()
+		ctx, cancel := context.WithTimeout(context.Background(), a.opts.Lease)
+		defer cancel()
+		if a.opts.Stats != nil {
+			if b, err := json.Marshal(a.opts.Stats()); err == nil {
+				a.rdb.HSet(ctx, a.keys.stats(), a.opts.Name, b)
+			}
+		}
+		if a.Err() != nil {
+			return // fenced: the others own our name's state now
+		}
+		stream := a.keys.stream(a.opts.Name)
+		n, err := scriptDelIfEmpty.EvalSha(ctx, a.rdb, []string{stream}).Int64()
+		if err != nil {
+			a.closeErr = fmt.Errorf("cluster: leaving: %w", err)
+			return
+		}
+		pipe := a.rdb.Pipeline()
+		if n >= 0 {
+			pipe.ZRem(ctx, a.keys.members(), a.opts.Name)
+			pipe.HDel(ctx, a.keys.inst(), a.opts.Name)
+		} else {
+			pipe.ZAdd(ctx, a.keys.members(), redis.Z{Score: 0, Member: a.opts.Name})
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			a.closeErr = fmt.Errorf("cluster: leaving: %w", err)
+		}
+	})
+	return a.closeErr
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,2 @@
+// Package cluster crawls one web with many processes through Redis.
+package cluster

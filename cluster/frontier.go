@@ -1,0 +1,456 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/politeness"
+	"github.com/trawl-dev/trawl/urlnorm"
+)
+
+// Frontier is the frontier.Frontier of one agent: a local frontier.Memory
+// holds the URLs read from the agent's stream, and Redis keeps the rest of
+// the crawl's state (see the package documentation). Make one with
+// Agent.Frontier.
+//
+// A Frontier is safe for concurrent use.
+type Frontier struct {
+	a          *Agent
+	local      *frontier.Memory
+	policy     politeness.Policy
+	minDelay   time.Duration
+	maxDepth   int
+	maxPerHost int
+
+	mu       sync.Mutex
+	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
+	held     map[string]bool   // hosts this agent has a lease on in Redis
+	failures map[string]int    // consecutive throttled contacts, by host
+	wake     chan struct{}     // closed when the reader adds URLs
+	space    chan struct{}     // closed when URLs leave the local frontier
+
+	stop      context.CancelFunc
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// entry is one stream entry of this agent: its URLs still in the local
+// frontier. The entry is deleted from the stream when the last is done.
+type entry struct {
+	id   string
+	left int
+}
+
+var _ frontier.Frontier = (*Frontier)(nil)
+
+// Frontier returns the agent's frontier, configured from opts as
+// trawl.WithFrontierFunc passes them: the local frontier.Memory takes them
+// as they are, except that MaxDepth and MaxPerHost apply to the whole
+// crawl (checked in Redis) and one request per host is in flight in the
+// whole cluster (Politeness.HostConcurrency is 1). It may be called once
+// per agent.
+func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
+	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
+		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},
+		wake: make(chan struct{}), space: make(chan struct{})}
+	opts.MaxDepth, opts.MaxPerHost = 0, 0
+	opts.Politeness.HostConcurrency = 1
+	f.policy, f.minDelay = delayPolicy(opts.Politeness)
+	f.local = frontier.NewMemory(&opts)
+	if !a.front.CompareAndSwap(nil, f) {
+		f.local.Close()
+		return nil, errors.New("cluster: Frontier called twice")
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	f.stop = stop
+	f.wg.Go(func() { f.readLoop(ctx) })
+	return f, nil
+}
+
+// delayPolicy returns the policy a politeness.Schedule with cfg uses, and
+// its minimum delay.
+func delayPolicy(cfg politeness.Config) (politeness.Policy, time.Duration) {
+	minD := cfg.MinDelay
+	switch {
+	case minD == 0:
+		minD = time.Second
+	case minD < 0:
+		minD = 0
+	}
+	if cfg.Policy != nil {
+		return cfg.Policy, minD
+	}
+	maxD := cfg.MaxDelay
+	if maxD <= 0 {
+		maxD = 60 * time.Second
+	}
+	maxD = max(maxD, minD)
+	factor := cfg.Factor
+	if factor == 0 {
+		factor = 10
+	}
+	base, bmax := cfg.BackoffBase, cfg.BackoffMax
+	if base <= 0 {
+		base = 2 * time.Second
+	}
+	if bmax <= 0 {
+		bmax = 10 * time.Minute
+	}
+	ps := []politeness.Policy{politeness.Fixed(minD), politeness.CrawlDelay()}
+	if factor > 0 {
+		ps = append(ps, politeness.Adaptive(factor, minD, maxD))
+	}
+	ps = append(ps, politeness.Backoff(base, bmax))
+	return politeness.Max(ps...), minD
+}
+
+// Push sends the requests whose URL the crawl has not seen, within the
+// depth limit and their host's budget, to the streams of their hosts'
+// owners, and returns how many it sent.
+func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	type cand struct {
+		req frontier.Request
+		fp  string
+	}
+	byHost := map[string][]cand{}
+	var hosts []string
+	seen := map[uint64]bool{}
+	var errs []error
+	for _, r := range reqs {
+		if f.maxDepth > 0 && r.Depth > f.maxDepth {
+			continue
+		}
+		if r.Host == "" {
+			if u, err := url.Parse(r.URL); err == nil {
+				r.Host = urlnorm.Key(u)
+			}
+			if r.Host == "" {
+				errs = append(errs, fmt.Errorf("cluster: push %q: no host", r.URL))
+				continue
+			}
+		}
+		fp := frontier.Fingerprint(r.URL)
+		if seen[fp] {
+			continue
+		}
+		seen[fp] = true
+		if byHost[r.Host] == nil {
+			hosts = append(hosts, r.Host)
+		}
+		byHost[r.Host] = append(byHost[r.Host], cand{r, fpField(fp)})
+	}
+	if len(hosts) == 0 {
+		return 0, errors.Join(errs...)
+	}
+	a := f.a
+	pipe := a.rdb.Pipeline()
+	checks := make([]*redis.Cmd, len(hosts))
+	budget := strconv.Itoa(max(f.maxPerHost, 0))
+	for i, h := range hosts {
+		args := make([]any, 0, len(byHost[h])+1)
+		args = append(args, budget)
+		for _, c := range byHost[h] {
+			args = append(args, c.fp)
+		}
+		checks[i] = scriptCheck.EvalSha(ctx, pipe, []string{a.keys.urls(h)}, args...)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, errors.Join(append(errs, fmt.Errorf("cluster: push: %w", err))...)
+	}
+	var fresh []frontier.Request
+	marks := map[string][]any{}
+	for i, h := range hosts {
+		flags, err := checks[i].Int64Slice()
+		if err != nil || len(flags) != len(byHost[h]) {
+			return 0, errors.Join(append(errs, fmt.Errorf("cluster: push: bad check reply: %v", err))...)
+		}
+		for j, c := range byHost[h] {
+			if flags[j] == 1 {
+				fresh = append(fresh, c.req)
+				marks[h] = append(marks[h], c.fp)
+			}
+		}
+	}
+	if len(fresh) == 0 {
+		return 0, errors.Join(errs...)
+	}
+	// Queue first, then mark: an agent that dies between the two leaves
+	// URLs queued but unmarked (which later pushes may queue again; the
+	// done marks keep them from being fetched twice), never URLs marked
+	// but queued nowhere.
+	if err := a.send(ctx, fresh); err != nil {
+		return 0, errors.Join(append(errs, err)...)
+	}
+	pipe = a.rdb.Pipeline()
+	for h, fps := range marks {
+		scriptMark.EvalSha(ctx, pipe, []string{a.keys.urls(h)}, fps...)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("cluster: push: %w", err))
+	}
+	return len(fresh), errors.Join(errs...)
+}
+
+// readLoop reads the agent's stream into the local frontier, keeping at
+// most Options.MaxLocal URLs there.
+func (f *Frontier) readLoop(ctx context.Context) {
+	a := f.a
+	stream := a.keys.stream(a.opts.Name)
+	last := "0"
+	block := min(a.opts.Lease/4, 250*time.Millisecond)
+	for ctx.Err() == nil {
+		f.mu.Lock()
+		full := len(f.urls) >= a.opts.MaxLocal
+		space := f.space
+		f.mu.Unlock()
+		if full {
+			select {
+			case <-ctx.Done():
+				return
+			case <-space:
+			}
+			continue
+		}
+		res, err := a.rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{stream, last},
+			Count: int64(a.opts.ReadBatch), Block: block}).Result()
+		if err != nil {
+			if errors.Is(err, redis.Nil) || ctx.Err() != nil {
+				continue
+			}
+			a.log.Warn("reading the stream failed", "err", err)
+			if sleep(ctx, a.opts.Poll) != nil {
+				return
+			}
+			continue
+		}
+		for _, s := range res {
+			for _, m := range s.Messages {
+				last = m.ID
+				f.accept(ctx, m)
+			}
+		}
+	}
+}
+
+// accept puts the URLs of one stream entry in the local frontier.
+func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
+	reqs, err := decodeBatch(fmt.Sprint(m.Values["r"]))
+	if err != nil {
+		f.a.log.Warn("dropping a bad stream entry", "id", m.ID, "err", err)
+		f.a.rdb.XDel(ctx, f.a.keys.stream(f.a.opts.Name), m.ID)
+		return
+	}
+	e := &entry{id: m.ID}
+	for _, r := range reqs {
+		fp := frontier.Fingerprint(r.URL)
+		f.mu.Lock()
+		_, dup := f.urls[fp]
+		if !dup {
+			f.urls[fp] = e
+			e.left++
+		}
+		f.mu.Unlock()
+		if dup {
+			continue // the same URL in two entries: one copy is enough
+		}
+		if n, _ := f.local.Push(ctx, r); n == 0 {
+			// The local frontier saw it before and finished it.
+			f.mu.Lock()
+			delete(f.urls, fp)
+			e.left--
+			f.mu.Unlock()
+		}
+	}
+	f.mu.Lock()
+	empty := e.left == 0
+	close(f.wake)
+	f.wake = make(chan struct{})
+	f.mu.Unlock()
+	if empty {
+		f.a.rdb.XDel(ctx, f.a.keys.stream(f.a.opts.Name), m.ID)
+	}
+}
+
+// Next returns a request whose host no agent is contacting and whose next
+// contact time, in Redis, has come. It returns frontier.ErrEmpty when the
+// whole cluster has no URL queued or in flight, or the page limit is
+// reached, and the agent's error if it was fenced.
+func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
+	a := f.a
+	for {
+		if err := a.Err(); err != nil {
+			return frontier.Request{}, err
+		}
+		select {
+		case <-a.limit:
+			return frontier.Request{}, frontier.ErrEmpty
+		case <-a.finished:
+			return frontier.Request{}, frontier.ErrEmpty
+		default:
+		}
+		f.mu.Lock()
+		wake := f.wake
+		f.mu.Unlock()
+		req, err := f.local.Next(ctx)
+		if errors.Is(err, frontier.ErrEmpty) {
+			select {
+			case <-ctx.Done():
+				return frontier.Request{}, ctx.Err()
+			case <-a.fatalCh:
+			case <-a.limit:
+			case <-a.finished:
+			case <-wake:
+			}
+			continue
+		}
+		if err != nil {
+			return frontier.Request{}, err
+		}
+		fp := frontier.Fingerprint(req.URL)
+		res, err := scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
+			a.token, fpField(fp), a.opts.Lease.Milliseconds(), f.minDelay.Milliseconds()).Int64Slice()
+		if err != nil || len(res) != 2 {
+			f.local.Done(req, frontier.Outcome{Requeue: true, NoContact: true})
+			if err == nil {
+				err = errors.New("bad reply")
+			}
+			return frontier.Request{}, fmt.Errorf("cluster: leasing host %s: %w", req.Host, err)
+		}
+		switch res[0] {
+		case 1:
+			f.mu.Lock()
+			f.held[req.Host] = true
+			f.mu.Unlock()
+			return req, nil
+		case 0: // fetched already (a second copy, or taken over after its Done)
+			f.local.Done(req, frontier.Outcome{NoContact: true})
+			f.finish(ctx, fp)
+		default: // the host is busy or resting elsewhere in the cluster
+			f.local.Done(req, frontier.Outcome{Requeue: true, CrawlDelay: time.Duration(res[1]) * time.Millisecond})
+		}
+	}
+}
+
+// finish forgets a URL that left the local frontier for good and deletes
+// its stream entry if it was the entry's last; it returns the entry to
+// delete (or "") when given a pipeline instead of running it.
+func (f *Frontier) finish(ctx context.Context, fp uint64) {
+	if id := f.forget(fp); id != "" {
+		f.a.rdb.XDel(ctx, f.a.keys.stream(f.a.opts.Name), id)
+	}
+}
+
+func (f *Frontier) forget(fp uint64) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e := f.urls[fp]
+	if e == nil {
+		return ""
+	}
+	delete(f.urls, fp)
+	close(f.space)
+	f.space = make(chan struct{})
+	if e.left--; e.left == 0 {
+		return e.id
+	}
+	return ""
+}
+
+// Done releases req's host in the local frontier and in Redis, where it
+// sets the host's next contact time from out as the local politeness
+// schedule does; a finished URL is marked done, and its stream entry is
+// deleted when it was the entry's last URL.
+func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
+	if err := f.local.Done(req, out); err != nil {
+		return err
+	}
+	a := f.a
+	delay := int64(-1)
+	f.mu.Lock()
+	delete(f.held, req.Host)
+	if !out.NoContact {
+		po := politeness.Outcome{Status: out.Status, Duration: out.Duration, Err: out.Err,
+			RetryAfter: out.RetryAfter, CrawlDelay: out.CrawlDelay}
+		n := 0
+		if po.Throttled() {
+			n = f.failures[req.Host] + 1
+			f.failures[req.Host] = n
+		} else {
+			delete(f.failures, req.Host)
+		}
+		delay = max(f.policy.Delay(politeness.Contact{Host: req.Host, Outcome: po, Failures: n, Jitter: 0.5}), 0).Milliseconds()
+	}
+	f.mu.Unlock()
+	final := !out.Retry && !out.Requeue
+	fp := frontier.Fingerprint(req.URL)
+	done := "0"
+	var id string
+	if final {
+		done = "1"
+		id = f.forget(fp)
+	}
+	// Done has no context; Redis calls are bounded by the lease.
+	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Lease)
+	defer cancel()
+	pipe := a.rdb.Pipeline()
+	scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
+		a.token, fpField(fp), delay, done)
+	if id != "" {
+		pipe.XDel(ctx, a.keys.stream(a.opts.Name), id)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("cluster: done %q: %w", req.URL, err)
+	}
+	return nil
+}
+
+// Len returns the number of URLs queued in the local frontier.
+func (f *Frontier) Len() int { return f.local.Len() }
+
+// idle reports whether the agent has no URL locally.
+func (f *Frontier) idle() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.urls) == 0
+}
+
+// renew extends the leases of the hosts being fetched from.
+func (f *Frontier) renew(ctx context.Context) {
+	f.mu.Lock()
+	hosts := make([]string, 0, len(f.held))
+	for h := range f.held {
+		hosts = append(hosts, h)
+	}
+	f.mu.Unlock()
+	if len(hosts) == 0 {
+		return
+	}
+	pipe := f.a.rdb.Pipeline()
+	for _, h := range hosts {
+		scriptRenew.EvalSha(ctx, pipe, []string{f.a.keys.host(h)}, f.a.token, f.a.opts.Lease.Milliseconds())
+	}
+	pipe.Exec(ctx)
+}
+
+// Close stops reading the stream and closes the local frontier. URLs not
+// done stay in the agent's stream in Redis.
+func (f *Frontier) Close() error {
+	var err error
+	f.closeOnce.Do(func() {
+		f.stop()
+		f.wg.Wait()
+		err = f.local.Close()
+	})
+	return err
+}

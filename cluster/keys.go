@@ -1,0 +1,78 @@
+package cluster
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/trawl-dev/trawl/frontier"
+)
+
+// keys names the Redis keys of one crawl. The crawl's global keys share
+// the hash tag {crawl}; each host's keys share {crawl/host}; each agent's
+// stream has {crawl:agent}. So the keys of one host, or one agent, live on
+// one Redis Cluster shard, and the hosts spread over all shards.
+type keys struct{ crawl string }
+
+func (k keys) members() string          { return "trawl:{" + k.crawl + "}:members" }
+func (k keys) inst() string             { return "trawl:{" + k.crawl + "}:inst" }
+func (k keys) epoch() string            { return "trawl:{" + k.crawl + "}:epoch" }
+func (k keys) pages() string            { return "trawl:{" + k.crawl + "}:pages" }
+func (k keys) stats() string            { return "trawl:{" + k.crawl + "}:stats" }
+func (k keys) takeover(a string) string { return "trawl:{" + k.crawl + "}:takeover:" + a }
+func (k keys) stream(a string) string   { return "trawl:q:{" + k.crawl + ":" + a + "}" }
+func (k keys) host(h string) string     { return "trawl:h:{" + k.crawl + "/" + h + "}" }
+func (k keys) urls(h string) string     { return "trawl:u:{" + k.crawl + "/" + h + "}" }
+func (k keys) robots(h, rawURL string) string {
+	return "trawl:r:{" + k.crawl + "/" + h + "}:" + rawURL
+}
+
+// fpField is a URL fingerprint as the 8-byte field name of a host's URL
+// hash.
+func fpField(fp uint64) string {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], fp)
+	return string(b[:])
+}
+
+// wireReq is a queued request as it travels in a stream entry. One entry
+// carries the new URLs one Push sends to one agent.
+type wireReq struct {
+	URL       string  `json:"u"`
+	Host      string  `json:"h"`
+	Depth     int     `json:"d,omitempty"`
+	Priority  float64 `json:"p,omitempty"`
+	Referrer  string  `json:"r,omitempty"`
+	Anchor    string  `json:"a,omitempty"`
+	Retries   int     `json:"t,omitempty"`
+	Redirects int     `json:"x,omitempty"`
+}
+
+// encodeBatch encodes requests as one stream entry's value.
+func encodeBatch(reqs []frontier.Request) string {
+	w := make([]wireReq, len(reqs))
+	for i, r := range reqs {
+		w[i] = wireReq{URL: r.URL, Host: r.Host, Depth: r.Depth, Priority: r.Priority, Referrer: r.Referrer,
+			Anchor: r.Anchor, Retries: r.Retries, Redirects: r.Redirects}
+	}
+	b, _ := json.Marshal(w) // cannot fail: strings and numbers only
+	return string(b)
+}
+
+// decodeBatch decodes a stream entry's value. Requests without a URL or a
+// host are an error: a stream holds only what encodeBatch wrote.
+func decodeBatch(s string) ([]frontier.Request, error) {
+	var w []wireReq
+	if err := json.Unmarshal([]byte(s), &w); err != nil {
+		return nil, fmt.Errorf("cluster: bad stream entry: %w", err)
+	}
+	reqs := make([]frontier.Request, 0, len(w))
+	for _, x := range w {
+		if x.URL == "" || x.Host == "" {
+			return nil, fmt.Errorf("cluster: bad stream entry: request without URL or host")
+		}
+		reqs = append(reqs, frontier.Request{URL: x.URL, Host: x.Host, Depth: x.Depth, Priority: x.Priority,
+			Referrer: x.Referrer, Anchor: x.Anchor, Retries: x.Retries, Redirects: x.Redirects})
+	}
+	return reqs, nil
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestScope: from a page of h1.test of the demo web, sitespider stores pages of h1.test and of no other host (the demo web links across its hosts).
+func TestScope(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := command().Run(context.Background(), []string{"-demo", "-progress=false", "-out", dir, "http://h1.test/"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "urls.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := strings.Fields(string(b))
+	if len(urls) < 2 {
+		t.Fatalf("stored %v: want the seed and pages it leads to", urls)
+	}
+	for _, u := range urls {
+		if !strings.HasPrefix(u, "http://h1.test/") {
+			t.Errorf("stored %s, outside the seed's host", u)
+		}
+	}
+}

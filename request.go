@@ -1,0 +1,387 @@
+package trawl
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/net/http/httpproxy"
+	"golang.org/x/net/publicsuffix"
+
+	"github.com/trawl-dev/trawl/frontier"
+)
+
+// OutgoingRequest is a request the crawler is about to send, as the
+// WithOnRequest hook sees it. The hook may change Header and Meta; the
+// other fields are for reading.
+type OutgoingRequest struct {
+	URL      *url.URL // the URL to fetch (normalized); do not modify
+	Depth    int      // seeds have depth 1
+	Referrer string   // the page that linked here ("" for seeds)
+	Anchor   string   // the anchor text of that link
+	Retries  int      // earlier attempts of this URL that failed transiently
+	// Header holds the headers this request will carry besides the
+	// fetcher's own: WithHeader's, Authorization from WithBasicAuth for
+	// this host, Cookie from the cookie jar. Set, add or delete freely:
+	// it belongs to this request. User-Agent is always WithUserAgent's.
+	Header http.Header
+	// Meta is the request's metadata (see Page.Meta): what Enqueue or a
+	// Follow gave it, empty otherwise. Keys set here reach Page.Meta of
+	// the page fetched. Never nil.
+	Meta map[string]any
+}
+
+// WithHeader adds a header sent with every page request (not with
+// robots.txt requests). Giving the same key again replaces its value.
+// The header goes to every host: for credentials, use WithBasicAuth, which
+// sends them to one host only. User-Agent cannot be set here (use
+// WithUserAgent); Accept replaces the fetcher's default Accept.
+// Default: none.
+func WithHeader(key, value string) Option {
+	return func(c *config) {
+		if c.requests.header == nil {
+			c.requests.header = make(http.Header)
+		}
+		c.requests.header.Set(key, value)
+	}
+}
+
+// WithOnRequest sets a hook called before each page request (and each
+// retry), once robots.txt allows the URL, from the worker that fetches it:
+// it may set headers and metadata on r, or abort the URL by returning an
+// error, which drops it without a fetch (Events.OnSkip with reason
+// "request-hook", Stats.Aborted). fn must be safe for concurrent use.
+// Default: none.
+func WithOnRequest(fn func(ctx context.Context, r *OutgoingRequest) error) Option {
+	return func(c *config) { c.requests.hook = fn }
+}
+
+// WithCookies sets whether the crawl keeps cookies: a cookie jar
+// (net/http/cookiejar, with the public suffix list of
+// golang.org/x/net/publicsuffix, so that a site cannot set cookies for a
+// whole public suffix such as co.uk) stores what servers set with
+// Set-Cookie and sends it back to the hosts and paths it belongs to.
+// The jar lives as long as the Crawler. Default false: no cookies are
+// kept or sent, as befits a crawler.
+func WithCookies(on bool) Option {
+	return func(c *config) { c.requests.cookies, c.requests.jar = on, nil }
+}
+
+// WithCookieJar makes the crawl keep cookies in jar (say, one a login
+// step filled, or one shared by several crawls); nil turns cookies off.
+// Default: none.
+func WithCookieJar(jar http.CookieJar) Option {
+	return func(c *config) { c.requests.jar, c.requests.cookies = jar, false }
+}
+
+// WithProxy makes the default fetcher send requests through the proxy fn
+// names for each one (nil for a direct request), as http.Transport.Proxy:
+// http.ProxyURL(u) names one proxy. The private-network guard still
+// applies, to each request's own host rather than to the proxy (see
+// fetch.Options.Proxy): a URL whose host is, or resolves here to, a
+// loopback or private address is refused as without a proxy, while the
+// proxy itself may be on any address, a local proxy included. New fails
+// when WithFetcher is given too. Default: no proxy.
+func WithProxy(fn func(*http.Request) (*url.URL, error)) Option {
+	return func(c *config) { c.requests.proxy, c.requests.proxyEnv = fn, false }
+}
+
+// WithProxyFromEnvironment sets whether the default fetcher uses the
+// proxies the environment names: HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or
+// their lower-case forms), read by New, with the rules of
+// http.ProxyFromEnvironment (golang.org/x/net/http/httpproxy: requests to
+// localhost and loopback addresses never go through a proxy). The
+// private-network guard applies as with WithProxy. Default false: the
+// environment is ignored, so a crawler behaves the same wherever it runs
+// unless its program opts in. It replaces WithProxy (the last one given
+// wins).
+func WithProxyFromEnvironment(on bool) Option {
+	return func(c *config) { c.requests.proxy, c.requests.proxyEnv = nil, on }
+}
+
+// WithBasicAuth sends user and password (HTTP Basic authentication,
+// RFC 7617) with every page request to host, and to no other host: a
+// redirect to another host is a new request, which does not get them.
+// host is a host name ("docs.example.com", matched whatever the port) or
+// host:port (that port only); give it once per host. Default: none.
+func WithBasicAuth(host, user, password string) Option {
+	return func(c *config) {
+		if c.requests.auth == nil {
+			c.requests.auth = make(map[string]string)
+		}
+		c.requests.auth[strings.ToLower(host)] = "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
+	}
+}
+
+// requestConfig is what the options above set.
+type requestConfig struct {
+	header   http.Header
+	hook     func(ctx context.Context, r *OutgoingRequest) error
+	cookies  bool
+	jar      http.CookieJar
+	proxy    func(*http.Request) (*url.URL, error)
+	proxyEnv bool              // WithProxyFromEnvironment(true)
+	auth     map[string]string // lower-case host or host:port -> Authorization value
+}
+
+// setupRequests prepares the request options in New.
+func (c *Crawler) setupRequests() error {
+	rc := &c.cfg.requests
+	if rc.proxyEnv {
+		fn := httpproxy.FromEnvironment().ProxyFunc()
+		rc.proxy = func(r *http.Request) (*url.URL, error) { return fn(r.URL) }
+	}
+	if rc.proxy != nil && c.cfg.fetcher != nil {
+		return fmt.Errorf("trawl: WithProxy and WithProxyFromEnvironment apply to the default fetcher, not to one given with WithFetcher")
+	}
+	if rc.header != nil {
+		rc.header = rc.header.Clone()
+		rc.header.Del("User-Agent")
+	}
+	rc.auth = maps.Clone(rc.auth)
+	if rc.cookies && rc.jar == nil {
+		jar, err := cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
+		if err != nil {
+			return fmt.Errorf("trawl: cookie jar: %w", err)
+		}
+		rc.jar = jar
+	}
+	// A custom fetcher gets the User-Agent in every request's header.
+	c.plainRequests = rc.header == nil && rc.hook == nil && rc.jar == nil && len(rc.auth) == 0 && c.cfg.fetcher == nil
+	return nil
+}
+
+// requestHeader returns the header for req's fetch (nil when there is
+// nothing to add) after running the request hook, and the metadata the
+// page gets. It returns an error when the hook aborts the URL.
+func (c *Crawler) requestHeader(ctx context.Context, req frontier.Request, u *url.URL) (http.Header, map[string]any, error) {
+	meta := c.metas.get(req.URL)
+	if c.plainRequests {
+		return nil, meta, nil
+	}
+	rc := &c.cfg.requests
+	h := make(http.Header, len(rc.header)+2)
+	for k, v := range rc.header {
+		h[k] = append([]string(nil), v...)
+	}
+	if len(rc.auth) > 0 {
+		host := strings.ToLower(u.Host)
+		auth, ok := rc.auth[host]
+		if !ok {
+			auth, ok = rc.auth[strings.ToLower(u.Hostname())]
+		}
+		if ok {
+			h.Set("Authorization", auth)
+		}
+	}
+	if rc.jar != nil {
+		if cookies := rc.jar.Cookies(u); len(cookies) > 0 {
+			r := &http.Request{Header: http.Header{}}
+			for _, ck := range cookies {
+				r.AddCookie(ck)
+			}
+			if own := h.Get("Cookie"); own != "" {
+				h.Set("Cookie", own+"; "+r.Header.Get("Cookie"))
+			} else {
+				h.Set("Cookie", r.Header.Get("Cookie"))
+			}
+		}
+	}
+	if rc.hook != nil {
+		if meta == nil {
+			meta = make(map[string]any)
+		}
+		or := &OutgoingRequest{URL: u, Depth: req.Depth, Referrer: req.Referrer, Anchor: req.Anchor,
+			Retries: req.Retries, Header: h, Meta: meta}
+		if err := rc.hook(ctx, or); err != nil {
+			return nil, nil, err
+		}
+		h, meta = or.Header, or.Meta
+		if h == nil {
+			h = make(http.Header)
+		}
+		if len(meta) == 0 {
+			meta = nil
+		} else {
+			c.metas.set(req.URL, meta) // for a retry
+		}
+	}
+	h.Set("User-Agent", c.cfg.userAgent)
+	return h, meta, nil
+}
+
+// keepCookies stores the cookies a response set.
+func (c *Crawler) keepCookies(u *url.URL, h http.Header) {
+	jar := c.cfg.requests.jar
+	if jar == nil || len(h["Set-Cookie"]) == 0 {
+		return
+	}
+	if cookies := (&http.Response{Header: h}).Cookies(); len(cookies) > 0 {
+		jar.SetCookies(u, cookies)
+	}
+}
+
+// metaBook carries request metadata from Enqueue (or the request hook) to
+// the page fetched: it holds an entry only for URLs queued with metadata,
+// until they are fetched, so a crawl that uses none pays one atomic load
+// per page.
+type metaBook struct {
+	n  atomic.Int64 // entries; 0 lets get skip the lock
+	mu sync.Mutex
+	m  map[string]map[string]any // normalized URL -> metadata
+}
+
+func (b *metaBook) get(rawURL string) map[string]any {
+	if b.n.Load() == 0 {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.m[rawURL]
+}
+
+func (b *metaBook) set(rawURL string, meta map[string]any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m == nil {
+		b.m = make(map[string]map[string]any)
+	}
+	b.m[rawURL] = meta
+	b.n.Store(int64(len(b.m)))
+}
+
+// add sets rawURL's metadata unless it has some, and reports whether it
+// did.
+func (b *metaBook) add(rawURL string, meta map[string]any) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.m[rawURL]; ok {
+		return false
+	}
+	if b.m == nil {
+		b.m = make(map[string]map[string]any)
+	}
+	b.m[rawURL] = meta
+	b.n.Store(int64(len(b.m)))
+	return true
+}
+
+func (b *metaBook) drop(rawURL string) {
+	if b.n.Load() == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.m, rawURL)
+	b.n.Store(int64(len(b.m)))
+}
+
+// EnqueueOption qualifies a URL given to Crawler.Enqueue or
+// Element.Follow.
+type EnqueueOption func(*enqueueOptions)
+
+type enqueueOptions struct {
+	from     *Page
+	depth    int
+	anchor   string
+	meta     map[string]any
+	priority float64
+}
+
+// FromPage says the URL was found on p: a relative URL is resolved
+// against p's URL, the depth is p's plus one, p is the referrer, and p's
+// Meta is carried over (SetMeta adds to it).
+func FromPage(p *Page) EnqueueOption { return func(o *enqueueOptions) { o.from = p } }
+
+// AtDepth sets the URL's depth (seeds have depth 1), overriding FromPage's.
+func AtDepth(d int) EnqueueOption { return func(o *enqueueOptions) { o.depth = d } }
+
+// WithAnchor sets the anchor text the URL is queued with.
+func WithAnchor(text string) EnqueueOption { return func(o *enqueueOptions) { o.anchor = text } }
+
+// SetMeta sets a metadata key the fetched page will carry in Page.Meta.
+func SetMeta(key string, value any) EnqueueOption {
+	return func(o *enqueueOptions) {
+		if o.meta == nil {
+			o.meta = make(map[string]any)
+		}
+		o.meta[key] = value
+	}
+}
+
+// AtPriority sets the URL's priority in a best-first crawl (WithPriority);
+// higher is sooner. Ignored by breadth-first crawls.
+func AtPriority(score float64) EnqueueOption { return func(o *enqueueOptions) { o.priority = score } }
+
+// Enqueue queues rawURL as if a page had linked to it: it is normalized,
+// and the depth limit, the trap rules and the Filters apply, then the
+// frontier, which drops URLs it has seen. With FromPage(p), rawURL may be
+// relative to p, and the URL gets p's depth plus one and p's metadata;
+// without, it is a new seed of depth 1. Enqueue is meant for Events and
+// WithHTML callbacks while Run runs (or before Run); it is safe for
+// concurrent use. It reports whether the URL was queued (false when a
+// rule dropped it or it was seen before), and an error for a URL that is
+// not a valid http or https URL, or when the frontier fails.
+func (c *Crawler) Enqueue(ctx context.Context, rawURL string, opts ...EnqueueOption) (bool, error) {
+	var o enqueueOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	abs := strings.TrimSpace(rawURL)
+	depth, referrer := 1, ""
+	var meta map[string]any
+	if p := o.from; p != nil && p.URL != nil {
+		ref, err := p.URL.Parse(abs)
+		if err != nil {
+			return false, fmt.Errorf("trawl: enqueue %q: %w", rawURL, err)
+		}
+		abs = ref.String()
+		depth, referrer = p.Depth+1, p.URL.String()
+		if len(p.Meta) > 0 {
+			meta = maps.Clone(p.Meta)
+		}
+	}
+	if o.depth > 0 {
+		depth = o.depth
+	}
+	if len(o.meta) > 0 {
+		if meta == nil {
+			meta = make(map[string]any, len(o.meta))
+		}
+		maps.Copy(meta, o.meta)
+	}
+	n, err := c.norm.Normalize(abs)
+	if err != nil {
+		return false, fmt.Errorf("trawl: enqueue %q: %w", rawURL, err)
+	}
+	if !strings.HasPrefix(n, "http://") && !strings.HasPrefix(n, "https://") {
+		return false, fmt.Errorf("trawl: enqueue %q: not an http or https URL", rawURL)
+	}
+	if c.maxDepth > 0 && depth > c.maxDepth {
+		c.stats.filtered.Add(1)
+		c.skip(ctx, n, "depth")
+		return false, nil
+	}
+	r := frontier.Request{URL: n, Depth: depth, Referrer: referrer, Anchor: o.anchor, Priority: o.priority}
+	return c.offerMeta(ctx, r, meta), nil
+}
+
+// offerMeta offers r with its metadata (which may be nil) and reports
+// whether the frontier took it. The metadata goes in before the push, as
+// a worker may take the URL at once; a URL queued before keeps its own
+// (the first finder wins, as for the frontier).
+func (c *Crawler) offerMeta(ctx context.Context, r frontier.Request, meta map[string]any) bool {
+	ours := meta != nil && c.metas.add(r.URL, meta)
+	added := c.offer(ctx, []frontier.Request{r}) == 1
+	if !added && ours {
+		c.metas.drop(r.URL)
+	}
+	return added
+}

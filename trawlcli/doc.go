@@ -1,0 +1,67 @@
+// Package trawlcli is the command-line plumbing of trawl's example
+// spiders (examples/spider, sitespider, dirspider, focusedspider), public
+// so that a crawler of your own can take the same flags: the common flags
+// (-max-pages, -delay, -out, ...), the -demo web, the progress line, the
+// summary, and the built-in features -warc, -jsonl, -state and -spill.
+// What makes a spider what it is stays in its main.go, in plain trawl: the
+// trawl.New call, its options and its scope Filter.
+//
+//	cmd := &trawlcli.Command{
+//		Name:  "sitespider",
+//		Usage: "sitespider crawls the hosts of the start URLs and nothing else.",
+//		Crawl: func(ctx context.Context, s *trawlcli.Session) error {
+//			c, err := trawl.New(append(s.Options(),
+//				trawl.WithSeeds(s.Seeds()...),
+//				trawl.WithFilters(trawl.SameHost(s.Seeds()...)),
+//			)...)
+//			if err != nil {
+//				return err // bad flags or URLs: exit status 2
+//			}
+//			return s.Run(ctx, c)
+//		},
+//	}
+//	cmd.Main()
+//
+// # Flags and exit status
+//
+// Session.Options turns the common flags into trawl options. -delay D given
+// without -adaptive turns adaptive politeness off
+// (trawl.WithAdaptiveDelay(0)): the gap between two requests to a host is
+// then D, as a user who writes -delay means, not 10 × the last fetch time
+// when that is longer; -adaptive F sets the factor whatever -delay says.
+// -demo serves crawltest's synthetic web on loopback and stores its pages in
+// a temporary directory removed at the end, unless -out is given.
+//
+// Command.Run returns 0 on success, 2 for bad flags or URLs (anything that
+// fails before the crawl starts, unless wrapped by Exit), 1 when the crawl
+// failed; a cancelled context (Ctrl-C under Command.Main) stops the crawl
+// cleanly, its summary begins with "interrupted" and the status is 0.
+//
+// # Features
+//
+// A Feature is a set of flags and what they do: Flags registers them, Setup
+// turns their values into crawl options (and stores, with Session.AddStore),
+// Status adds to the progress line and Summary to the summary.
+// Command.Features are a program's own; Builtin lists those every command
+// has, each in a file of its own (warc.go, jsonl.go, frontier.go), so a new
+// one is added without touching the core.
+//
+// With -state DIR a crawl keeps its frontier in DIR (package frontier/disk)
+// and resumes from it; the crash test (TRAWL_CRASH_TEST=1 for the long one)
+// kills a spider to prove it. Without -state the in-memory frontier keeps
+// the middle of its queue in an unnamed temporary file (-spill DIR, default
+// $TMPDIR or /var/tmp, which stays on disk where /tmp is in memory; -spill=
+// keeps it all in memory). Built with -tags trawl_nostate, a command leaves
+// out -state and the embedded store it needs (15 MB of a 28 MB binary, and
+// cgo): -state then fails with an error naming the tag. With -warc DIR a
+// command writes what it fetched as WARC files (package store's WARC),
+// alongside -out or alone; with -jsonl FILE it writes each stored page's
+// URL, title and main text (and the rest of store.PageRecord) as JSON Lines
+// (package store's JSONL), and turns main-text extraction on.
+//
+// # Concurrency
+//
+// A Command runs one crawl at a time, in the caller's goroutine; Feature
+// Status hooks are called from the progress goroutine while the crawl runs,
+// so they must be safe for concurrent use with the crawl's own hooks.
+package trawlcli

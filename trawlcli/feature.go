@@ -1,0 +1,50 @@
+package trawlcli
+
+import (
+	"context"
+	"flag"
+	"io"
+
+	"github.com/trawl-dev/trawl"
+)
+
+// Feature is a set of flags and what they do, added to a Command: the
+// built-in -warc and -state, a program's own flags (the focused spider's
+// -topic), or one a program picks up from another package. Each func may be
+// nil. The hooks are called in this order: Flags before parsing, Setup
+// after, Context before the crawl, Status while it runs (from the progress
+// goroutine), Summary after it.
+type Feature struct {
+	// Flags registers the feature's flags.
+	Flags func(fs *flag.FlagSet)
+	// Setup runs after the flags are parsed and the common options are
+	// built: it checks the feature's flag values, opens what they name
+	// (adding stores with s.AddStore) and returns options for the crawl.
+	// An error stops the command with exit status 2 (bad flag values)
+	// unless wrapped by Exit.
+	Setup func(s *Session) ([]trawl.Option, error)
+	// Status returns text appended to the progress line ("" adds nothing).
+	Status func() string
+	// Summary writes the feature's lines after the common summary.
+	Summary func(w io.Writer, st trawl.Stats)
+	// Context, called after Setup, returns the context the crawl runs
+	// under, derived from ctx (a time limit, say), and its cancel func,
+	// called when the command ends. A crawl stopped by its context is
+	// not a failure (exit status 0): the summary begins "interrupted"
+	// when the context was cancelled, "stopped at the time limit" when
+	// its deadline passed.
+	Context func(ctx context.Context) (context.Context, context.CancelFunc)
+}
+
+// Builtin returns the features every Command has, after the common flags:
+// -warc (WARC files), -jsonl (pages as JSON Lines) and -state / -spill
+// (where the frontier lives). To
+// give every command a new feature, write it in a file of its own and list
+// it here.
+func Builtin() []Feature {
+	return []Feature{
+		warcFeature(),
+		jsonlFeature(),
+		stateFeature(),
+	}
+}
