@@ -32,7 +32,7 @@ var allowedImports = map[string][]string{
 	"fetch":                    {},
 	"crawltest":                {},
 	"store":                    {""},
-	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract"},
+	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "recrawl"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
 	"examples/spider":          {"", "trawlcli"},

@@ -37,8 +37,9 @@ type Feature struct {
 }
 
 // Builtin returns the features every Command has, after the common flags:
-// -warc (WARC files), -jsonl (pages as JSON Lines) and -state / -spill
-// (where the frontier lives). To
+// -warc (WARC files), -jsonl (pages as JSON Lines), -state / -spill
+// (where the frontier lives) and -recrawl / -duration (a continuous crawl,
+// a time limit). To
 // give every command a new feature, write it in a file of its own and list
 // it here.
 func Builtin() []Feature {
@@ -46,5 +47,6 @@ func Builtin() []Feature {
 		warcFeature(),
 		jsonlFeature(),
 		stateFeature(),
+		recrawlFeature(),
 	}
 }
