@@ -440,7 +440,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 				c.stats.robotsDenied.Add(1)
 				c.skip(ctx, req.URL, "robots")
 				out.Requeue = false
-				c.rc.forget(req, hist)
+				c.rc.disallowed(req, hist, &out)
 			} else if ctx.Err() == nil {
 				c.decideWait(ctx, &req, "robots.txt-contact")
 			}
@@ -450,8 +450,9 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		if !rules.Allowed(c.botName, req.URL) {
 			c.stats.robotsDenied.Add(1)
 			c.skip(ctx, req.URL, "robots")
-			c.rc.forget(req, hist)
-			return frontier.Outcome{NoContact: true, CrawlDelay: crawlDelay}
+			out := frontier.Outcome{NoContact: true, CrawlDelay: crawlDelay}
+			c.rc.disallowed(req, hist, &out)
+			return out
 		}
 	}
 

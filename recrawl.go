@@ -27,9 +27,11 @@ import (
 // Policy.ChangeDistance bits; package dedup), not its bytes, so a page
 // whose server ignores validators still reads as unchanged when its text
 // is; an unchanged page is neither stored again nor followed. A page that
-// answers 404 or 410, another 4xx, or that robots.txt now disallows leaves
-// the schedule; one that fails otherwise (5xx, network errors, after the
-// retries) is tried again at its planned interval.
+// answers 404 or 410 (or another 4xx) leaves the schedule; one that fails
+// otherwise (5xx, network errors, after the retries) is tried again at
+// its planned interval; one that robots.txt now disallows is not fetched,
+// leaves the plan, and is looked at again after Policy.MaxInterval
+// (robots.txt may only have been unavailable).
 //
 // Revisit intervals come from policy (recrawl.Planner): change rates
 // estimated from each page's history, allocated to maximise mean freshness
@@ -191,12 +193,16 @@ func lastPlanned(h *recrawl.History) time.Duration {
 	return s / time.Duration(len(obs))
 }
 
-// forget takes req's page out of the schedule (robots.txt now disallows
-// it, or it is out of the crawl).
-func (r *recrawler) forget(req frontier.Request, h *recrawl.History) {
-	if r != nil && revisit(h) {
-		r.planner.Forget(req.Host, h)
+// disallowed handles a revisit that robots.txt now disallows: the page is
+// not fetched and leaves the plan, but the frontier keeps it, to be looked
+// at again after Policy.MaxInterval (robots.txt may have been unavailable
+// for a while, which RFC 9309 reads as disallowing everything).
+func (r *recrawler) disallowed(req frontier.Request, h *recrawl.History, out *frontier.Outcome) {
+	if r == nil || !revisit(h) {
+		return
 	}
+	r.planner.Forget(req.Host, h)
+	r.schedule(h, r.planner.Policy().MaxInterval, out)
 }
 
 // fill adds the continuous crawl's figures to st.
