@@ -299,7 +299,7 @@ func (c *Crawler) Run(ctx context.Context) error {
 	if !c.ran.CompareAndSwap(false, true) {
 		return errors.New("trawl: Run called twice")
 	}
-	c.stats.start = time.Now()
+	c.stats.setStart(time.Now())
 	defer func() { c.stats.end.Store(time.Now().UnixNano()) }()
 
 	// nextCtx ends when a limit is reached: workers stop taking URLs but
@@ -696,14 +696,14 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 	for i := range p.Links {
 		l := &p.Links[i]
 		if !c.cfg.followNofollow && l.Rel&(extract.RelNofollow|extract.RelSponsored|extract.RelUGC) != 0 {
-			c.linkNotFollowed(ctx, p, l)
+			c.linkNotFollowed(ctx, referrer, depth, l)
 			continue
 		}
 		// l.Text shares one buffer with the page's other texts; the
 		// frontier copies what it queues (see frontier.Frontier), so the
 		// many links that are already known cost no copy here.
 		if !c.follows.has(l.Kind) {
-			c.linkNotFollowed(ctx, p, l)
+			c.linkNotFollowed(ctx, referrer, depth, l)
 			continue
 		}
 		r := frontier.Request{URL: l.URL, Depth: depth, Referrer: referrer, Anchor: l.Text}

@@ -69,8 +69,8 @@ const (
 	// "near:URL" with the earlier page's URL.
 	DecisionDuplicateContent = "duplicate-content"
 	// DecisionError: the URL failed; Reason is the error kind of
-	// Stats.ErrorKinds ("timeout", "status-4xx", "private", ...), Error the
-	// message.
+	// Stats.ErrorKinds ("timeout", "status-4xx", "private", ...), or
+	// "frontier" when the frontier refused the URL; Error is the message.
 	DecisionError = "error"
 	// DecisionSkipped: dropped for another reason given to Events.OnSkip,
 	// such as "request-hook"; Reason is that reason.
@@ -102,7 +102,7 @@ type Decision struct {
 // as encoding/json would marshal it, and returns the extended buffer.
 func (d *Decision) AppendJSON(b []byte) []byte {
 	b = append(b, `{"time":"`...)
-	b = d.Time.AppendFormat(b, time.RFC3339Nano)
+	b = appendTime(b, d.Time)
 	b = append(b, `","url":`...)
 	b = appendJSONString(b, d.URL)
 	b = append(b, `,"outcome":`...)
@@ -136,6 +136,35 @@ func (d *Decision) AppendJSON(b []byte) []byte {
 		b = appendJSONString(b, d.Error)
 	}
 	return append(b, '}')
+}
+
+// appendTime appends t as RFC 3339 with nanoseconds, trailing zeros
+// dropped (time.RFC3339Nano, as encoding/json writes it); UTC times, all
+// the crawler makes, take a shorter path.
+func appendTime(b []byte, t time.Time) []byte {
+	year, month, day := t.Date()
+	if t.Location() != time.UTC || year < 0 || year > 9999 {
+		return t.AppendFormat(b, time.RFC3339Nano)
+	}
+	hour, minute, sec := t.Clock()
+	b = append(b, byte('0'+year/1000), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-',
+		byte('0'+month/10), byte('0'+month%10), '-', byte('0'+day/10), byte('0'+day%10), 'T',
+		byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
+		byte('0'+sec/10), byte('0'+sec%10))
+	if ns := t.Nanosecond(); ns != 0 {
+		var frac [10]byte
+		frac[0] = '.'
+		for i := 9; i >= 1; i-- {
+			frac[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		n := 10
+		for frac[n-1] == '0' {
+			n--
+		}
+		b = append(b, frac[:n]...)
+	}
+	return append(b, 'Z')
 }
 
 const hexDigits = "0123456789abcdef"
@@ -406,7 +435,9 @@ func skipOutcome(reason string) (outcome, detail string) {
 	case "depth":
 		return DecisionDepth, ""
 	case "kind":
-		return DecisionNotFollowed, "kind"
+		// The crawler skips with "kind" only a redirect's target when
+		// WithFollow leaves redirects out.
+		return DecisionNotFollowed, "kind:" + extract.Redirect.String()
 	}
 	return DecisionSkipped, reason
 }
@@ -566,9 +597,9 @@ func (c *Crawler) notFollowed(ctx context.Context, p *Page, reason string) {
 	}
 }
 
-// linkNotFollowed records one link of p that follow leaves out for its rel
-// or its kind.
-func (c *Crawler) linkNotFollowed(ctx context.Context, p *Page, l *Link) {
+// linkNotFollowed records a link found on the page referrer, at depth,
+// that follow leaves out for its rel or its kind.
+func (c *Crawler) linkNotFollowed(ctx context.Context, referrer string, depth int, l *Link) {
 	if c.cfg.events.OnDecision == nil {
 		return
 	}
@@ -576,7 +607,7 @@ func (c *Crawler) linkNotFollowed(ctx context.Context, p *Page, l *Link) {
 	if c.cfg.followNofollow || l.Rel&relNofollowAny == 0 {
 		reason = "kind:" + l.Kind.String()
 	}
-	c.decide(ctx, Decision{URL: l.URL, Outcome: DecisionNotFollowed, Reason: reason, Depth: p.Depth + 1, Referrer: p.URL.String()})
+	c.decide(ctx, Decision{URL: l.URL, Outcome: DecisionNotFollowed, Reason: reason, Depth: depth, Referrer: referrer})
 }
 
 // push pushes reqs to the frontier: all at once, or, when decisions are
@@ -586,11 +617,12 @@ func (c *Crawler) push(ctx context.Context, reqs []frontier.Request) (int, error
 		return c.front.Push(ctx, reqs...)
 	}
 	seen, canTell := c.front.(interface{ Seen(rawURL string) bool })
+	now := time.Now().UTC() // one time for the batch: one page's links
 	added := 0
 	var errs []error
 	for i := range reqs {
 		r := &reqs[i]
-		n, err := c.front.Push(ctx, *r)
+		n, err := c.front.Push(ctx, reqs[i:i+1]...) // no copy, no allocation
 		added += n
 		if ctx.Err() != nil {
 			errs = append(errs, err)
@@ -615,7 +647,8 @@ func (c *Crawler) push(ctx context.Context, reqs []frontier.Request) (int, error
 		default:
 			d.Outcome = DecisionDuplicateURL
 		}
-		c.decide(ctx, d)
+		d.Time = now
+		c.cfg.events.OnDecision(ctx, d)
 	}
 	return added, errors.Join(errs...)
 }

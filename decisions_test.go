@@ -55,6 +55,10 @@ func TestDecisionAppendJSONMatchesEncodingJSON(t *testing.T) {
 		{name: "unicode", d: trawl.Decision{Time: when.Add(-time.Nanosecond * 123456789), URL: "http://ü.test/日本\u2028\u2029",
 			Outcome: trawl.DecisionError, Reason: "bad\xffutf8\xc3", Error: "\u007f\u0080"}},
 		{name: "zone", d: trawl.Decision{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600)), URL: "", Outcome: ""}},
+		{name: "whole second", d: trawl.Decision{Time: time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC)}},
+		{name: "trailing zeros", d: trawl.Decision{Time: time.Date(999, 1, 1, 0, 0, 0, 120000000, time.UTC)}},
+		{name: "one nanosecond", d: trawl.Decision{Time: time.Date(2026, 6, 7, 8, 9, 10, 1, time.UTC)}},
+		{name: "local", d: trawl.Decision{Time: time.Date(2026, 6, 7, 8, 9, 10, 5, time.Local)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,7 +84,7 @@ func FuzzDecisionAppendJSON(f *testing.F) {
 	f.Add("http://a.test/<&>", "reason\n", "err\x00\xff", int64(12), 3)
 	f.Add("\u2028", "", "\"\\", int64(-1), -4)
 	f.Fuzz(func(t *testing.T, u, reason, msg string, n int64, depth int) {
-		d := trawl.Decision{Time: time.Unix(n, n).UTC(), URL: u, Outcome: "fetched", Reason: reason, Error: msg,
+		d := trawl.Decision{Time: time.Unix(n, n%1e9).UTC(), URL: u, Outcome: "fetched", Reason: reason, Error: msg,
 			Depth: depth, Bytes: n, Duration: time.Duration(n), Status: depth}
 		want, err := json.Marshal(d)
 		if err != nil {
@@ -605,4 +609,72 @@ func ExampleDecisionLog() {
 	// robots 1
 	// robots.txt parsed 1
 	// wait robots.txt-contact 1
+}
+
+func TestDecisionRequestHookSkip(t *testing.T) {
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 2, PagesPerHost: 30})
+	ds, st := decisionCrawl(t, web, trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
+		trawl.WithOnRequest(func(_ context.Context, r *trawl.OutgoingRequest) error {
+			if strings.Count(r.URL.Path, "/") > 1 {
+				return errors.New("not below the top directory")
+			}
+			return nil
+		}))
+	var skipped int64
+	for _, d := range ds {
+		if d.Outcome == trawl.DecisionSkipped {
+			if d.Reason != "request-hook" {
+				t.Errorf("skipped %s for %q, want request-hook", d.URL, d.Reason)
+			}
+			skipped++
+		}
+	}
+	if skipped == 0 || skipped != st.Aborted {
+		t.Errorf("%d request-hook decisions, Stats.Aborted %d (want equal, > 0)", skipped, st.Aborted)
+	}
+}
+
+// (metrics and report sample it so); the race detector checks.
+func TestDecisionStatsWhileRunStarts(t *testing.T) {
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 1, Hosts: 1, PagesPerHost: 5})
+	c, err := trawl.New(trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+		trawl.WithAllowPrivateNetworks(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		for {
+			c.Stats()
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
+	}()
+	err = c.Run(context.Background())
+	close(done)
+	<-read
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.Start.IsZero() || st.Fetched == 0 {
+		t.Errorf("Stats after Run: start %v, %d fetched", st.Start, st.Fetched)
+	}
+}
+
+func BenchmarkDecisionLogRecord(b *testing.B) {
+	log := trawl.NewDecisionLog(io.Discard)
+	d := trawl.Decision{Time: time.Now().UTC(), URL: "http://h1.test/news/story-17.html", Outcome: trawl.DecisionDuplicateURL,
+		Depth: 3, Referrer: "http://h1.test/news/"}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			log.Record(ctx, d)
+		}
+	})
 }

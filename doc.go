@@ -185,6 +185,18 @@
 // buffers: about 12 KiB with plain HTTP, more with TLS), up to
 // fetch.Options.MaxIdleConns.
 //
+// # Seeing a crawl
+//
+// Stats gives the counters at any moment; Events gives hooks. Events.OnDecision
+// is told every decision about a URL: queued, or dropped and why (duplicate
+// URL, which Filter, which trap rule, the depth limit, the host budget,
+// robots.txt, the page limit, a link not followed and why), fetched (status,
+// bytes, time), a duplicate of which page, failed (error kind), left waiting
+// for its host; DecisionLog writes them as JSON Lines. Package metrics
+// exports the crawl to Prometheus and package report writes it up as one
+// HTML file with charts; both listen to the same hooks (JoinEvents combines
+// them with a program's own), and this package imports neither.
+//
 // # Testing crawlers
 //
 // Package crawltest serves a deterministic synthetic web on loopback, with

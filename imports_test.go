@@ -32,7 +32,7 @@ var allowedImports = map[string][]string{
 	"fetch":                    {},
 	"crawltest":                {},
 	"store":                    {""},
-	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "recrawl"},
+	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
 	"examples/spider":          {"", "trawlcli"},
@@ -45,6 +45,7 @@ var allowedImports = map[string][]string{
 	"internal/contenteval":   {},
 	"internal/soak":          {}, // only tests: the soak crawl
 	"metrics":                {""},
+	"report":                 {""},
 
 	"cluster":            {"frontier", "politeness", "robots", "urlnorm"},
 	"internal/redistest": {},

@@ -71,7 +71,7 @@ type Stats struct {
 // stats holds the live counters; all fields are updated atomically or
 // under mu, so Crawler.Stats can be read at any time.
 type stats struct {
-	start                               time.Time
+	start                               time.Time    // under mu: Stats may be read while Run starts
 	end                                 atomic.Int64 // unix nanos when Run returned; 0 while running
 	fetched, stored, bytes              atomic.Int64
 	s2xx, s3xx, s4xx, s5xx, notModified atomic.Int64
@@ -153,9 +153,19 @@ func (s *stats) depth(d int) {
 	}
 }
 
+// setStart records when Run started; Stats may be read meanwhile.
+func (s *stats) setStart(t time.Time) {
+	s.mu.Lock()
+	s.start = t
+	s.mu.Unlock()
+}
+
 func (s *stats) snapshot(queued int) Stats {
+	s.mu.Lock()
+	start := s.start
+	s.mu.Unlock()
 	st := Stats{
-		Start:           s.start,
+		Start:           start,
 		Fetched:         s.fetched.Load(),
 		Stored:          s.stored.Load(),
 		Bytes:           s.bytes.Load(),
@@ -197,12 +207,12 @@ func (s *stats) snapshot(queued int) Stats {
 			st.StatusCodes[code] = n
 		}
 	}
-	if !s.start.IsZero() {
+	if !start.IsZero() {
 		end := time.Now()
 		if e := s.end.Load(); e != 0 {
 			end = time.Unix(0, e)
 		}
-		st.Elapsed = end.Sub(s.start)
+		st.Elapsed = end.Sub(start)
 		if secs := st.Elapsed.Seconds(); secs > 0 {
 			st.PagesPerSecond = float64(st.Fetched) / secs
 		}

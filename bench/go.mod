@@ -7,6 +7,7 @@ replace github.com/trawl-dev/trawl => ../
 require (
 	github.com/PuerkitoBio/gocrawl v1.1.0
 	github.com/gocolly/colly/v2 v2.3.0
+	github.com/prometheus/client_golang v1.25.0
 	github.com/trawl-dev/trawl v0.0.0-00010101000000-000000000000
 )
 
@@ -14,6 +15,7 @@ require (
 	github.com/antchfx/htmlquery v1.3.5 // indirect
 	github.com/antchfx/xmlquery v1.5.0 // indirect
 	github.com/antchfx/xpath v1.3.5 // indirect
+	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/gobwas/glob v0.2.3 // indirect
 	github.com/golang/groupcache v0.0.0-20241129210726-2c02b8208cf8 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
@@ -22,8 +24,12 @@ require (
 	github.com/klauspost/compress v1.20.1 // indirect
 	github.com/mmcdole/gofeed v1.4.2 // indirect
 	github.com/mmcdole/goxpp/v2 v2.0.0 // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nlnwa/gowarc v1.6.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
+	github.com/prometheus/client_model v0.6.3 // indirect
+	github.com/prometheus/common v0.72.0 // indirect
+	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/prometheus/prometheus v0.40.3 // indirect
 	github.com/saintfish/chardet v0.0.0-20230101081208-5e3ef4b5456d // indirect
 	google.golang.org/appengine v1.6.8 // indirect

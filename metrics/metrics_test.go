@@ -276,3 +276,42 @@ func BenchmarkRecord(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCrawl crawls a 4-host web without and with a Collector (its
+// events on, scraped once per crawl): what the metrics cost a crawl.
+func BenchmarkCrawl(b *testing.B) {
+	web, err := crawltest.NewWeb(&crawltest.Options{Seed: 1, Hosts: 4, PagesPerHost: 200})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer web.Close()
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "collector"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				opts := []trawl.Option{trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+					trawl.WithAllowPrivateNetworks(true), trawl.WithWorkers(8)}
+				var col *metrics.Collector
+				if on {
+					col = metrics.New(nil)
+					opts = append(opts, trawl.WithEvents(col.Events()))
+				}
+				c, err := trawl.New(opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Run(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				if col != nil {
+					col.Watch(c)
+					testutil.CollectAndCount(col)
+				}
+			}
+		})
+	}
+}

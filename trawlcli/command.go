@@ -322,6 +322,11 @@ func (s *Session) Options() []trawl.Option {
 // at the time limit") and Command.Run exit 0.
 func (s *Session) Run(ctx context.Context, c *trawl.Crawler) error {
 	s.ran = true
+	for _, ft := range s.features {
+		if ft.Start != nil {
+			ft.Start(ctx, c)
+		}
+	}
 	err := c.Run(ctx)
 	s.line.end(s.stderr)
 	st := c.Stats()

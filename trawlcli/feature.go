@@ -12,8 +12,9 @@ import (
 // built-in -warc and -state, a program's own flags (the focused spider's
 // -topic), or one a program picks up from another package. Each func may be
 // nil. The hooks are called in this order: Flags before parsing, Setup
-// after, Context before the crawl, Status while it runs (from the progress
-// goroutine), Summary after it.
+// after, Context before the crawl, Start with the crawler just before it
+// runs, Status while it runs (from the progress goroutine), Summary after
+// it.
 type Feature struct {
 	// Flags registers the feature's flags.
 	Flags func(fs *flag.FlagSet)
@@ -23,6 +24,10 @@ type Feature struct {
 	// An error stops the command with exit status 2 (bad flag values)
 	// unless wrapped by Exit.
 	Setup func(s *Session) ([]trawl.Option, error)
+	// Start is called with the crawler just before it runs, for features
+	// that watch it (a metrics endpoint, a report's sampler); what it
+	// starts, Summary ends.
+	Start func(ctx context.Context, c *trawl.Crawler)
 	// Status returns text appended to the progress line ("" adds nothing).
 	Status func() string
 	// Summary writes the feature's lines after the common summary.
@@ -38,8 +43,9 @@ type Feature struct {
 
 // Builtin returns the features every Command has, after the common flags:
 // -warc (WARC files), -jsonl (pages as JSON Lines), -state / -spill
-// (where the frontier lives) and -recrawl / -duration (a continuous crawl,
-// a time limit). To
+// (where the frontier lives), -metrics / -report / -decisions (seeing
+// the crawl) and -recrawl / -duration (a continuous crawl, a time limit).
+// To
 // give every command a new feature, write it in a file of its own and list
 // it here.
 func Builtin() []Feature {
@@ -47,6 +53,7 @@ func Builtin() []Feature {
 		warcFeature(),
 		jsonlFeature(),
 		stateFeature(),
+		observeFeature(),
 		recrawlFeature(),
 	}
 }

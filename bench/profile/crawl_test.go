@@ -3,21 +3,27 @@ package profile
 import (
 	"bufio"
 	"context"
+	"errors"
 	"net"
 	"os"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/metrics"
 	"github.com/trawl-dev/trawl/politeness"
+	"github.com/trawl-dev/trawl/report"
 	"github.com/trawl-dev/trawl/store"
 )
 
@@ -104,6 +110,44 @@ func TestCrawl(t *testing.T) {
 		}
 		opts = append(opts, trawl.WithStore(w))
 	}
+	// What seeing the crawl costs (issue 22): a decision log written to a
+	// file (TRAWL_BENCH_DECISIONS=FILE, TRAWL_BENCH_DECISIONS_OMIT=OUTCOMES
+	// to leave some out), the Prometheus collector scraped
+	// once a second (TRAWL_BENCH_METRICS=1), the HTML report's recorder
+	// (TRAWL_BENCH_REPORT=FILE).
+	var events []trawl.Events
+	var decisions *trawl.DecisionLog
+	if path := os.Getenv("TRAWL_BENCH_DECISIONS"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decisions = trawl.NewDecisionLog(f)
+		record := decisions.Record
+		if omit := os.Getenv("TRAWL_BENCH_DECISIONS_OMIT"); omit != "" {
+			// As the spiders' -decisions-omit: most lines are duplicate-url.
+			record = func(ctx context.Context, d trawl.Decision) {
+				if !strings.Contains(","+omit+",", ","+d.Outcome+",") {
+					decisions.Record(ctx, d)
+				}
+			}
+		}
+		events = append(events, trawl.Events{OnDecision: record})
+	}
+	var col *metrics.Collector
+	if os.Getenv("TRAWL_BENCH_METRICS") == "1" {
+		col = metrics.New(nil)
+		events = append(events, col.Events())
+	}
+	var rec *report.Recorder
+	reportPath := os.Getenv("TRAWL_BENCH_REPORT")
+	if reportPath != "" {
+		rec = report.NewRecorder(nil)
+		events = append(events, rec.Events())
+	}
+	if len(events) > 0 {
+		opts = append(opts, trawl.WithEvents(trawl.JoinEvents(events...)))
+	}
 	if os.Getenv("TRAWL_BENCH_SPILL") == "1" {
 		opts = append(opts, trawl.WithSpillDir(t.TempDir()))
 	}
@@ -130,10 +174,53 @@ func TestCrawl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Run(context.Background()); err != nil {
-		t.Fatal(err)
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	var watchers sync.WaitGroup
+	if col != nil {
+		col.Watch(c)
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(col)
+		watchers.Go(func() {
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-watchCtx.Done():
+					return
+				case <-tick.C:
+					if _, err := reg.Gather(); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		})
+	}
+	if rec != nil {
+		watchers.Go(func() { rec.Watch(watchCtx, c.Stats) })
+	}
+	runErr := c.Run(context.Background())
+	stopWatch()
+	watchers.Wait()
+	if runErr != nil {
+		t.Fatal(runErr)
 	}
 	st := c.Stats()
+	if decisions != nil {
+		if err := decisions.Close(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("decision log: %d lines", decisions.Lines())
+	}
+	if rec != nil {
+		rec.Add(st)
+		f, err := os.Create(reportPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := errors.Join(rec.Report("scenario A").WriteHTML(f), f.Close()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Logf("at peak Sys %d MB: HeapAlloc %d MB, HeapInuse %d MB, HeapIdle-Released %d MB, StackInuse %d MB, %d goroutines; GC cycles %d, total allocated %d MB (%d KB per page)",
 		peak.Sys>>20, peak.HeapAlloc>>20, peak.HeapInuse>>20, (peak.HeapIdle-peak.HeapReleased)>>20, peak.StackInuse>>20, peakG,
 		peak.NumGC, peak.TotalAlloc>>20, peak.TotalAlloc>>10/uint64(max(st.Fetched, 1)))

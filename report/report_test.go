@@ -1,0 +1,268 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/crawltest"
+	"github.com/trawl-dev/trawl/dedup"
+	"github.com/trawl-dev/trawl/report"
+)
+
+// crawlReport crawls a web with faults and traps, recorded, and returns
+// the report and the crawl's final Stats.
+func crawlReport(t testing.TB) (*report.Report, trawl.Stats) {
+	t.Helper()
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 9, Hosts: 5, PagesPerHost: 60,
+		Faults: crawltest.Faults{ServerErrors: true, Calendar: true, SessionIDs: true}})
+	rec := report.NewRecorder(&report.Options{Interval: 20 * time.Millisecond})
+	c, err := trawl.New(
+		trawl.WithSeeds(web.Seeds()...),
+		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
+		trawl.WithDelay(5*time.Millisecond),
+		trawl.WithDialContext(web.DialContext),
+		trawl.WithAllowPrivateNetworks(true),
+		trawl.WithWorkers(4),
+		trawl.WithMaxRetries(0),
+		trawl.WithDuplicateDetection(dedup.NewDetector(), trawl.DuplicatePolicy{}),
+		trawl.WithEvents(rec.Events()),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	watched := make(chan error, 1)
+	go func() { watched <- rec.Watch(ctx, c.Stats) }()
+	if err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	<-watched
+	st := c.Stats()
+	rec.Add(st)
+	return rec.Report("crawltest web"), st
+}
+
+func TestReportFigures(t *testing.T) {
+	rep, st := crawlReport(t)
+	var pages, errs int64
+	for _, h := range rep.Hosts {
+		pages += h.Pages
+		errs += h.Errors
+		if !strings.HasSuffix(h.Name, ".test") {
+			t.Errorf("host %q is not one of the web's", h.Name)
+		}
+		if h.Robots != "parsed" || h.RobotsStatus != 200 {
+			t.Errorf("%s: robots.txt %q (%d), want parsed (200)", h.Name, h.Robots, h.RobotsStatus)
+		}
+		if h.Pages > 1 && h.MeanDelay < 5*time.Millisecond {
+			t.Errorf("%s: mean delay %v, below the crawl's 5ms", h.Name, h.MeanDelay)
+		}
+	}
+	if rep.HostsTotal != 5 || pages != st.Fetched || errs != st.Errors {
+		t.Errorf("hosts %d, pages %d, errors %d; want 5 hosts, Stats %d pages, %d errors", rep.HostsTotal, pages, errs, st.Fetched, st.Errors)
+	}
+	var byCode, byDepth int64
+	for _, c := range rep.Status {
+		byCode += c.N
+	}
+	for _, c := range rep.Depths {
+		byDepth += c.N
+		if c.Value < 1 || c.Value > st.MaxDepth {
+			t.Errorf("depth %d outside 1..%d", c.Value, st.MaxDepth)
+		}
+	}
+	if byCode != st.Fetched || byDepth != st.Fetched {
+		t.Errorf("status codes sum to %d, depths to %d; Stats.Fetched %d", byCode, byDepth, st.Fetched)
+	}
+	var trapped int64
+	for _, c := range rep.TrapRules {
+		trapped += c.N
+	}
+	if trapped != st.TrapURLs || trapped == 0 {
+		t.Errorf("trap rules count %d URLs, Stats.TrapURLs %d (want equal, > 0)", trapped, st.TrapURLs)
+	}
+	if len(rep.Skipped) == 0 || len(rep.Errors) == 0 || len(rep.Samples) < 2 {
+		t.Errorf("skipped %v, errors %v, %d samples: want some of each", rep.Skipped, rep.Errors, len(rep.Samples))
+	}
+	for i := 1; i < len(rep.Skipped); i++ {
+		if rep.Skipped[i].N > rep.Skipped[i-1].N {
+			t.Errorf("skip reasons not most frequent first: %v", rep.Skipped)
+		}
+	}
+}
+
+func TestRecorderBounds(t *testing.T) {
+	rec := report.NewRecorder(&report.Options{MaxSamples: 10, MaxHosts: 3, HostRows: 2})
+	for i := range 100 {
+		rec.Add(trawl.Stats{Elapsed: time.Duration(i) * time.Second, Fetched: int64(i)})
+	}
+	ev := rec.Events()
+	for _, h := range []string{"a.test", "b.test", "c.test", "d.test", "e.test"} {
+		ev.OnDecision(context.Background(), trawl.Decision{URL: "http://" + h + "/", Outcome: trawl.DecisionFetched, Status: 200, Depth: 1})
+	}
+	rep := rec.Report("bounds")
+	if n := len(rep.Samples); n > 10 || n < 5 {
+		t.Errorf("%d samples kept, want 5..10", n)
+	}
+	if first, last := rep.Samples[0].Elapsed, rep.Samples[len(rep.Samples)-1].Elapsed; first != 0 || last != 99*time.Second {
+		t.Errorf("samples span %v..%v, want 0s..99s", first, last)
+	}
+	if rep.HostsTotal != 4 || len(rep.Hosts) != 2 {
+		t.Errorf("%d hosts, %d rows; want 4 (three and the rest), 2", rep.HostsTotal, len(rep.Hosts))
+	}
+	if rep.Hosts[0].Name != "(other hosts)" || rep.Hosts[0].Pages != 2 {
+		t.Errorf("first row %+v, want (other hosts) with 2 pages", rep.Hosts[0])
+	}
+}
+
+// The HTML names no outside resource: no script, link, image or url().
+func TestReportSelfContained(t *testing.T) {
+	rep, _ := crawlReport(t)
+	var buf bytes.Buffer
+	if err := rep.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	for _, bad := range []string{"<script", "<link", "<img", "<iframe", "url(", "@import", "src=", "href="} {
+		if strings.Contains(html, bad) {
+			t.Errorf("report contains %q", bad)
+		}
+	}
+	for _, id := range reportIDs {
+		if !strings.Contains(html, `id="`+id+`"`) {
+			t.Errorf("report lacks #%s", id)
+		}
+	}
+}
+
+// Text from the crawl (hosts, reasons) is escaped.
+func TestReportEscapes(t *testing.T) {
+	rep := &report.Report{Title: "<b>x</b>",
+		Hosts:   []report.Host{{Name: "<script>alert(1)</script>", Pages: 1}},
+		Skipped: []report.Count{{Label: `filtered: Not(MatchURL("<x>"))`, N: 3}},
+		Errors:  []report.Count{{Label: "a&b", N: 1}},
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"<script>", "<b>x</b>", `("<x>")`, "a&b"} {
+		if strings.Contains(buf.String(), bad) {
+			t.Errorf("unescaped %q in the report", bad)
+		}
+	}
+}
+
+func TestReportEmpty(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (&report.Report{}).WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "no data"); n != 8 {
+		t.Errorf("%d charts say no data, want all 8", n)
+	}
+}
+
+// reportIDs are the ids of every chart and table.
+var reportIDs = []string{"table-summary", "chart-pages-rate", "chart-bytes-rate", "chart-queue", "chart-status",
+	"chart-depth", "chart-errors", "chart-duplicates", "chart-skipped", "table-hosts"}
+
+func writeReport(t *testing.T, rep *report.Report) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.html")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteHTML(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func BenchmarkWriteHTML(b *testing.B) {
+	rep, _ := crawlReport(b)
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := rep.WriteHTML(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}
+
+func BenchmarkRecordDecision(b *testing.B) {
+	rec := report.NewRecorder(nil)
+	on := rec.Events().OnDecision
+	d := trawl.Decision{Time: time.Now(), URL: "http://h1.test/a/b.html", Outcome: trawl.DecisionFetched, Status: 200, Depth: 3, Bytes: 5000, Duration: time.Millisecond}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		on(ctx, d)
+	}
+}
+
+// BenchmarkCrawl crawls a 4-host web without and with a Recorder (its
+// events, samples every 10 ms, the HTML written at the end): what the
+// report costs a crawl.
+func BenchmarkCrawl(b *testing.B) {
+	web, err := crawltest.NewWeb(&crawltest.Options{Seed: 1, Hosts: 4, PagesPerHost: 200})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer web.Close()
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "recorder"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				opts := []trawl.Option{trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+					trawl.WithAllowPrivateNetworks(true), trawl.WithWorkers(8)}
+				var rec *report.Recorder
+				if on {
+					rec = report.NewRecorder(&report.Options{Interval: 10 * time.Millisecond})
+					opts = append(opts, trawl.WithEvents(rec.Events()))
+				}
+				c, err := trawl.New(opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, stop := context.WithCancel(context.Background())
+				watched := make(chan struct{})
+				if rec != nil {
+					go func() { rec.Watch(ctx, c.Stats); close(watched) }()
+				} else {
+					close(watched)
+				}
+				err = c.Run(context.Background())
+				stop()
+				<-watched
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rec != nil {
+					rec.Add(c.Stats())
+					if err := rec.Report("bench").WriteHTML(io.Discard); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
