@@ -25,10 +25,10 @@ func freshnessWebRate(h, id int) float64 {
 // (a copy is fresh from its fetch, 200 or 304, until the page's next
 // change), the number of pages, their true rates, and the fetch rate over
 // the window.
-func freshnessRun(t *testing.T, policy recrawl.Policy, length, warmup time.Duration) (fresh float64, rates []float64, fetchRate float64, st trawl.Stats) {
+func freshnessRun(t *testing.T, seed int64, policy recrawl.Policy, length, warmup time.Duration) (fresh float64, rates []float64, fetchRate float64, st trawl.Stats) {
 	t.Helper()
 	synctest.Test(t, func(t *testing.T) {
-		web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 4, Hosts: 1, PagesPerHost: 120, InMemory: true, ChangeRate: freshnessWebRate})
+		web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: seed, Hosts: 1, PagesPerHost: 120, InMemory: true, ChangeRate: freshnessWebRate})
 		start := time.Now()
 		c, err := trawl.New(
 			trawl.WithSeeds(web.Seeds()...),
@@ -99,10 +99,12 @@ func freshnessRun(t *testing.T, policy recrawl.Policy, length, warmup time.Durat
 // crawltest web of 120 pages whose change rates are known (four classes,
 // from every 2 minutes to every 2 days), crawled continuously in simulated
 // time with one fetch a minute, two days, freshness averaged over the
-// second day. The estimator-driven schedule must beat uniform revisits at
-// the same fetch budget and reach at least half of the gap to the
-// analytic optimum (the optimal allocation of that budget from the true
-// rates). The table is in the recrawl package documentation; set
+// second day, on three webs (crawltest seeds 1 to 3). Pooled over them,
+// the estimator-driven schedule must beat uniform revisits at the same
+// fetch budget and reach at least half of the gap to the analytic optimum
+// (the optimal allocation of that budget from the true rates). One web
+// alone is noisy: about 90 pages over a day, where the whole gap is 0.04.
+// The table is in the recrawl package documentation; set
 // TRAWL_RECRAWL_EVAL=1 for a week instead of two days.
 func TestRecrawlFreshness(t *testing.T) {
 	length, warmup := 48*time.Hour, 24*time.Hour
@@ -112,23 +114,27 @@ func TestRecrawlFreshness(t *testing.T) {
 	pol := recrawl.Policy{MinInterval: time.Minute, MaxInterval: 7 * 24 * time.Hour}
 	uni := pol
 	uni.Objective = recrawl.Uniform
-
-	uFresh, rates, uRate, uSt := freshnessRun(t, uni, length, warmup)
-	eFresh, _, eRate, eSt := freshnessRun(t, pol, length, warmup)
 	const fmin, fmax = 1 / (7 * 86400.0), 1 / 60.0
-	optimum := recrawl.MeanFreshness(rates, recrawl.Allocate(recrawl.MaxFreshness, rates, uRate, fmin, fmax))
-	uniform := recrawl.MeanFreshness(rates, recrawl.Allocate(recrawl.Uniform, rates, uRate, fmin, fmax))
-	reach := (eFresh - uFresh) / (optimum - uFresh)
-	t.Logf("%d pages, %v simulated (measured after %v):", len(rates), length, warmup)
-	t.Logf("  uniform revisits:   freshness %.3f at %.1f fetches/h (analytic %.3f); %d fetches, %d 304s",
-		uFresh, uRate*3600, uniform, uSt.Fetched, uSt.NotModified)
-	t.Logf("  estimated schedule: freshness %.3f at %.1f fetches/h (estimated by the crawler %.3f); %d fetches, %d 304s, %d changes seen",
-		eFresh, eRate*3600, eSt.Freshness, eSt.Fetched, eSt.NotModified, eSt.Changes)
-	t.Logf("  optimum at %.1f fetches/h: %.3f; the schedule reached %.0f%% of the gap", uRate*3600, optimum, 100*reach)
-	if eRate > uRate*1.02 {
-		t.Errorf("the schedule fetched %.1f/h, uniform %.1f/h: not the same budget", eRate*3600, uRate*3600)
+	var sumU, sumE, sumO float64
+	const webs = 3
+	for seed := int64(1); seed <= webs; seed++ {
+		uFresh, rates, uRate, uSt := freshnessRun(t, seed, uni, length, warmup)
+		eFresh, _, eRate, eSt := freshnessRun(t, seed, pol, length, warmup)
+		optimum := recrawl.MeanFreshness(rates, recrawl.Allocate(recrawl.MaxFreshness, rates, uRate, fmin, fmax))
+		t.Logf("web %d, %d pages, %v simulated (measured after %v):", seed, len(rates), length, warmup)
+		t.Logf("  uniform revisits:   freshness %.3f at %.1f fetches/h; %d fetches, %d 304s", uFresh, uRate*3600, uSt.Fetched, uSt.NotModified)
+		t.Logf("  estimated schedule: freshness %.3f at %.1f fetches/h (estimated by the crawler %.3f); %d fetches, %d 304s, %d changes seen",
+			eFresh, eRate*3600, eSt.Freshness, eSt.Fetched, eSt.NotModified, eSt.Changes)
+		t.Logf("  optimum at %.1f fetches/h: %.3f; reached %.0f%% of the gap", uRate*3600, optimum, 100*(eFresh-uFresh)/(optimum-uFresh))
+		if eRate > uRate*1.02 {
+			t.Errorf("web %d: the schedule fetched %.1f/h, uniform %.1f/h: not the same budget", seed, eRate*3600, uRate*3600)
+		}
+		sumU, sumE, sumO = sumU+uFresh, sumE+eFresh, sumO+optimum
 	}
-	if eFresh <= uFresh || reach < 0.5 {
-		t.Errorf("estimated schedule %.3f, uniform %.3f, optimum %.3f: want the schedule above uniform by at least half the gap", eFresh, uFresh, optimum)
+	reach := (sumE - sumU) / (sumO - sumU)
+	t.Logf("mean of %d webs: uniform %.3f, estimated schedule %.3f, optimum %.3f: %.0f%% of the gap", webs, sumU/webs, sumE/webs, sumO/webs, 100*reach)
+	if sumE <= sumU || reach < 0.5 {
+		t.Errorf("mean freshness: estimated schedule %.3f, uniform %.3f, optimum %.3f: want the schedule above uniform by at least half the gap",
+			sumE/webs, sumU/webs, sumO/webs)
 	}
 }
