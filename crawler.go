@@ -53,6 +53,7 @@ type Crawler struct {
 	follows  kindSet          // the kinds of reference followed
 	xopts    *extract.Options // read-only options for every extract call
 	sitemaps sitemapBook
+	rc       *recrawler // nil for a one-shot crawl (recrawl.go)
 
 	privateSeeds atomic.Int64 // seeds refused because their host is private
 	privateAny   atomic.Bool  // privateHosts is not empty
@@ -172,6 +173,10 @@ func New(opts ...Option) (*Crawler, error) {
 	default:
 		c.front, c.ownFront = frontier.NewMemory(&memOpts), true
 	}
+	c.rc = newRecrawler(&cfg)
+	if err := c.rc.checkFrontier(c.front); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -279,6 +284,7 @@ func (c *Crawler) spacedHops(fetch robots.FetchFunc) robots.FetchFunc {
 func (c *Crawler) Stats() Stats {
 	st := c.stats.snapshot(c.front.Len())
 	st.HostsWaiting = c.hostsWaiting()
+	c.rc.fill(&st)
 	return st
 }
 
@@ -391,6 +397,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		c.fail(ctx, req.URL, "bad-url", err)
 		return frontier.Outcome{NoContact: true}
 	}
+	hist := c.rc.begin(c, req) // the page's visit history, with WithRecrawl
 
 	// robots.txt: fetched once per host and cached. Its fetch is a contact
 	// with the host, so the URL goes back to wait for the host's delay.
@@ -433,6 +440,7 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 				c.stats.robotsDenied.Add(1)
 				c.skip(ctx, req.URL, "robots")
 				out.Requeue = false
+				c.rc.disallowed(req, hist, &out)
 			} else if ctx.Err() == nil {
 				c.decideWait(ctx, &req, "robots.txt-contact")
 			}
@@ -442,7 +450,9 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		if !rules.Allowed(c.botName, req.URL) {
 			c.stats.robotsDenied.Add(1)
 			c.skip(ctx, req.URL, "robots")
-			return frontier.Outcome{NoContact: true, CrawlDelay: crawlDelay}
+			out := frontier.Outcome{NoContact: true, CrawlDelay: crawlDelay}
+			c.rc.disallowed(req, hist, &out)
+			return out
 		}
 	}
 
@@ -454,15 +464,21 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		return frontier.Outcome{NoContact: true, CrawlDelay: crawlDelay}
 	}
 
-	if max := int64(c.cfg.maxPages); max > 0 && req.Retries == 0 {
+	if max := int64(c.cfg.maxPages); max > 0 && req.Retries == 0 && !revisit(hist) {
 		if c.reserve(ctx) > max {
+			if c.rc != nil { // a continuous crawl goes on revisiting
+				c.skip(ctx, req.URL, "limit")
+				return frontier.Outcome{NoContact: true}
+			}
 			c.stop()
 			c.skip(ctx, req.URL, "limit")
 			return frontier.Outcome{Requeue: true, NoContact: true}
 		}
 	}
 
-	resp, err := c.fetcher.Fetch(ctx, &fetch.Request{URL: u, Header: header})
+	freq := &fetch.Request{URL: u, Header: header}
+	validators(hist, freq) // a revisit is a conditional GET
+	resp, err := c.fetcher.Fetch(ctx, freq)
 	out := frontier.Outcome{CrawlDelay: crawlDelay, Err: err}
 	if resp != nil {
 		c.keepCookies(u, resp.Header)
@@ -492,13 +508,16 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 			return out
 		}
 		c.fail(ctx, req.URL, fetch.Kind(err), err)
+		c.rc.failed(req, hist, resp, &out)
 		return out
 	}
 	switch {
 	case resp.NotModified:
+		c.rc.visited(req, hist, resp, nil, crawlDelay, &out)
 		return out
 	case resp.Status >= 300 && resp.Status < 400:
 		c.redirect(ctx, req, resp)
+		c.rc.visited(req, hist, resp, nil, crawlDelay, &out)
 		return out
 	}
 
@@ -508,8 +527,16 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 	if resp.Truncated {
 		c.stats.truncated.Add(1)
 	}
-	duplicate := c.checkDuplicate(page)
-	repeat := c.traps.seenText(urlnorm.Key(u), page.Title, page.Text)
+	if again := revisit(hist); c.rc.visited(req, hist, resp, page, crawlDelay, &out) || !again {
+		// A new page, or a changed one: on through the loop.
+	} else {
+		return out // unchanged: nothing to store or follow
+	}
+	var duplicate, repeat bool
+	if hist == nil || hist.Visits <= 1 { // judged on the first visit only
+		duplicate = c.checkDuplicate(page)
+		repeat = c.traps.seenText(urlnorm.Key(u), page.Title, page.Text)
+	}
 	if c.cfg.pageScore != nil {
 		page.Score = c.cfg.pageScore(page)
 		if page.Relevant {

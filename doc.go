@@ -159,6 +159,22 @@
 // naming WithAllowPrivateNetworks; when every seed is refused, Run returns
 // an error wrapping fetch.ErrPrivateAddress.
 //
+// # Continuous crawling
+//
+// WithRecrawl(policy) keeps every page fetched in a revisit schedule held
+// by the frontier (with frontier/disk it survives restarts) and revisits
+// it with a conditional GET when its estimated change rate and its host's
+// politeness budget say (package recrawl: Cho and Garcia-Molina's
+// estimators and optimal allocation for freshness). A changed page is
+// stored again and its new links followed; a 304 or unchanged text costs
+// no more; a page gone (404, 410) leaves the schedule. Run then ends with
+// its context, not when the queue of new URLs empties. Stats.Revisits,
+// Changes, Scheduled and Freshness report it. In simulated time on
+// crawltest webs whose change rates are known, the schedule kept 0.666 of
+// the copies fresh against 0.633 for uniform revisits and 0.679 for the
+// optimum at the same fetch rate (TestRecrawlFreshness, mean of three
+// webs).
+//
 // # Memory
 //
 // The default frontier keeps its queue in memory: about 90 bytes per queued

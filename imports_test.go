@@ -17,7 +17,7 @@ const module = "github.com/trawl-dev/trawl"
 // its non-test files may import. Leaf packages never import the root; the
 // root imports the leaves; nothing imports examples or bench.
 var allowedImports = map[string][]string{
-	"":                         {"extract", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness"},
+	"":                         {"extract", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl"},
 	"urlnorm":                  {},
 	"extract":                  {"urlnorm"},
 	"robots":                   {},
@@ -28,10 +28,11 @@ var allowedImports = map[string][]string{
 	"frontier/frontiertest":    {"frontier"},
 	"frontier/disk":            {"frontier", "politeness", "urlnorm", "frontier/internal/wakeup", "frontier/internal/wire"},
 	"dedup":                    {},
+	"recrawl":                  {},
 	"fetch":                    {},
 	"crawltest":                {},
 	"store":                    {""},
-	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report"},
+	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
 	"examples/spider":          {"", "trawlcli"},

@@ -12,6 +12,7 @@ import (
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/recrawl"
 	"github.com/trawl-dev/trawl/urlnorm"
 )
 
@@ -61,6 +62,7 @@ type config struct {
 	progress        func(Stats)
 	dialContext     func(ctx context.Context, network, addr string) (net.Conn, error)
 	allowPrivate    bool
+	recrawl         *recrawl.Policy // nil: a one-shot crawl (recrawl.go)
 
 	adaptiveSet bool           // WithAdaptiveDelay was given (see WithDelay)
 	html        []htmlCallback // WithHTML, in order

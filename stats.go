@@ -60,6 +60,12 @@ type Stats struct {
 	AvgSize  int64 // mean stored body size in bytes
 
 	PagesPerSecond float64 // Fetched / Elapsed
+
+	// A continuous crawl (WithRecrawl); all zero otherwise.
+	Revisits  int64   // fetches of pages visited before that got an answer (NotModified counts the 304s)
+	Changes   int64   // revisits that found the page's text changed
+	Scheduled int     // pages in the revisit schedule now
+	Freshness float64 // expected mean freshness of the scheduled copies under the current plan, from the estimated change rates
 }
 
 // stats holds the live counters; all fields are updated atomically or

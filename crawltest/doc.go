@@ -63,9 +63,11 @@
 // hosts have a main topic. About 4% of the pages are exact copies of
 // another page of their host (same bytes) and about 4% near duplicates
 // (same article, different boilerplate). About a quarter of the pages
-// change as Poisson processes (PageInfo.ChangeRate, Web.Version); every
-// page has an ETag and a Last-Modified header and answers conditional
-// requests with 304.
+// change as Poisson processes (PageInfo.ChangeRate, Web.Version, and
+// Web.Changes for the change times; Options.ChangeRate sets each page's
+// rate); every page has an honest ETag and Last-Modified header (both
+// move exactly when the page changes) and answers conditional requests
+// with 304.
 //
 // Every page that is not Hidden is reachable by a polite crawler from its
 // host's home page through links on pages that robots.txt allows and that
@@ -88,6 +90,14 @@
 // (Options.Now, Options.Epoch), which also sets the Date header; fix both
 // for byte-identical responses over time. The request log always uses the
 // real clock.
+//
+// # In simulated time
+//
+// With Options.InMemory the web serves over in-memory connections
+// (net.Pipe) instead of a loopback listener, so a crawler under test can
+// run inside a testing/synctest bubble: its waits (politeness delays,
+// revisit times) and the content clock (time.Now, the default Options.Now)
+// are the bubble's fake time, and hours of crawling take seconds.
 //
 // # Traps and faults
 //

@@ -247,7 +247,9 @@ func (w *Web) page(h, id int) pg {
 		p.badUTF8 = true
 	}
 	p.malformed = w.opts.Faults.MalformedHTML && f6(y, 9) < 6.0/64
-	if frac(w.hash(saltChange, h, id, 0)) < 0.25 {
+	if f := w.opts.ChangeRate; f != nil {
+		p.rate = max(f(h, id), 0)
+	} else if frac(w.hash(saltChange, h, id, 0)) < 0.25 {
 		mean := w.opts.ChangeInterval.Seconds() * [...]float64{0.25, 1, 4}[w.hash(saltChange, h, id, 1)%3]
 		p.rate = 1 / mean
 	}

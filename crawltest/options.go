@@ -51,6 +51,22 @@ type Options struct {
 	// Default 1h.
 	ChangeInterval time.Duration
 
+	// ChangeRate, if set, gives the change rate of page id of host h
+	// (changes per second of the content clock, a Poisson process; 0 for
+	// a page that never changes) instead of the default above, so a test
+	// can build a web with the rates it needs (PageInfo.ChangeRate reports
+	// them). Copies and near copies follow their original's rate. It must
+	// be deterministic. Default nil.
+	ChangeRate func(host, page int) float64
+
+	// InMemory serves the web over in-memory connections (net.Pipe)
+	// instead of a loopback listener: DialContext and Client then work in
+	// a testing/synctest bubble, where loopback sockets do not count as
+	// durably blocking, so a crawl can run hours of fake time in seconds
+	// (create the Web inside the bubble). LoopbackIPs is ignored. Default
+	// false.
+	InMemory bool
+
 	// Now is the content clock: it decides which version of a changing page
 	// is served, and the Date and Last-Modified headers. Default time.Now.
 	// The request log always uses the real clock.
@@ -198,6 +214,9 @@ func (o *Options) withDefaults() (Options, error) {
 	var c Options
 	if o != nil {
 		c = *o
+	}
+	if c.InMemory {
+		c.LoopbackIPs = false
 	}
 	switch {
 	case c.Hosts < 0 || c.Hosts > maxHosts:

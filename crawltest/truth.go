@@ -234,6 +234,35 @@ func (w *Web) Version(rawURL string, t time.Time) (version int, lastModified tim
 	return v, lm.Truncate(time.Second), true
 }
 
+// Changes returns the times in (from, to] of the content clock at which the
+// ordinary page at rawURL changes, in order (none for a page that never
+// changes, and ok false for URLs that are not ordinary pages). A copy of
+// the page fetched at t is fresh until the first change after t: with
+// Changes a test measures a crawler's freshness.
+func (w *Web) Changes(rawURL string, from, to time.Time) (changes []time.Time, ok bool) {
+	h, id, ok := w.locatePage(rawURL)
+	if !ok {
+		return nil, false
+	}
+	p := w.changeSource(w.page(h, id))
+	if p.rate <= 0 || !to.After(w.opts.Epoch) {
+		return nil, true
+	}
+	r := w.rng(saltChange, p.host, p.id, 3)
+	end := to.Sub(w.opts.Epoch).Seconds()
+	s := 0.0
+	for v := 0; v < 1<<20; v++ {
+		s += r.ExpFloat64() / p.rate
+		if s > end {
+			break
+		}
+		if at := w.opts.Epoch.Add(time.Duration(s * float64(time.Second))); at.After(from) {
+			changes = append(changes, at)
+		}
+	}
+	return changes, true
+}
+
 // ExactDuplicates returns groups of ordinary pages that serve identical
 // bytes at every moment; each group starts with the original and lists
 // its copies in id order. Groups are sorted by their first URL.

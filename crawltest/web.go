@@ -38,6 +38,7 @@ type Web struct {
 
 	srv       *http.Server
 	listeners []net.Listener
+	pipes     *pipeListener // Options.InMemory
 	transport *http.Transport
 	client    *http.Client
 	done      chan struct{}
@@ -87,7 +88,13 @@ func NewWeb(opts *Options) (*Web, error) {
 		w.hosts[i] = w.makeHost(i)
 		w.byName[w.hosts[i].name] = i
 	}
-	if o.LoopbackIPs {
+	if o.InMemory {
+		w.pipes = newPipeListener()
+		w.listeners = append(w.listeners, w.pipes)
+		for range w.hosts {
+			w.addrs = append(w.addrs, pipeAddr{}.String())
+		}
+	} else if o.LoopbackIPs {
 		w.byAddr = make(map[string]int, o.Hosts)
 		for i := range w.hosts {
 			ip := "127.0." + strconv.Itoa(1+i/254) + "." + strconv.Itoa(1+i%254)
@@ -243,6 +250,9 @@ func (w *Web) DialContext(ctx context.Context, network, addr string) (net.Conn, 
 		if !ok || strings.HasPrefix(host, "127.") {
 			return nil, fmt.Errorf("crawltest: dial %s: %w", addr, ErrUnknownHost)
 		}
+	}
+	if w.pipes != nil {
+		return w.pipes.dial(ctx)
 	}
 	var d net.Dialer
 	return d.DialContext(ctx, "tcp", w.addrs[i])

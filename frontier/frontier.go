@@ -31,6 +31,12 @@ type Request struct {
 	// a redirect's target as a new request with Redirects one more than the
 	// redirecting request's, and gives up past its limit.
 	Redirects int
+	// State is what a continuous crawl keeps about the URL between visits
+	// (package recrawl's encoded History: validators, visit history),
+	// opaque to the frontier. It is set on requests handed out again after
+	// Outcome.Revisit, and empty on a URL's first visit; so a non-empty
+	// State marks a revisit. Push ignores it.
+	State []byte
 
 	fp uint64 // fingerprint, set by Next
 }
@@ -56,6 +62,26 @@ type Outcome struct {
 	// delay, so its next contact time stays what it was. Status, Duration,
 	// Err and RetryAfter are ignored.
 	NoContact bool
+	// Revisit, when not zero, keeps the URL in the frontier after this
+	// fetch: it is handed out again, with State as Request.State, no
+	// earlier than Revisit (and no earlier than its host's politeness
+	// allows), bypassing duplicate elimination. Retry and Requeue take
+	// precedence. A continuous crawl sets it on every fetch of a page it
+	// keeps; a URL done without it leaves the frontier for good. Frontiers
+	// that keep revisits (Memory, disk.Frontier) implement Revisiter.
+	Revisit time.Time
+	// State is stored with the revisit; see Request.State. The frontier
+	// copies it.
+	State []byte
+}
+
+// Revisiter is implemented by frontiers that honour Outcome.Revisit.
+// Revisits reports how many URLs wait for a revisit time (not counted in
+// Len). Next does not return ErrEmpty while any do: a frontier holding
+// revisits never runs dry, so a continuous crawl ends when its context
+// does.
+type Revisiter interface {
+	Revisits() int
 }
 
 // Release ends host's contact in s as out describes: with out.NoContact
@@ -107,6 +133,9 @@ func (out Outcome) Release(s *politeness.Schedule, host string, now time.Time) e
 //   - Every accepted URL is handed out exactly once, plus once per Retry or
 //     Requeue.
 //   - Len reports the queued requests not yet handed out.
+//   - Frontiers that implement Revisiter also keep a URL done with
+//     Outcome.Revisit and hand it out again, with Outcome.State as its
+//     Request.State, no earlier than the time given.
 //
 // frontiertest.Run checks an implementation against this contract.
 type Frontier interface {

@@ -128,11 +128,16 @@ type Memory struct {
 	leased   map[uint64]*hostInfo
 	rng      *rand.Rand
 	pruneAt  int
-	spare    []*ring       // empty back queues kept for reuse, with their buffer
-	wake     wakeup.Signal // closed on change, for Next's waiters
+	spare    []*ring           // empty back queues kept for reuse, with their buffer
+	wake     wakeup.Signal     // closed on change, for Next's waiters
+	revisits revisitHeap       // URLs waiting for their revisit time
+	states   map[uint64]string // Request.State of revisits, by fingerprint
 }
 
-var _ Frontier = (*Memory)(nil)
+var (
+	_ Frontier  = (*Memory)(nil)
+	_ Revisiter = (*Memory)(nil)
+)
 
 // pruneMin is how many hosts the politeness schedule may remember before
 // Next prunes the idle ones (about 150 bytes each).
@@ -248,6 +253,9 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 	}
 
 	m.mu.Lock()
+	if len(m.revisits) > 0 {
+		m.promote(m.clock.Now()) // due revisits go ahead of the new URLs
+	}
 	for i := range ents {
 		e := &ents[i]
 		if m.seen.contains(e.fp) {
@@ -480,11 +488,12 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 			m.mu.Unlock()
 			return Request{}, err
 		}
-		if m.queued == 0 && len(m.leased) == 0 {
+		now := m.clock.Now()
+		due := m.promote(now)
+		if m.queued == 0 && len(m.leased) == 0 && len(m.revisits) == 0 {
 			m.mu.Unlock()
 			return Request{}, ErrEmpty
 		}
-		now := m.clock.Now()
 		host, wake, ok := m.sched.Next(now)
 		if ok {
 			hi := m.hosts[host]
@@ -500,8 +509,15 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 			}
 			m.leased[e.fp] = hi
 			req := e.request()
+			if s, ok := m.states[e.fp]; ok {
+				req.State = []byte(s)
+				delete(m.states, e.fp)
+			}
 			m.mu.Unlock()
 			return req, nil
+		}
+		if !due.IsZero() && (wake.IsZero() || due.Before(wake)) {
+			wake = due
 		}
 		changed := m.wake.Chan()
 		m.mu.Unlock()
@@ -545,8 +561,24 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			retries:   clamp16(retries),
 			redirects: clamp16(req.Redirects),
 		}
+		if len(req.State) > 0 {
+			if m.states == nil {
+				m.states = make(map[uint64]string)
+			}
+			m.states[fp] = string(req.State)
+		}
 		m.returnBack(hi, e)
 		m.queued++
+	} else if !out.Revisit.IsZero() {
+		m.schedule(entry{
+			data:      joinAnchor(req.URL, req.Anchor),
+			referrer:  req.Referrer,
+			host:      hi,
+			fp:        fp,
+			prio:      req.Priority,
+			depth:     clamp32(req.Depth),
+			redirects: clamp16(req.Redirects),
+		}, out.Revisit, out.State)
 	}
 	m.wake.Broadcast()
 	return nil

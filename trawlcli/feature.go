@@ -43,8 +43,9 @@ type Feature struct {
 
 // Builtin returns the features every Command has, after the common flags:
 // -warc (WARC files), -jsonl (pages as JSON Lines), -state / -spill
-// (where the frontier lives) and -metrics / -report / -decisions (seeing
-// the crawl). To
+// (where the frontier lives), -metrics / -report / -decisions (seeing
+// the crawl) and -recrawl / -duration (a continuous crawl, a time limit).
+// To
 // give every command a new feature, write it in a file of its own and list
 // it here.
 func Builtin() []Feature {
@@ -53,5 +54,6 @@ func Builtin() []Feature {
 		jsonlFeature(),
 		stateFeature(),
 		observeFeature(),
+		recrawlFeature(),
 	}
 }

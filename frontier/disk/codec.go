@@ -5,18 +5,20 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"time"
 
 	"github.com/trawl-dev/trawl/frontier/internal/wire"
 )
 
 // Key space. Every key starts with one byte naming its table.
 const (
-	tabMeta   = 'm' // m                        → meta (sequence, strategy, front counts)
-	tabSeen   = 's' // s fp(8)                  → empty: the seen set
-	tabFront  = 'f' // f level(1) order(8) seq(8) → entry: front queues
-	tabBack   = 'b' // b host 0x00 order(8) seq(8) → entry: back queues, one per host
-	tabNext   = 't' // t host                   → next contact, Unix nanoseconds
-	tabBudget = 'a' // a host                   → URLs accepted for host (MaxPerHost)
+	tabMeta    = 'm' // m                        → meta (sequence, strategy, front counts)
+	tabSeen    = 's' // s fp(8)                  → empty: the seen set
+	tabFront   = 'f' // f level(1) order(8) seq(8) → entry: front queues
+	tabBack    = 'b' // b host 0x00 order(8) seq(8) → entry: back queues, one per host
+	tabNext    = 't' // t host                   → next contact, Unix nanoseconds
+	tabBudget  = 'a' // a host                   → URLs accepted for host (MaxPerHost)
+	tabRevisit = 'v' // v at(8) fp(8)           → entry: URLs waiting for their revisit time
 )
 
 var errCorrupt = errors.New("disk: corrupt record")
@@ -24,6 +26,7 @@ var errCorrupt = errors.New("disk: corrupt record")
 // entry is a queued request as stored.
 type entry struct {
 	url, host, referrer, anchor string
+	state                       string // frontier.Request.State of a revisit (encoded last, only when set)
 	prio                        float64
 	depth, retries, redirects   int
 	fp                          uint64
@@ -37,7 +40,11 @@ func (e *entry) encode(b []byte) []byte {
 	b = wire.AppendString(b, e.url)
 	b = wire.AppendString(b, e.host)
 	b = wire.AppendString(b, e.referrer)
-	return wire.AppendString(b, e.anchor)
+	b = wire.AppendString(b, e.anchor)
+	if e.state != "" {
+		b = wire.AppendString(b, e.state)
+	}
+	return b
 }
 
 func decodeEntry(b []byte) (entry, error) {
@@ -51,10 +58,29 @@ func decodeEntry(b []byte) (entry, error) {
 	e.host = r.String()
 	e.referrer = r.String()
 	e.anchor = r.String()
+	if r.Len() > 0 {
+		e.state = r.String()
+	}
 	if r.Bad() {
 		return e, errCorrupt
 	}
 	return e, nil
+}
+
+func revisitKey(at time.Time, fp uint64) []byte {
+	k := make([]byte, 17)
+	k[0] = tabRevisit
+	binary.BigEndian.PutUint64(k[1:], uint64(max(at.UnixNano(), 0)))
+	binary.BigEndian.PutUint64(k[9:], fp)
+	return k
+}
+
+// revisitTime returns the time of a revisit key.
+func revisitTime(k []byte) (time.Time, bool) {
+	if len(k) != 17 || k[0] != tabRevisit {
+		return time.Time{}, false
+	}
+	return time.Unix(0, int64(binary.BigEndian.Uint64(k[1:]))), true
 }
 
 func seenKey(fp uint64) []byte {

@@ -118,12 +118,16 @@ type Frontier struct {
 	budget   map[string]int
 	rest     map[string]time.Time // hosts resting at Open: their next contact
 	deferred []string             // hosts with a back queue waiting in rest
+	revisits int                  // URLs stored under tabRevisit
 	lastSync time.Time
 	pruneAt  int
 	wake     wakeup.Signal // closed on change, for Next's waiters
 }
 
-var _ frontier.Frontier = (*Frontier)(nil)
+var (
+	_ frontier.Frontier  = (*Frontier)(nil)
+	_ frontier.Revisiter = (*Frontier)(nil)
+)
 
 // item is an entry with the key it is stored under.
 type item struct {
@@ -347,6 +351,16 @@ func (f *Frontier) restore() error {
 		if err != nil {
 			return fmt.Errorf("disk: reading host budgets: %w", err)
 		}
+	}
+	err = f.scan([]byte{tabRevisit}, func(k, _ []byte) error {
+		if _, ok := revisitTime(k); !ok {
+			return errCorrupt
+		}
+		f.revisits++
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("disk: reading revisits: %w", err)
 	}
 	var bq *backQueue
 	err = f.scan([]byte{tabBack}, func(k, _ []byte) error {
@@ -761,12 +775,20 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 			f.mu.Unlock()
 			return frontier.Request{}, err
 		}
-		if f.queued == 0 && len(f.leased) == 0 {
+		now := f.clock.Now()
+		due, err := f.promoteRevisits(now)
+		if err != nil {
+			f.mu.Unlock()
+			return frontier.Request{}, err
+		}
+		if f.queued == 0 && len(f.leased) == 0 && f.revisits == 0 {
 			f.mu.Unlock()
 			return frontier.Request{}, frontier.ErrEmpty
 		}
-		now := f.clock.Now()
 		restWake := f.promote(now)
+		if !due.IsZero() && (restWake.IsZero() || due.Before(restWake)) {
+			restWake = due
+		}
 		host, wake, ok := f.sched.Next(now)
 		if ok {
 			req, err := f.take(host, now)
@@ -831,6 +853,7 @@ func (f *Frontier) take(host string, now time.Time) (frontier.Request, error) {
 	return frontier.Request{
 		URL: e.url, Host: e.host, Depth: e.depth, Priority: e.prio,
 		Referrer: e.referrer, Anchor: e.anchor, Retries: e.retries, Redirects: e.redirects,
+		State: []byte(e.state),
 	}, nil
 }
 
@@ -873,6 +896,12 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		f.queued++
 	} else {
 		b.Delete(ls.it.key, nil)
+		if !out.Revisit.IsZero() {
+			e := ls.it.e
+			e.retries, e.state = 0, string(out.State)
+			b.Set(revisitKey(out.Revisit, fp), e.encode(nil), nil)
+			f.revisits++
+		}
 	}
 	if t, ok := f.sched.NextContact(ls.host); ok {
 		b.Set(hostKey(tabNext, ls.host), binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())), nil)
@@ -885,6 +914,75 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		return err
 	}
 	return f.sync()
+}
+
+// Revisits returns how many URLs wait for their revisit time
+// (frontier.Outcome.Revisit); Len does not count them.
+func (f *Frontier) Revisits() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.revisits
+}
+
+// promoteRevisits moves the revisits due at now from their table to the
+// highest front queue, where the selector finds them first, in one batch,
+// and returns the time of the next one (zero if none). Call with f.mu
+// held.
+func (f *Frontier) promoteRevisits(now time.Time) (next time.Time, err error) {
+	if f.revisits == 0 {
+		return time.Time{}, nil
+	}
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: []byte{tabRevisit}, UpperBound: prefixEnd([]byte{tabRevisit})})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("disk: %w", err)
+	}
+	b := f.db.NewBatch()
+	moved := 0
+	l := f.k - 1
+	for ok := it.First(); ok; ok = it.Next() {
+		at, good := revisitTime(it.Key())
+		if !good {
+			it.Close()
+			b.Close()
+			return time.Time{}, errCorrupt
+		}
+		if at.After(now) {
+			next = at
+			break
+		}
+		e, derr := decodeEntry(it.Value())
+		if derr != nil {
+			it.Close()
+			b.Close()
+			return time.Time{}, derr
+		}
+		e.fp = frontier.Fingerprint(e.url)
+		e.prio = float64(f.k)
+		b.Delete(it.Key(), nil)
+		f.seq++
+		key := frontKey(l, f.order(e.prio, f.seq), f.seq)
+		b.Set(key, e.encode(nil), nil)
+		f.levels[l].w.insert(item{key: key, e: e}, f.frontBuffer)
+		f.levels[l].n++
+		f.frontLen++
+		f.queued++
+		f.revisits--
+		moved++
+	}
+	if cerr := it.Close(); cerr != nil {
+		b.Close()
+		return time.Time{}, fmt.Errorf("disk: %w", cerr)
+	}
+	if moved == 0 {
+		b.Close()
+		return next, nil
+	}
+	m := f.meta()
+	b.Set([]byte{tabMeta}, m.encode(), nil)
+	if err := f.apply(b); err != nil {
+		return time.Time{}, err
+	}
+	return next, f.refill()
 }
 
 // Len returns the number of queued requests not yet handed out.

@@ -37,6 +37,13 @@
 //   - Host timing: each host's next-contact time is stored by Done; a host
 //     still resting when the frontier is opened again is not contacted
 //     before that time. Host budgets (MaxPerHost) are stored with the URLs.
+//   - Revisits (frontier.Outcome.Revisit, for a continuous crawl): a URL
+//     done with a revisit time is stored, with its state (the page's
+//     visit history), in a table ordered by that time, in the same batch
+//     that ends its lease; Next moves the revisits that are due to the
+//     highest front queue. So the revisit schedule survives Close, Open
+//     and a crash, and a revisit that fell due while the process was down
+//     is handed out at once. Revisits counts them (Open counts the table).
 //
 // Open refuses (ErrMismatch) a directory made with another Strategy or
 // number of front queues.

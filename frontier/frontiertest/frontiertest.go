@@ -33,13 +33,17 @@ var checks = []check{
 	{name: "Blocking", fn: checkBlocking},
 	{name: "Cancel", fn: checkCancel},
 	{name: "Workers", fn: checkWorkers},
+	{name: "Revisit", fn: checkRevisit},
 }
 
 // Run checks that the frontiers made by newFrontier meet the
 // frontier.Frontier contract, each part in its own subtest: exactly-once
 // handout, duplicate elimination, ErrEmpty termination, Retry semantics,
-// Done errors, blocking and waking, cancellation, and several concurrent
-// workers with per-host exclusivity.
+// Done errors, blocking and waking, cancellation, several concurrent
+// workers with per-host exclusivity, and, for frontiers that implement
+// frontier.Revisiter, revisits (Outcome.Revisit): a URL done with a
+// revisit time comes back with its state no earlier than that time, once,
+// and duplicate elimination still drops it at Push.
 //
 // Each subtest runs inside a testing/synctest bubble and calls newFrontier
 // there, so politeness delays cost fake time, not real time. newFrontier
@@ -423,6 +427,74 @@ func checkWorkers(f frontier.Frontier) error {
 	}
 	if len(handed) != pushed {
 		return fmt.Errorf("%d distinct URLs handed out, %d accepted by Push", len(handed), pushed)
+	}
+	return nil
+}
+
+func checkRevisit(f frontier.Frontier) error {
+	rv, ok := f.(frontier.Revisiter)
+	if !ok {
+		return nil // a one-shot frontier: nothing to check
+	}
+	reqs := append(urls("a.test", 2), urls("b.test", 1)...)
+	if err := push(f, 3, reqs...); err != nil {
+		return err
+	}
+	start := time.Now()
+	at := map[string]time.Time{}
+	for range 3 {
+		r, err := next(f)
+		if err != nil {
+			return err
+		}
+		if len(r.State) != 0 {
+			return fmt.Errorf("first visit of %s has State %q, want none", r.URL, r.State)
+		}
+		out := frontier.Outcome{Status: 200}
+		if r.URL != "http://a.test/p1" {
+			out.Revisit = start.Add(time.Hour)
+			out.State = []byte("state of " + r.URL)
+			at[r.URL] = out.Revisit
+		}
+		if err := f.Done(r, out); err != nil {
+			return fmt.Errorf("frontiertest: Done(%s) with a revisit: %w", r.URL, err)
+		}
+	}
+	if n := rv.Revisits(); n != 2 {
+		return fmt.Errorf("after two Dones with Revisit: Revisits() = %d, want 2", n)
+	}
+	if n := f.Len(); n != 0 {
+		return fmt.Errorf("with only revisits waiting: Len() = %d, want 0", n)
+	}
+	// Duplicate elimination still holds for a URL waiting for a revisit.
+	if err := push(f, 0, reqs...); err != nil {
+		return err
+	}
+	for range 2 {
+		r, err := next(f) // blocks until the revisit time: no ErrEmpty meanwhile
+		if err != nil {
+			return fmt.Errorf("frontiertest: Next with revisits waiting: %w", err)
+		}
+		want, ok := at[r.URL]
+		if !ok {
+			return fmt.Errorf("revisit handed out %s, which was done without one (or twice)", r.URL)
+		}
+		delete(at, r.URL)
+		if now := time.Now(); now.Before(want) {
+			return fmt.Errorf("revisit of %s handed out at %v, before its time %v", r.URL, now, want)
+		}
+		if string(r.State) != "state of "+r.URL {
+			return fmt.Errorf("revisit of %s has State %q, want %q", r.URL, r.State, "state of "+r.URL)
+		}
+		if err := f.Done(r, frontier.Outcome{Status: 404}); err != nil {
+			return fmt.Errorf("frontiertest: Done(%s): %w", r.URL, err)
+		}
+	}
+	if n := rv.Revisits(); n != 0 {
+		return fmt.Errorf("after the revisits were done without a new one: Revisits() = %d, want 0", n)
+	}
+	if _, err := next(f); !errors.Is(err, frontier.ErrEmpty) {
+		return fmt.Errorf("after the last revisit: Next error = %v, want ErrEmpty", err)
 	}
 	return nil
 }

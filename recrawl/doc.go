@@ -1,0 +1,146 @@
+// Package recrawl decides when a continuous crawl revisits each page: it
+// estimates every page's change rate from its visit history and allocates
+// each host's fetch budget among its pages to keep the copies as fresh as
+// possible (Cho and Garcia-Molina, "Effective page refresh policies for
+// web crawlers", 2003, and "Estimating frequency of change", 2003).
+//
+// trawl's WithRecrawl uses it; it has no network code and can drive any
+// crawler.
+//
+// # Quick start
+//
+//	p := recrawl.NewPlanner(recrawl.Policy{}) // maximise freshness
+//	var h recrawl.History                    // one per page, kept with its URL
+//	// after each fetch of the page:
+//	next, changed := p.Visit(host, rawURL, &h, recrawl.Visit{
+//		At: time.Now(), NotModified: resp.Status == 304,
+//		Text: uint64(dedup.ContentFingerprint(text)), Simhash: uint64(dedup.Simhash(text)),
+//		ETag: resp.ETag, LastModified: resp.LastModified,
+//	})
+//	// revisit after next (send h.ETag and h.LastModified as validators)
+//
+// # Freshness and age
+//
+// A copy is fresh while it equals the live page. A page that changes as a
+// Poisson process with rate λ and is revisited every I is fresh, on
+// average, a fraction (1 − e^{−λI})/(λI) of the time (Freshness); its
+// expected age is I/2 − 1/λ + (1 − e^{−λI})/(λ²I) (Age).
+//
+// # Estimating change rates
+//
+// A crawler sees only whether a page changed between two visits, not how
+// often. History keeps a page's last Window (32) revisits: each interval
+// and whether the page's text changed. EstimateIrregular is Cho and
+// Garcia-Molina's maximum-likelihood estimator for such incomplete
+// histories, with their bias correction (half an unchanged visit), which
+// for equal intervals is exactly EstimateRegular, λ̂ = −ln((X̄+½)/(n+½))/I
+// with X̄ the visits that saw no change. When the server's Last-Modified
+// dates agree with the content at every revisit (History.HonestLastModified:
+// present, never in the future, moving exactly when the text changes, never
+// before the previous visit), the time of each change is known and
+// EstimateLastModified uses it.
+//
+// Measured on simulated histories with known λ (TestEstimatorBias, 2,000
+// seeded runs per case, 20 visits, λI from 0.1 to 3, regular and
+// irregular intervals): the mean estimate is within ±6 % of λ (the bias
+// tolerance; measured −2 % to +5 %), and the median within ±20 %. A single
+// page's estimate after 20 visits is within ±20 % in only about half of
+// the runs at λI = 1 (28 % at λI = 0.1), and no estimator can do much
+// better: by the Cramér–Rao bound, 20 yes/no observations leave a relative
+// standard deviation of at least 28 %. After 100 visits, 87 % of the runs
+// are within ±20 %.
+//
+// Until a page has a history, its rate comes from a prior: what its
+// sitemap entry says (changefreq, or the time since lastmod), else the
+// running mean of the established estimates in its directory (host and
+// first path segment), else on its host, else Policy.DefaultRate. The
+// estimate is (w·prior + n·λ̂)/(w + n) after n revisits (w is
+// Policy.PriorWeight, 2).
+//
+// Change is detected on text, not bytes: a 304 answer to the conditional
+// GET is unchanged; otherwise the text's exact fingerprint and simhash
+// (package dedup) are compared, and a difference of at most
+// Policy.ChangeDistance simhash bits (3) still counts as unchanged, so a
+// clock or a rotating ad line does not make a page look busy, unless the
+// server's ETag or Last-Modified moved as well (a small edit).
+//
+// # The schedule
+//
+// Each host has a fetch budget (Policy.Rate, or what its politeness delay
+// allows). The Planner keeps, per host, a histogram of its pages'
+// estimated rates (81 buckets, 8 per decade, each standing for its pages
+// at their mean rate) and solves the allocation of the Objective on it:
+// for MaxFreshness, Cho and Garcia-Molina's optimum, where every page's
+// marginal gain ∂F/∂f = (1 − (1 + λ/f)e^{−λ/f})/λ equals one Lagrange
+// multiplier μ, found by bisection so that the rates sum to the budget.
+// Pages that change faster than 1/μ get nothing but the minimum rate
+// (1/Policy.MaxInterval): keeping them fresh costs more than it brings.
+// Uniform (budget/pages) beats Proportional (rate ∝ λ) for freshness,
+// and MaxFreshness beats both (TestAllocate). MinAge minimises mean age
+// instead; Policy.Func lets a program choose each interval from the
+// History. The plan is solved again when a sixteenth of a host's pages
+// have moved bucket, or the load it issues drifts from its target.
+//
+// Every interval is clamped to [MinInterval, MaxInterval] (1 minute and 7
+// days by default), so no page starves. The plan allocates 90 % of the
+// budget: revisits fall due at irregular times and queue behind each
+// other, and a host loaded to 100 % only falls further behind. A new
+// page's first revisits come at an eighth, a quarter and a half of its
+// planned interval, so its history spans several time scales; a page whose
+// every revisit found a change (its estimate then only a lower bound) is
+// probed once at an eighth of its shortest interval; and a page whose
+// history rejects (likelihood ratio) a rate below 1/μ is given the
+// minimum rate at once. These quick revisits may take at most a quarter
+// of the budget and come out of the plan's share.
+//
+// # Evidence
+//
+// End to end (trawl's TestRecrawlFreshness): crawltest webs of 120 pages
+// (74 to 94 reachable) whose change rates are known, a quarter each
+// changing every 2 minutes, hourly, every 6 hours and every 2 days,
+// crawled by trawl with WithRecrawl in simulated time (testing/synctest,
+// the web served over in-memory connections), one fetch a minute at most
+// (WithDelay), freshness of the copies measured against the webs' true
+// change times and averaged after the first day; mean of three webs
+// (crawltest seeds 1 to 3):
+//
+//	                                 2 days   7 days (TRAWL_RECRAWL_EVAL=1)
+//	uniform revisits (51 fetches/h)  0.633    0.634
+//	estimated rates, MaxFreshness    0.666    0.675   (49-50 fetches/h)
+//	optimum (true rates, same rate)  0.679    0.679
+//	share of the gap reached         70 %     90 %
+//	  per web                        138 %, 74 %, 14 %   99 %, 93 %, 77 %
+//
+// One web over one day is noisy (the whole gap is 0.04 and a web has
+// about 90 pages): on web 1 the schedule beat the analytic optimum, which
+// is an expectation, by chance. The crawler's own estimate of its
+// freshness (Stats.Freshness) was 0.668 to 0.714 against 0.633 to 0.699
+// measured.
+//
+// In simulation (Simulate; TestSimulatedFreshness, 200 pages, one fetch a
+// minute, a week, mean of 3 seeds), on the same four classes:
+// uniform 0.495, estimated 0.533 (0.533 with honest Last-Modified dates),
+// optimum 0.551: 69 % of the gap; on rates spread log-uniformly from 5
+// minutes to 3 days: uniform 0.540, estimated 0.560, optimum 0.578: 54 %.
+//
+// # Memory
+//
+// The Planner keeps no state per page: about 1.1 KB per host and 40 bytes
+// per directory prior (at most 65,536); BenchmarkPlannerMemory measures 6
+// bytes per page for 20,000 pages on 100 hosts of 50 directories. Each
+// page's History travels with its URL in the crawler's frontier, encoded
+// (MarshalBinary): about 35 bytes plus the ETag and 1 to 4 bytes per
+// revisit held, 138 bytes with a full window and a 14-byte ETag
+// (BenchmarkHistoryBytes); decoded, during a visit, 312 bytes. In
+// frontier.Memory a page waiting for its revisit costs 263 bytes besides
+// its URL, state included (BenchmarkRevisitFootprint), so a scheduled page
+// costs about 270 bytes plus its URL. Planner.Visit takes about 50 µs on
+// a host of 1,000 pages (BenchmarkVisit, solves included).
+//
+// # Concurrency
+//
+// A Planner is safe for concurrent use; Visit takes one mutex for the
+// host's bookkeeping (and, every sixteenth of a host's pages, a solve of
+// about a millisecond). A History is a plain value: one goroutine at a
+// time.
+package recrawl

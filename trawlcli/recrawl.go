@@ -1,0 +1,64 @@
+package trawlcli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/recrawl"
+)
+
+// recrawlFeature is -recrawl (a continuous crawl: trawl.WithRecrawl) with
+// its policy flags, and -duration (a time limit on any crawl; 0 = until
+// interrupted, which is how a continuous crawl ends).
+func recrawlFeature() Feature {
+	var (
+		on       bool
+		duration time.Duration
+		policy   string
+		minIv    time.Duration
+		maxIv    time.Duration
+	)
+	return Feature{
+		Flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&on, "recrawl", false, "crawl continuously: keep every page fetched in a revisit schedule and revisit it (conditional GET) as its estimated change rate and the host's politeness budget say; the crawl then runs until -duration or an interrupt")
+			fs.DurationVar(&duration, "duration", 0, "stop the crawl after `D` (0 = no time limit: until the crawl is done, or with -recrawl until interrupted)")
+			fs.StringVar(&policy, "recrawl-policy", "freshness", "with -recrawl, what the revisit schedule optimises: freshness, age, uniform or proportional")
+			fs.DurationVar(&minIv, "recrawl-min", time.Minute, "with -recrawl, the shortest time between two visits of a page")
+			fs.DurationVar(&maxIv, "recrawl-max", 7*24*time.Hour, "with -recrawl, the longest time between two visits of a page (no page waits longer)")
+		},
+		Setup: func(s *Session) ([]trawl.Option, error) {
+			if duration < 0 {
+				return nil, fmt.Errorf("-duration %v: must not be negative", duration)
+			}
+			obj, err := recrawl.ParseObjective(policy)
+			if err != nil {
+				return nil, fmt.Errorf("-recrawl-policy: %w", err)
+			}
+			if minIv <= 0 || maxIv < minIv {
+				return nil, errors.New("-recrawl-min must be positive and -recrawl-max at least -recrawl-min")
+			}
+			if !on {
+				return nil, nil
+			}
+			return []trawl.Option{trawl.WithRecrawl(recrawl.Policy{Objective: obj, MinInterval: minIv, MaxInterval: maxIv})}, nil
+		},
+		Context: func(ctx context.Context) (context.Context, context.CancelFunc) {
+			if duration > 0 {
+				return context.WithTimeout(ctx, duration)
+			}
+			return context.WithCancel(ctx)
+		},
+		Summary: func(w io.Writer, st trawl.Stats) {
+			if !on {
+				return
+			}
+			fmt.Fprintf(w, "recrawl: %d revisits (%d answered 304 Not Modified), %d changes seen, %d pages scheduled, estimated freshness %.0f%%\n",
+				st.Revisits, st.NotModified, st.Changes, st.Scheduled, 100*st.Freshness)
+		},
+	}
+}

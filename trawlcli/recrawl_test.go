@@ -1,0 +1,47 @@
+package trawlcli
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// -recrawl with -duration: the crawl keeps revisiting the demo web's pages
+// (conditional GETs, some answered 304) until the time limit, which ends it
+// with exit status 0; the summary reports the revisits.
+func TestRecrawlFlags(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"-demo", "-progress=false", "-delay", "0", "-recrawl", "-recrawl-min", "1s", "-duration", "3s"}
+	if code := program().Run(context.Background(), args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "stopped at the time limit: ") {
+		t.Errorf("summary does not say the time limit ended the crawl:\n%s", out.String())
+	}
+	m := regexp.MustCompile(`recrawl: (\d+) revisits \((\d+) answered 304`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no recrawl line in the summary:\n%s", out.String())
+	}
+	revisits, _ := strconv.Atoi(m[1])
+	notModified, _ := strconv.Atoi(m[2])
+	if revisits == 0 || notModified == 0 {
+		t.Errorf("%d revisits, %d 304s in 3 s with -recrawl-min 1s; want both > 0:\n%s", revisits, notModified, out.String())
+	}
+}
+
+func TestRecrawlFlagErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-recrawl", "-recrawl-policy", "fastest"},
+		{"-duration", "-1s"},
+		{"-recrawl", "-recrawl-min", "0"},
+		{"-recrawl", "-recrawl-min", "2h", "-recrawl-max", "1h"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := program().Run(context.Background(), append([]string{"-demo", "-progress=false"}, args...), &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut.String())
+		}
+	}
+}
