@@ -48,6 +48,7 @@ type Extractor struct {
 	botName  string
 	skipText bool
 	z        *html.Tokenizer
+	fresh    html.Tokenizer // z as NewTokenizer made it, for Reset
 	src      tokenReader
 
 	tokens    int
@@ -167,7 +168,15 @@ func NewExtractor(opts *Options) *Extractor {
 // Reset starts scanning the document read from r, forgetting the previous
 // one. The input is assumed to be UTF-8 (fetchers convert other charsets).
 func (e *Extractor) Reset(r io.Reader) {
-	e.z = html.NewTokenizer(&e.src)
+	if e.z == nil {
+		e.z = html.NewTokenizer(&e.src)
+		e.fresh = *e.z
+	} else {
+		// A fresh tokenizer on the same reader, with the input buffer of
+		// the first one (the copy shares it), instead of a new 4 KiB
+		// buffer per document.
+		*e.z = e.fresh
+	}
 	e.src = tokenReader{r: r, z: e.z, max: e.lim.maxTokenLen}
 	e.tokens, e.links, e.done, e.err, e.truncated = 0, 0, false, nil, false
 	e.curHref, e.linkHref, e.linkText, e.linkBase, e.linkTag, e.linkKind, e.linkRel = e.curHref[:0], nil, nil, nil, "", 0, 0
@@ -1723,33 +1732,38 @@ func appendRawText(dst, src []byte, sep *byte, limit int) (out []byte, full, ok 
 // rewriting, so each segment between other whitespace is copied with one
 // append; segmentEnd finds its end eight bytes at a time.
 func collapse(dst, src []byte, sep *byte, limit int, raw bool) (out []byte, full, ok bool) {
+	s := *sep
 	n := len(src)
 	i := 0
 	for i < n {
 		c := src[i]
-		if raw && (c == '&' || c == '\r' || c == 0) {
-			return dst, false, false
-		}
-		if isSpace(c) {
-			if *sep == 0 {
-				*sep = ' '
+		if c <= ' ' || c == 0xC2 || c == '&' {
+			if raw && (c == '&' || c == '\r' || c == 0) {
+				*sep = s
+				return dst, false, false
 			}
-			i++
-			continue
-		}
-		if c == 0xC2 && i+1 < n && src[i+1] == 0xA0 {
-			if *sep == 0 {
-				*sep = ' '
+			if isSpace(c) {
+				if s == 0 {
+					s = ' '
+				}
+				i++
+				continue
 			}
-			i += 2
-			continue
+			if c == 0xC2 && i+1 < n && src[i+1] == 0xA0 {
+				if s == 0 {
+					s = ' '
+				}
+				i += 2
+				continue
+			}
 		}
 		j, ok := segmentEnd(src, i+1, raw)
 		if !ok {
+			*sep = s
 			return dst, false, false
 		}
 		need := 0
-		if *sep != 0 && len(dst) > 0 {
+		if s != 0 && len(dst) > 0 {
 			need = 1
 		}
 		run := src[i:j]
@@ -1766,19 +1780,21 @@ func collapse(dst, src []byte, sep *byte, limit int, raw bool) (out []byte, full
 			}
 			if len(cut) > 0 {
 				if need == 1 {
-					dst = append(dst, *sep)
+					dst = append(dst, s)
 				}
 				dst = append(dst, cut...)
 			}
+			*sep = s
 			return dst, true, true
 		}
 		if need == 1 {
-			dst = append(dst, *sep)
+			dst = append(dst, s)
 		}
-		*sep = 0
+		s = 0
 		dst = append(dst, run...)
 		i = j
 	}
+	*sep = s
 	return dst, false, true
 }
 
@@ -1799,24 +1815,25 @@ func segmentEnd(src []byte, j int, raw bool) (end int, ok bool) {
 	var prevSpace uint64 // 0x80 if src[j-1] may be a space
 	for j < n {
 		if n >= 8 {
-			// The next eight bytes, or the last ones shifted down so that
-			// the bytes before j drop out.
-			var x, valid uint64 = 0, highs
-			if j+8 <= n {
-				x = binary.LittleEndian.Uint64(src[j:])
-			} else {
-				shift := 8 * uint(8-(n-j))
-				x = binary.LittleEndian.Uint64(src[n-8:]) >> shift
-				valid >>= shift
-			}
-			m, sp := segmentWord(x, prevSpace)
-			if m &= valid; m == 0 {
-				if valid != highs {
+			var m uint64
+			for ; j+8 <= n; j += 8 {
+				var sp uint64
+				if m, sp = segmentWord(binary.LittleEndian.Uint64(src[j:j+8]), prevSpace); m != 0 {
 					break
 				}
 				prevSpace = sp >> 56
-				j += 8
-				continue
+			}
+			if m == 0 {
+				if j >= n {
+					break
+				}
+				// The last bytes, shifted down so that the bytes before
+				// j drop out.
+				shift := 8 * uint(8-(n-j))
+				m, _ = segmentWord(binary.LittleEndian.Uint64(src[n-8:])>>shift, prevSpace)
+				if m &= highs >> shift; m == 0 {
+					break
+				}
 			}
 			j += bits.TrailingZeros64(m) >> 3
 		}
@@ -1853,11 +1870,11 @@ func segmentWord(x, prevSpace uint64) (m, sp uint64) {
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
+	v := x ^ 0x06*ones // '&' becomes ' ', bytes below ' ' stay below it
 	y := x ^ 0xC2*ones
-	a := x ^ '&'*ones
 	z := x ^ ' '*ones
 	sp = (z - ones) &^ z & highs
-	m = ((x-' '*ones)&^x|(y-ones)&^y|(a-ones)&^a)&highs | sp&(sp<<8|prevSpace)
+	m = ((v-0x21*ones)&^v|(y-ones)&^y)&highs | sp&(sp<<8|prevSpace)
 	return m, sp
 }
 
