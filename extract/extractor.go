@@ -657,7 +657,11 @@ func (e *Extractor) startTag(selfClosing bool) bool {
 		e.breakText(' ')
 	case tagOther:
 	case tagA:
-		ready = e.startA(raw, nameEnd)
+		if h := onlyHref(raw, nameEnd); h != nil {
+			// <a href="..."> has no style attribute.
+			return e.startA(h, nil, nil, nil)
+		}
+		ready = e.startAAttrs(raw, nameEnd)
 	default:
 		ready = e.startOther(k, raw, nameEnd, selfClosing)
 	}
@@ -678,28 +682,31 @@ func (e *Extractor) styleAttr(raw []byte, nameEnd int) {
 	}
 }
 
-// startA opens an <a> element, ending the one open before, which it
-// reports as startTag does. The link and then its pings come when the
-// element ends.
-func (e *Extractor) startA(raw []byte, nameEnd int) bool {
-	ready := e.closeAnchor()
-	h, title, rel, ping := onlyHref(raw, nameEnd), []byte(nil), []byte(nil), []byte(nil)
-	if h == nil {
-		want := wantHref | wantTitle | wantRel | wantPing
-		if e.foreign > 0 {
-			want |= wantXlinkHref // SVG's <a>
-		}
-		at := e.readAttrs(raw, nameEnd, want)
-		h, title, rel, ping = at.href, at.title, at.rel, at.ping
-		if h == nil {
-			h = at.xlinkHref
-		}
+// startAAttrs is startA for an <a> tag with attributes other than one
+// plain href.
+func (e *Extractor) startAAttrs(raw []byte, nameEnd int) bool {
+	want := wantHref | wantTitle | wantRel | wantPing
+	if e.foreign > 0 {
+		want |= wantXlinkHref // SVG's <a>
 	}
+	at := e.readAttrs(raw, nameEnd, want)
+	h := at.href
+	if h == nil {
+		h = at.xlinkHref
+	}
+	return e.startA(h, at.title, at.rel, at.ping)
+}
+
+// startA opens an <a> element with attributes href (nil if absent), title,
+// rel and ping, ending the one open before, which it reports as startTag
+// does. The link and then its pings come when the element ends.
+func (e *Extractor) startA(h, title, rel, ping []byte) bool {
+	ready := e.closeAnchor()
 	if h != nil && len(h) <= e.lim.maxAttrLen && !skipHref(h) {
 		// Pings go with following the link: none for an anchor that is
 		// not reported; they come right after it.
 		e.aPing = e.aPing[:0]
-		if len(ping) <= e.lim.maxAttrLen {
+		if len(ping) > 0 && len(ping) <= e.lim.maxAttrLen {
 			e.aPing = append(e.aPing, ping...)
 		}
 		e.inA = true
@@ -1121,14 +1128,41 @@ func (e *Extractor) readAttrs(raw []byte, nameEnd int, want attrSet) (at attrs) 
 // the value, and nil otherwise. The attribute scanner would find the same.
 func onlyHref(raw []byte, nameEnd int) []byte {
 	i := nameEnd + len(` href="`)
-	if i >= len(raw) || string(raw[nameEnd:i]) != ` href="` {
+	end := len(raw) - len(`">`)
+	if end < i || string(raw[nameEnd:i]) != ` href="` || raw[end] != '"' || raw[end+1] != '>' || !plainValue(raw[i:end]) {
 		return nil
 	}
-	k, plain := quotedEnd(raw[i:], '"')
-	if k < 0 || !plain || i+k+1 >= len(raw) || raw[i+k+1] != '>' {
-		return nil
+	return raw[i:end:end]
+}
+
+// plainValue reports that v holds no '"', no '&' and no byte below ' ':
+// that it is the whole of a double-quoted attribute value with nothing to
+// decode. It looks at eight bytes at a time, the last eight overlapping
+// the ones before; a borrow trick flags a byte only if some byte is a
+// true match.
+func plainValue(v []byte) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	if len(v) < 8 {
+		for _, c := range v {
+			if c < ' ' || c == '"' || c == '&' {
+				return false
+			}
+		}
+		return true
 	}
-	return raw[i : i+k : i+k]
+	bad := func(x uint64) uint64 {
+		q := x ^ 0x02*ones // '"' becomes ' ', bytes below ' ' stay below it
+		a := x ^ '&'*ones
+		return ((q-0x21*ones)&^q | (a-ones)&^a) & highs
+	}
+	m := bad(binary.LittleEndian.Uint64(v[len(v)-8:]))
+	for i := 0; i+8 < len(v); i += 8 {
+		m |= bad(binary.LittleEndian.Uint64(v[i:]))
+	}
+	return m == 0
 }
 
 // tagAttrs is readAttrs through the tokenizer's TagAttr. TagAttr yields a

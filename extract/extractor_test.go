@@ -90,9 +90,8 @@ func TestAttrScannerMatchesTokenizer(t *testing.T) {
 
 // TestExtractorAllocs guards the zero-copy tier: over a whole page, a
 // reused Extractor must allocate exactly what the bare tokenizer, reused
-// the same way, allocates
-// (x/net/html copies attribute names inside Next), however many links the
-// page has.
+// the same way, allocates (x/net/html copies attribute names inside Next),
+// however many links the page has.
 func TestExtractorAllocs(t *testing.T) {
 	if testing.CoverMode() != "" || linksRaceEnabled {
 		t.Skip("allocation counts differ under -race and -cover")
