@@ -120,6 +120,7 @@ type Extractor struct {
 	text      []byte
 	textSep   byte
 	textFull  bool
+	textNL    int // offset of the last line break in text, 0 if none
 	nameBuf   [16]byte
 	scratch   []byte // decoded attribute values of the current tag
 }
@@ -189,7 +190,7 @@ func (e *Extractor) Reset(r io.Reader) {
 	e.canonical, e.canonSeen = e.canonical[:0], false
 	e.lang, e.langSeen, e.htmlSeen = e.lang[:0], false, false
 	e.robots = Robots{}
-	e.text, e.textSep, e.textFull = e.text[:0], 0, false
+	e.text, e.textSep, e.textFull, e.textNL = e.text[:0], 0, false, 0
 }
 
 // Next advances to the next link and reports whether there is one. It
@@ -391,7 +392,8 @@ func (e *Extractor) derivedAnchorText(end int) (v []byte, inText bool) {
 	if len(v) > 0 && (v[0] == ' ' || v[0] == '\n') {
 		v = v[1:]
 	}
-	if bytes.IndexByte(v, '\n') < 0 {
+	if e.textNL <= e.aFrom || bytes.IndexByte(v, '\n') < 0 {
+		// The last line break, if any, is before v or is its separator.
 		return v, true
 	}
 	e.aText = append(e.aText[:0], v...)
@@ -616,6 +618,9 @@ func (e *Extractor) visibleText(t []byte) {
 		e.text, e.textSep = e.text[:n], sep
 		e.text, full = appendCollapsed(e.text, t, &e.textSep, e.lim.maxTextLen)
 	}
+	if sep == '\n' && len(e.text) > n && e.text[n] == '\n' {
+		e.textNL = n // the only place a line break can be
+	}
 	if full {
 		e.textFull, e.truncated = true, true
 	}
@@ -647,10 +652,10 @@ func (e *Extractor) breakText(sep byte) {
 func (e *Extractor) startTag(selfClosing bool) bool {
 	e.pendingRaw = rawNone
 	raw := e.z.Raw()
-	name, nameEnd := e.tagName(raw, 1)
+	k, nameEnd := e.tagKindAt(raw, 1)
 	// The common kinds first, in a small function; the rest apart.
 	ready := false
-	switch k := classify(name); k {
+	switch k {
 	case tagBlock:
 		e.breakText('\n')
 	case tagBreak, tagWbr:
@@ -1016,8 +1021,8 @@ func (e *Extractor) endTag() bool {
 			return false
 		}
 	}
-	name, _ := e.tagName(raw, 2)
-	switch classify(name) {
+	k, _ := e.tagKindAt(raw, 2)
+	switch k {
 	case tagA:
 		return e.closeAnchor()
 	case tagForm:
@@ -1650,6 +1655,158 @@ const (
 	tagTd // background; a space in the text, as is th
 	tagTh
 )
+
+// tagKindAt returns the kind of the tag whose name starts at raw[start],
+// with the offset just after the name. It is classify(tagName) with the
+// name packed into a word as it is scanned, lower-cased, first byte
+// lowest, and looked up by that word; only names longer than eight bytes
+// go through tagName and classify.
+func (e *Extractor) tagKindAt(raw []byte, start int) (tagKind, int) {
+	var key uint64
+	end := start
+	for ; end < len(raw); end++ {
+		c := raw[end]
+		if c <= '>' && (c == '>' || c == '/' || isSpace(c)) {
+			break
+		}
+		if c-'A' < 26 {
+			c += 'a' - 'A'
+		} else if c == 0 {
+			c = 0xFF // no tag's name: a NUL does not end the name
+		}
+		if end-start < 8 {
+			key |= uint64(c) << (8 * uint(end-start))
+		}
+	}
+	if end-start > 8 {
+		name, _ := e.tagName(raw, start)
+		return classify(name), end
+	}
+	return classifyKey(key), end
+}
+
+// classifyKey is classify for a name of at most eight bytes packed as
+// tagKindAt packs it.
+func classifyKey(key uint64) tagKind {
+	switch key {
+	case 'a': // a
+		return tagA
+	case 'p', // p
+		'd' | 'i'<<8 | 'v'<<16,           // div
+		'l' | 'i'<<8,                     // li
+		'u' | 'l'<<8,                     // ul
+		'o' | 'l'<<8,                     // ol
+		'h' | '1'<<8,                     // h1
+		'h' | '2'<<8,                     // h2
+		'h' | '3'<<8,                     // h3
+		'h' | '4'<<8,                     // h4
+		'h' | '5'<<8,                     // h5
+		'h' | '6'<<8,                     // h6
+		't' | 'r'<<8,                     // tr
+		'd' | 'd'<<8,                     // dd
+		'd' | 'l'<<8,                     // dl
+		'd' | 't'<<8,                     // dt
+		'h' | 'r'<<8,                     // hr
+		'n' | 'a'<<8 | 'v'<<16,           // nav
+		'p' | 'r'<<8 | 'e'<<16,           // pre
+		'h' | 'e'<<8 | 'a'<<16 | 'd'<<24, // head
+		'm' | 'a'<<8 | 'i'<<16 | 'n'<<24, // main
+		'a' | 's'<<8 | 'i'<<16 | 'd'<<24 | 'e'<<32,                               // aside
+		'h' | 'e'<<8 | 'a'<<16 | 'd'<<24 | 'e'<<32 | 'r'<<40,                     // header
+		'f' | 'o'<<8 | 'o'<<16 | 't'<<24 | 'e'<<32 | 'r'<<40,                     // footer
+		'o' | 'p'<<8 | 't'<<16 | 'i'<<24 | 'o'<<32 | 'n'<<40,                     // option
+		'f' | 'i'<<8 | 'g'<<16 | 'u'<<24 | 'r'<<32 | 'e'<<40,                     // figure
+		'd' | 'i'<<8 | 'a'<<16 | 'l'<<24 | 'o'<<32 | 'g'<<40,                     // dialog
+		'h' | 'g'<<8 | 'r'<<16 | 'o'<<24 | 'u'<<32 | 'p'<<40,                     // hgroup
+		'a' | 'd'<<8 | 'd'<<16 | 'r'<<24 | 'e'<<32 | 's'<<40 | 's'<<48,           // address
+		'a' | 'r'<<8 | 't'<<16 | 'i'<<24 | 'c'<<32 | 'l'<<40 | 'e'<<48,           // article
+		'c' | 'a'<<8 | 'p'<<16 | 't'<<24 | 'i'<<32 | 'o'<<40 | 'n'<<48,           // caption
+		'd' | 'e'<<8 | 't'<<16 | 'a'<<24 | 'i'<<32 | 'l'<<40 | 's'<<48,           // details
+		's' | 'e'<<8 | 'c'<<16 | 't'<<24 | 'i'<<32 | 'o'<<40 | 'n'<<48,           // section
+		's' | 'u'<<8 | 'm'<<16 | 'm'<<24 | 'a'<<32 | 'r'<<40 | 'y'<<48,           // summary
+		'f' | 'i'<<8 | 'e'<<16 | 'l'<<24 | 'd'<<32 | 's'<<40 | 'e'<<48 | 't'<<56: // fieldset
+		return tagBlock
+	case 'h' | 't'<<8 | 'm'<<16 | 'l'<<24: // html
+		return tagHTML
+	case 'b' | 'r'<<8: // br
+		return tagBreak
+	case 't' | 'd'<<8: // td
+		return tagTd
+	case 't' | 'h'<<8: // th
+		return tagTh
+	case 'b' | 'o'<<8 | 'd'<<16 | 'y'<<24: // body
+		return tagBody
+	case 't' | 'a'<<8 | 'b'<<16 | 'l'<<24 | 'e'<<32: // table
+		return tagTable
+	case 'f' | 'o'<<8 | 'r'<<16 | 'm'<<24: // form
+		return tagForm
+	case 'q': // q
+		return tagQ
+	case 'd' | 'e'<<8 | 'l'<<16: // del
+		return tagDel
+	case 'i' | 'n'<<8 | 's'<<16: // ins
+		return tagIns
+	case 'i' | 'm'<<8 | 'a'<<16 | 'g'<<24 | 'e'<<32: // image
+		return tagImage
+	case 'u' | 's'<<8 | 'e'<<16: // use
+		return tagUse
+	case 's' | 'o'<<8 | 'u'<<16 | 'r'<<24 | 'c'<<32 | 'e'<<40: // source
+		return tagSource
+	case 'a' | 'u'<<8 | 'd'<<16 | 'i'<<24 | 'o'<<32: // audio
+		return tagAudio
+	case 't' | 'r'<<8 | 'a'<<16 | 'c'<<24 | 'k'<<32: // track
+		return tagTrack
+	case 'e' | 'm'<<8 | 'b'<<16 | 'e'<<24 | 'd'<<32: // embed
+		return tagEmbed
+	case 'v' | 'i'<<8 | 'd'<<16 | 'e'<<24 | 'o'<<32: // video
+		return tagVideo
+	case 'o' | 'b'<<8 | 'j'<<16 | 'e'<<24 | 'c'<<32 | 't'<<40: // object
+		return tagObject
+	case 'a' | 'p'<<8 | 'p'<<16 | 'l'<<24 | 'e'<<32 | 't'<<40: // applet
+		return tagApplet
+	case 's' | 'c'<<8 | 'r'<<16 | 'i'<<24 | 'p'<<32 | 't'<<40: // script
+		return tagScript
+	case 's' | 't'<<8 | 'y'<<16 | 'l'<<24 | 'e'<<32: // style
+		return tagStyle
+	case 'i' | 'n'<<8 | 'p'<<16 | 'u'<<24 | 't'<<32: // input
+		return tagInput
+	case 'b' | 'u'<<8 | 't'<<16 | 't'<<24 | 'o'<<32 | 'n'<<40: // button
+		return tagButton
+	case 'i' | 's'<<8 | 'i'<<16 | 'n'<<24 | 'd'<<32 | 'e'<<40 | 'x'<<48: // isindex
+		return tagIsindex
+	case 'w' | 'b'<<8 | 'r'<<16: // wbr
+		return tagWbr
+	case 'i' | 'm'<<8 | 'g'<<16: // img
+		return tagImg
+	case 'a' | 'r'<<8 | 'e'<<16 | 'a'<<24: // area
+		return tagArea
+	case 'f' | 'r'<<8 | 'a'<<16 | 'm'<<24 | 'e'<<32: // frame
+		return tagFrame
+	case 'i' | 'f'<<8 | 'r'<<16 | 'a'<<24 | 'm'<<32 | 'e'<<40: // iframe
+		return tagIframe
+	case 'l' | 'i'<<8 | 'n'<<16 | 'k'<<24: // link
+		return tagLink
+	case 'm' | 'e'<<8 | 't'<<16 | 'a'<<24: // meta
+		return tagMeta
+	case 'b' | 'a'<<8 | 's'<<16 | 'e'<<24: // base
+		return tagBase
+	case 't' | 'i'<<8 | 't'<<16 | 'l'<<24 | 'e'<<32: // title
+		return tagTitle
+	case 'n' | 'o'<<8 | 's'<<16 | 'c'<<24 | 'r'<<32 | 'i'<<40 | 'p'<<48 | 't'<<56, // noscript
+		'n' | 'o'<<8 | 'e'<<16 | 'm'<<24 | 'b'<<32 | 'e'<<40 | 'd'<<48,           // noembed
+		'n' | 'o'<<8 | 'f'<<16 | 'r'<<24 | 'a'<<32 | 'm'<<40 | 'e'<<48 | 's'<<56: // noframes
+		return tagRawSkip
+	case 't' | 'e'<<8 | 'x'<<16 | 't'<<24 | 'a'<<32 | 'r'<<40 | 'e'<<48 | 'a'<<56, // textarea
+		'x' | 'm'<<8 | 'p'<<16: // xmp
+		return tagRawVisible
+	case 't' | 'e'<<8 | 'm'<<16 | 'p'<<24 | 'l'<<32 | 'a'<<40 | 't'<<48 | 'e'<<56: // template
+		return tagTemplate
+	case 's' | 'v'<<8 | 'g'<<16, // svg
+		'm' | 'a'<<8 | 't'<<16 | 'h'<<24: // math
+		return tagForeign
+	}
+	return tagOther
+}
 
 // classify returns the kind of the lower-case tag name.
 func classify(name []byte) tagKind {

@@ -387,7 +387,10 @@ func checkReadAttrs(t *testing.T, tag []byte) {
 		return
 	}
 	raw := e.z.Raw()
-	_, end := e.tagName(raw, 1)
+	name, end := e.tagName(raw, 1)
+	if k, kEnd := e.tagKindAt(raw, 1); k != classify(name) || kEnd != end {
+		t.Errorf("tagKindAt(%q) = %d, %d; tagName and classify: %d, %d", raw, k, kEnd, classify(name), end)
+	}
 	got := format(e.readAttrs(raw, end, wantAll))
 
 	ref := NewExtractor(nil)
@@ -648,6 +651,31 @@ func TestQuotedEnd(t *testing.T) {
 		wantPlain := !bytes.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == '&' })
 		if k != wantK || plain != wantPlain {
 			t.Errorf("quotedEnd(%q) = %d, %v; want %d, %v", s, k, plain, wantK, wantPlain)
+		}
+	}
+}
+
+// TestTagKindAt checks the packed lookup against classify for every tag
+// name the Extractor knows, in both cases, and for names it must not
+// confuse with them.
+func TestTagKindAt(t *testing.T) {
+	names := []string{"a", "p", "div", "li", "h1", "nav", "head", "main", "aside", "header", "section", "article",
+		"fieldset", "figcaption", "blockquote", "plaintext", "noscript", "noembed", "noframes", "template", "textarea",
+		"html", "br", "td", "th", "body", "table", "form", "q", "del", "ins", "image", "use", "source", "audio", "track",
+		"embed", "video", "object", "applet", "script", "style", "input", "button", "isindex", "wbr", "img", "area",
+		"frame", "iframe", "link", "meta", "base", "title", "xmp", "svg", "math",
+		"a\x00", "ab", "sectionx", "blockquot", "blockquotes", "figcaptions", "p\x00\x00", "\xc3\xa9", "nav1", ""}
+	var e Extractor
+	for _, n := range names {
+		for _, name := range []string{n, strings.ToUpper(n)} {
+			for _, tail := range []string{">", " x=1>", "/>", "\t>", ""} {
+				raw := []byte("<" + name + tail)
+				lower, end := e.tagName(raw, 1)
+				want := classify(lower)
+				if got, gotEnd := e.tagKindAt(raw, 1); got != want || gotEnd != end {
+					t.Errorf("tagKindAt(%q) = %d, %d; want %d, %d", raw, got, gotEnd, want, end)
+				}
+			}
 		}
 	}
 }
