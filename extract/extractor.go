@@ -225,7 +225,14 @@ func (e *Extractor) Next() bool {
 			}
 			return e.closeAnchor()
 		case html.TextToken:
-			if e.pendingRaw != rawNone || !e.skipText || e.inA {
+			if e.pendingRaw == rawNone && e.template == 0 && !e.skipText {
+				// Visible text, as in textToken, without its calls.
+				if t := e.z.Raw(); len(t) == 1 && spaceMask&(1<<t[0]) != 0 {
+					e.space()
+				} else {
+					e.visibleText(t)
+				}
+			} else if e.pendingRaw != rawNone || !e.skipText || e.inA {
 				e.textToken()
 			}
 		case html.StartTagToken:
