@@ -1665,10 +1665,37 @@ const (
 
 // tagKindAt returns the kind of the tag whose name starts at raw[start],
 // with the offset just after the name. It is classify(tagName) with the
-// name packed into a word as it is scanned, lower-cased, first byte
-// lowest, and looked up by that word; only names longer than eight bytes
-// go through tagName and classify.
+// name packed into a word, lower-cased, first byte lowest, and looked up
+// by that word; only names longer than eight bytes go through tagName and
+// classify.
+//
+// The name is read eight bytes at a time when raw's capacity allows (raw
+// is a slice of the tokenizer's buffer; the bytes after it are masked
+// out): the first byte at or below ' ', '/' or '>' ends it if it is
+// whitespace or one of those two, and names holding other bytes below ' '
+// take the byte-wise path.
 func (e *Extractor) tagKindAt(raw []byte, start int) (tagKind, int) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+		low7  = 0x7F7F7F7F7F7F7F7F
+	)
+	if start+8 <= cap(raw) && start < len(raw) {
+		x := binary.LittleEndian.Uint64(raw[start : start+8 : start+8])
+		if n := len(raw) - start; n < 8 {
+			x |= ^uint64(0) << (8 * uint(n)) // past the end: bytes that end the name
+		}
+		s, gt := x^'/'*ones, x^'>'*ones
+		if d := ((x-'!'*ones)&^x | (s-ones)&^s | (gt-ones)&^gt) & highs; d != 0 {
+			n := bits.TrailingZeros64(d) >> 3
+			if c := raw[start : start+8][n]; n > 0 && (c >= ' ' || isSpace(c) || start+n == len(raw)) {
+				key := x & (1<<(8*uint(n)) - 1)
+				h := key & low7
+				upper := (h + (0x80-'A')*ones) &^ (h + (0x80-'Z'-1)*ones) &^ key & highs
+				return classifyKey(key | upper>>2), start + n
+			}
+		}
+	}
 	var key uint64
 	end := start
 	for ; end < len(raw); end++ {

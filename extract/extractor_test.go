@@ -664,16 +664,21 @@ func TestTagKindAt(t *testing.T) {
 		"html", "br", "td", "th", "body", "table", "form", "q", "del", "ins", "image", "use", "source", "audio", "track",
 		"embed", "video", "object", "applet", "script", "style", "input", "button", "isindex", "wbr", "img", "area",
 		"frame", "iframe", "link", "meta", "base", "title", "xmp", "svg", "math",
-		"a\x00", "ab", "sectionx", "blockquot", "blockquotes", "figcaptions", "p\x00\x00", "\xc3\xa9", "nav1", ""}
+		"a\x00", "a\x00b", "\x00a", "ab", "sectionx", "abcdefgh", "abcdefg", "sectio", "SeCtIoN", "h\x80", "\xc1", "blockquot", "blockquotes", "figcaptions", "p\x00\x00", "\xc3\xa9", "nav1", ""}
 	var e Extractor
 	for _, n := range names {
 		for _, name := range []string{n, strings.ToUpper(n)} {
-			for _, tail := range []string{">", " x=1>", "/>", "\t>", ""} {
-				raw := []byte("<" + name + tail)
-				lower, end := e.tagName(raw, 1)
+			for _, tail := range []string{">", " x=1>", "/>", "\t>", "", "\x01>", "\x00>", "\x01 >", "é>"} {
+				tag := "<" + name + tail
+				lower, end := e.tagName([]byte(tag), 1)
 				want := classify(lower)
-				if got, gotEnd := e.tagKindAt(raw, 1); got != want || gotEnd != end {
-					t.Errorf("tagKindAt(%q) = %d, %d; want %d, %d", raw, got, gotEnd, want, end)
+				// Exactly the tag, and the tag followed in its array by
+				// bytes that tagKindAt may read but must ignore.
+				for _, after := range []string{"", ">>>>>>>>>", "xxxxxxxxx", "\x00\x00\x00\x00\x00\x00\x00\x00\x00", "         "} {
+					raw := []byte(tag + after)[:len(tag)]
+					if got, gotEnd := e.tagKindAt(raw, 1); got != want || gotEnd != end {
+						t.Errorf("tagKindAt(%q, then %q) = %d, %d; want %d, %d", raw, after, got, gotEnd, want, end)
+					}
 				}
 			}
 		}
