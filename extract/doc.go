@@ -223,31 +223,37 @@
 // instead of through TagName and TagAttr, which copy; text tokens too are
 // read raw when they hold nothing to decode. Attribute values with
 // character references go through TagAttr, text with them through Text,
-// for exact decoding. (The
-// tokenizer itself copies each attribute name it scans, to drop duplicate
-// attributes, so no tokenizer client reaches zero allocations per tag;
-// TestExtractorAllocs checks that the Extractor adds none.)
+// for exact decoding. (The tokenizer itself copies each attribute name it
+// scans, to drop duplicate attributes, so no tokenizer client reaches zero
+// allocations per tag; TestExtractorAllocs checks that the Extractor adds
+// none.) Nor does it allocate per document: Reset restarts its tokenizer
+// as a copy of the fresh one NewTokenizer made, which shares that
+// tokenizer's 4 KiB input buffer, instead of calling NewTokenizer again
+// (relying, as the token length bound does, on x/net/html's behaviour
+// rather than its contract: a Tokenizer holds its whole state in its own
+// fields; the tests and FuzzLinks would notice a change).
 //
 // Options.SkipText is for link discovery alone: the page text is not
 // collected (links, anchor texts and page signals are unchanged), which
-// saves about 8 % of the Extractor's time. On 200 crawltest pages the
-// Extractor, finding every reference kind, costs about 1.4× the bare
-// tokenizer and runs 3.0× as fast as goquery's parse and a[href]
-// selection, 3.5× with SkipText (cd bench && go test -bench ExtractLinks
-// ./micro; November 2026, CPU time, medians of 12 rounds interleaved with
-// the extractor of before issue 16, which measured 2.9× and 3.4× in the
-// same runs: the difference is within the noise of a busy 2-core machine).
-// Counted instructions, which load does not disturb (valgrind
-// --tool=cachegrind, 40 operations of 200 pages), rose by 1.7 % (1.3 % with
-// SkipText) for every reference kind.
+// saves about 5 % of the Extractor's time. On 200 crawltest pages the
+// Extractor, finding every reference kind and collecting the page text,
+// costs about 1.14× the bare tokenizer (which makes a NewTokenizer per
+// page) and runs 3.5× as fast as goquery's parse and a[href] selection
+// (3.2–4.0× in single runs; cd bench && go test -bench ExtractLinks
+// ./micro; November 2026, CPU time, benchstat medians of 8 runs
+// interleaved with the code before, which measured 2.75× and 1.43× the
+// tokenizer in the same runs), 3.9× with SkipText (6 more runs). What the
+// Extractor adds to the tokenizer is mostly the page text's word-at-a-time
+// scan and copy, then the tag-name lookup and the <a> path.
 //
 // Finding every reference kind costs little on that hot path: the
-// Extractor looks up each tag name in one table and scans only the
-// attributes that tag can carry (img: src, srcset, lowsrc, dynsrc,
-// longdesc, alt; p: none), and a tag's style attribute only when the tag
-// holds a '(' (one IndexByte). References other than <a> go through a
-// small queue, since one element may hold several (srcset, ping, CSS), in
-// reused buffers: still no allocation per link.
+// Extractor reads each tag name a word at a time, looks it up packed into
+// that word, and scans only the attributes that tag can carry (img: src,
+// srcset, lowsrc, dynsrc, longdesc, alt; p: none), and a tag's style
+// attribute only when the tag holds a '(' (one IndexByte; none for the
+// usual <a href="...">). References other than <a> go through a small
+// queue, since one element may hold several (srcset, ping, CSS), in reused
+// buffers: still no allocation per link.
 //
 // # Main content
 //

@@ -48,6 +48,7 @@ type Extractor struct {
 	botName  string
 	skipText bool
 	z        *html.Tokenizer
+	fresh    html.Tokenizer // z as NewTokenizer made it, for Reset
 	src      tokenReader
 
 	tokens    int
@@ -119,6 +120,7 @@ type Extractor struct {
 	text      []byte
 	textSep   byte
 	textFull  bool
+	textNL    int // offset of the last line break in text, 0 if none
 	nameBuf   [16]byte
 	scratch   []byte // decoded attribute values of the current tag
 }
@@ -167,7 +169,15 @@ func NewExtractor(opts *Options) *Extractor {
 // Reset starts scanning the document read from r, forgetting the previous
 // one. The input is assumed to be UTF-8 (fetchers convert other charsets).
 func (e *Extractor) Reset(r io.Reader) {
-	e.z = html.NewTokenizer(&e.src)
+	if e.z == nil {
+		e.z = html.NewTokenizer(&e.src)
+		e.fresh = *e.z
+	} else {
+		// A fresh tokenizer on the same reader, with the input buffer of
+		// the first one (the copy shares it), instead of a new 4 KiB
+		// buffer per document.
+		*e.z = e.fresh
+	}
 	e.src = tokenReader{r: r, z: e.z, max: e.lim.maxTokenLen}
 	e.tokens, e.links, e.done, e.err, e.truncated = 0, 0, false, nil, false
 	e.curHref, e.linkHref, e.linkText, e.linkBase, e.linkTag, e.linkKind, e.linkRel = e.curHref[:0], nil, nil, nil, "", 0, 0
@@ -180,7 +190,7 @@ func (e *Extractor) Reset(r io.Reader) {
 	e.canonical, e.canonSeen = e.canonical[:0], false
 	e.lang, e.langSeen, e.htmlSeen = e.lang[:0], false, false
 	e.robots = Robots{}
-	e.text, e.textSep, e.textFull = e.text[:0], 0, false
+	e.text, e.textSep, e.textFull, e.textNL = e.text[:0], 0, false, 0
 }
 
 // Next advances to the next link and reports whether there is one. It
@@ -215,7 +225,14 @@ func (e *Extractor) Next() bool {
 			}
 			return e.closeAnchor()
 		case html.TextToken:
-			if e.pendingRaw != rawNone || !e.skipText || e.inA {
+			if e.pendingRaw == rawNone && e.template == 0 && !e.skipText {
+				// Visible text, as in textToken, without its calls.
+				if t := e.z.Raw(); len(t) == 1 && spaceMask&(1<<t[0]) != 0 {
+					e.space()
+				} else {
+					e.visibleText(t)
+				}
+			} else if e.pendingRaw != rawNone || !e.skipText || e.inA {
 				e.textToken()
 			}
 		case html.StartTagToken:
@@ -382,7 +399,8 @@ func (e *Extractor) derivedAnchorText(end int) (v []byte, inText bool) {
 	if len(v) > 0 && (v[0] == ' ' || v[0] == '\n') {
 		v = v[1:]
 	}
-	if bytes.IndexByte(v, '\n') < 0 {
+	if e.textNL <= e.aFrom || bytes.IndexByte(v, '\n') < 0 {
+		// The last line break, if any, is before v or is its separator.
 		return v, true
 	}
 	e.aText = append(e.aText[:0], v...)
@@ -607,6 +625,9 @@ func (e *Extractor) visibleText(t []byte) {
 		e.text, e.textSep = e.text[:n], sep
 		e.text, full = appendCollapsed(e.text, t, &e.textSep, e.lim.maxTextLen)
 	}
+	if sep == '\n' && len(e.text) > n && e.text[n] == '\n' {
+		e.textNL = n // the only place a line break can be
+	}
 	if full {
 		e.textFull, e.truncated = true, true
 	}
@@ -638,17 +659,21 @@ func (e *Extractor) breakText(sep byte) {
 func (e *Extractor) startTag(selfClosing bool) bool {
 	e.pendingRaw = rawNone
 	raw := e.z.Raw()
-	name, nameEnd := e.tagName(raw, 1)
+	k, nameEnd := e.tagKindAt(raw, 1)
 	// The common kinds first, in a small function; the rest apart.
 	ready := false
-	switch k := classify(name); k {
+	switch k {
 	case tagBlock:
 		e.breakText('\n')
 	case tagBreak, tagWbr:
 		e.breakText(' ')
 	case tagOther:
 	case tagA:
-		ready = e.startA(raw, nameEnd)
+		if h := onlyHref(raw, nameEnd); h != nil {
+			// <a href="..."> has no style attribute.
+			return e.startA(h, nil, nil, nil)
+		}
+		ready = e.startAAttrs(raw, nameEnd)
 	default:
 		ready = e.startOther(k, raw, nameEnd, selfClosing)
 	}
@@ -669,28 +694,31 @@ func (e *Extractor) styleAttr(raw []byte, nameEnd int) {
 	}
 }
 
-// startA opens an <a> element, ending the one open before, which it
-// reports as startTag does. The link and then its pings come when the
-// element ends.
-func (e *Extractor) startA(raw []byte, nameEnd int) bool {
-	ready := e.closeAnchor()
-	h, title, rel, ping := onlyHref(raw, nameEnd), []byte(nil), []byte(nil), []byte(nil)
-	if h == nil {
-		want := wantHref | wantTitle | wantRel | wantPing
-		if e.foreign > 0 {
-			want |= wantXlinkHref // SVG's <a>
-		}
-		at := e.readAttrs(raw, nameEnd, want)
-		h, title, rel, ping = at.href, at.title, at.rel, at.ping
-		if h == nil {
-			h = at.xlinkHref
-		}
+// startAAttrs is startA for an <a> tag with attributes other than one
+// plain href.
+func (e *Extractor) startAAttrs(raw []byte, nameEnd int) bool {
+	want := wantHref | wantTitle | wantRel | wantPing
+	if e.foreign > 0 {
+		want |= wantXlinkHref // SVG's <a>
 	}
+	at := e.readAttrs(raw, nameEnd, want)
+	h := at.href
+	if h == nil {
+		h = at.xlinkHref
+	}
+	return e.startA(h, at.title, at.rel, at.ping)
+}
+
+// startA opens an <a> element with attributes href (nil if absent), title,
+// rel and ping, ending the one open before, which it reports as startTag
+// does. The link and then its pings come when the element ends.
+func (e *Extractor) startA(h, title, rel, ping []byte) bool {
+	ready := e.closeAnchor()
 	if h != nil && len(h) <= e.lim.maxAttrLen && !skipHref(h) {
 		// Pings go with following the link: none for an anchor that is
 		// not reported; they come right after it.
 		e.aPing = e.aPing[:0]
-		if len(ping) <= e.lim.maxAttrLen {
+		if len(ping) > 0 && len(ping) <= e.lim.maxAttrLen {
 			e.aPing = append(e.aPing, ping...)
 		}
 		e.inA = true
@@ -1000,8 +1028,8 @@ func (e *Extractor) endTag() bool {
 			return false
 		}
 	}
-	name, _ := e.tagName(raw, 2)
-	switch classify(name) {
+	k, _ := e.tagKindAt(raw, 2)
+	switch k {
 	case tagA:
 		return e.closeAnchor()
 	case tagForm:
@@ -1112,14 +1140,41 @@ func (e *Extractor) readAttrs(raw []byte, nameEnd int, want attrSet) (at attrs) 
 // the value, and nil otherwise. The attribute scanner would find the same.
 func onlyHref(raw []byte, nameEnd int) []byte {
 	i := nameEnd + len(` href="`)
-	if i >= len(raw) || string(raw[nameEnd:i]) != ` href="` {
+	end := len(raw) - len(`">`)
+	if end < i || string(raw[nameEnd:i]) != ` href="` || raw[end] != '"' || raw[end+1] != '>' || !plainValue(raw[i:end]) {
 		return nil
 	}
-	k, plain := quotedEnd(raw[i:], '"')
-	if k < 0 || !plain || i+k+1 >= len(raw) || raw[i+k+1] != '>' {
-		return nil
+	return raw[i:end:end]
+}
+
+// plainValue reports that v holds no '"', no '&' and no byte below ' ':
+// that it is the whole of a double-quoted attribute value with nothing to
+// decode. It looks at eight bytes at a time, the last eight overlapping
+// the ones before; a borrow trick flags a byte only if some byte is a
+// true match.
+func plainValue(v []byte) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	if len(v) < 8 {
+		for _, c := range v {
+			if c < ' ' || c == '"' || c == '&' {
+				return false
+			}
+		}
+		return true
 	}
-	return raw[i : i+k : i+k]
+	bad := func(x uint64) uint64 {
+		q := x ^ 0x02*ones // '"' becomes ' ', bytes below ' ' stay below it
+		a := x ^ '&'*ones
+		return ((q-0x21*ones)&^q | (a-ones)&^a) & highs
+	}
+	m := bad(binary.LittleEndian.Uint64(v[len(v)-8:]))
+	for i := 0; i+8 < len(v); i += 8 {
+		m |= bad(binary.LittleEndian.Uint64(v[i:]))
+	}
+	return m == 0
 }
 
 // tagAttrs is readAttrs through the tokenizer's TagAttr. TagAttr yields a
@@ -1608,6 +1663,185 @@ const (
 	tagTh
 )
 
+// tagKindAt returns the kind of the tag whose name starts at raw[start],
+// with the offset just after the name. It is classify(tagName) with the
+// name packed into a word, lower-cased, first byte lowest, and looked up
+// by that word; only names longer than eight bytes go through tagName and
+// classify.
+//
+// The name is read eight bytes at a time when raw's capacity allows (raw
+// is a slice of the tokenizer's buffer; the bytes after it are masked
+// out): the first byte at or below ' ', '/' or '>' ends it if it is
+// whitespace or one of those two, and names holding other bytes below ' '
+// take the byte-wise path.
+func (e *Extractor) tagKindAt(raw []byte, start int) (tagKind, int) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+		low7  = 0x7F7F7F7F7F7F7F7F
+	)
+	if start+8 <= cap(raw) && start < len(raw) {
+		x := binary.LittleEndian.Uint64(raw[start : start+8 : start+8])
+		if n := len(raw) - start; n < 8 {
+			x |= ^uint64(0) << (8 * uint(n)) // past the end: bytes that end the name
+		}
+		s, gt := x^'/'*ones, x^'>'*ones
+		if d := ((x-'!'*ones)&^x | (s-ones)&^s | (gt-ones)&^gt) & highs; d != 0 {
+			n := bits.TrailingZeros64(d) >> 3
+			if c := raw[start : start+8][n]; n > 0 && (c >= ' ' || isSpace(c) || start+n == len(raw)) {
+				key := x & (1<<(8*uint(n)) - 1)
+				h := key & low7
+				upper := (h + (0x80-'A')*ones) &^ (h + (0x80-'Z'-1)*ones) &^ key & highs
+				return classifyKey(key | upper>>2), start + n
+			}
+		}
+	}
+	var key uint64
+	end := start
+	for ; end < len(raw); end++ {
+		c := raw[end]
+		if c <= '>' && (c == '>' || c == '/' || isSpace(c)) {
+			break
+		}
+		if c-'A' < 26 {
+			c += 'a' - 'A'
+		} else if c == 0 {
+			c = 0xFF // no tag's name: a NUL does not end the name
+		}
+		if end-start < 8 {
+			key |= uint64(c) << (8 * uint(end-start))
+		}
+	}
+	if end-start > 8 {
+		name, _ := e.tagName(raw, start)
+		return classify(name), end
+	}
+	return classifyKey(key), end
+}
+
+// classifyKey is classify for a name of at most eight bytes packed as
+// tagKindAt packs it.
+func classifyKey(key uint64) tagKind {
+	switch key {
+	case 'a': // a
+		return tagA
+	case 'p', // p
+		'd' | 'i'<<8 | 'v'<<16,           // div
+		'l' | 'i'<<8,                     // li
+		'u' | 'l'<<8,                     // ul
+		'o' | 'l'<<8,                     // ol
+		'h' | '1'<<8,                     // h1
+		'h' | '2'<<8,                     // h2
+		'h' | '3'<<8,                     // h3
+		'h' | '4'<<8,                     // h4
+		'h' | '5'<<8,                     // h5
+		'h' | '6'<<8,                     // h6
+		't' | 'r'<<8,                     // tr
+		'd' | 'd'<<8,                     // dd
+		'd' | 'l'<<8,                     // dl
+		'd' | 't'<<8,                     // dt
+		'h' | 'r'<<8,                     // hr
+		'n' | 'a'<<8 | 'v'<<16,           // nav
+		'p' | 'r'<<8 | 'e'<<16,           // pre
+		'h' | 'e'<<8 | 'a'<<16 | 'd'<<24, // head
+		'm' | 'a'<<8 | 'i'<<16 | 'n'<<24, // main
+		'a' | 's'<<8 | 'i'<<16 | 'd'<<24 | 'e'<<32,                               // aside
+		'h' | 'e'<<8 | 'a'<<16 | 'd'<<24 | 'e'<<32 | 'r'<<40,                     // header
+		'f' | 'o'<<8 | 'o'<<16 | 't'<<24 | 'e'<<32 | 'r'<<40,                     // footer
+		'o' | 'p'<<8 | 't'<<16 | 'i'<<24 | 'o'<<32 | 'n'<<40,                     // option
+		'f' | 'i'<<8 | 'g'<<16 | 'u'<<24 | 'r'<<32 | 'e'<<40,                     // figure
+		'd' | 'i'<<8 | 'a'<<16 | 'l'<<24 | 'o'<<32 | 'g'<<40,                     // dialog
+		'h' | 'g'<<8 | 'r'<<16 | 'o'<<24 | 'u'<<32 | 'p'<<40,                     // hgroup
+		'a' | 'd'<<8 | 'd'<<16 | 'r'<<24 | 'e'<<32 | 's'<<40 | 's'<<48,           // address
+		'a' | 'r'<<8 | 't'<<16 | 'i'<<24 | 'c'<<32 | 'l'<<40 | 'e'<<48,           // article
+		'c' | 'a'<<8 | 'p'<<16 | 't'<<24 | 'i'<<32 | 'o'<<40 | 'n'<<48,           // caption
+		'd' | 'e'<<8 | 't'<<16 | 'a'<<24 | 'i'<<32 | 'l'<<40 | 's'<<48,           // details
+		's' | 'e'<<8 | 'c'<<16 | 't'<<24 | 'i'<<32 | 'o'<<40 | 'n'<<48,           // section
+		's' | 'u'<<8 | 'm'<<16 | 'm'<<24 | 'a'<<32 | 'r'<<40 | 'y'<<48,           // summary
+		'f' | 'i'<<8 | 'e'<<16 | 'l'<<24 | 'd'<<32 | 's'<<40 | 'e'<<48 | 't'<<56: // fieldset
+		return tagBlock
+	case 'h' | 't'<<8 | 'm'<<16 | 'l'<<24: // html
+		return tagHTML
+	case 'b' | 'r'<<8: // br
+		return tagBreak
+	case 't' | 'd'<<8: // td
+		return tagTd
+	case 't' | 'h'<<8: // th
+		return tagTh
+	case 'b' | 'o'<<8 | 'd'<<16 | 'y'<<24: // body
+		return tagBody
+	case 't' | 'a'<<8 | 'b'<<16 | 'l'<<24 | 'e'<<32: // table
+		return tagTable
+	case 'f' | 'o'<<8 | 'r'<<16 | 'm'<<24: // form
+		return tagForm
+	case 'q': // q
+		return tagQ
+	case 'd' | 'e'<<8 | 'l'<<16: // del
+		return tagDel
+	case 'i' | 'n'<<8 | 's'<<16: // ins
+		return tagIns
+	case 'i' | 'm'<<8 | 'a'<<16 | 'g'<<24 | 'e'<<32: // image
+		return tagImage
+	case 'u' | 's'<<8 | 'e'<<16: // use
+		return tagUse
+	case 's' | 'o'<<8 | 'u'<<16 | 'r'<<24 | 'c'<<32 | 'e'<<40: // source
+		return tagSource
+	case 'a' | 'u'<<8 | 'd'<<16 | 'i'<<24 | 'o'<<32: // audio
+		return tagAudio
+	case 't' | 'r'<<8 | 'a'<<16 | 'c'<<24 | 'k'<<32: // track
+		return tagTrack
+	case 'e' | 'm'<<8 | 'b'<<16 | 'e'<<24 | 'd'<<32: // embed
+		return tagEmbed
+	case 'v' | 'i'<<8 | 'd'<<16 | 'e'<<24 | 'o'<<32: // video
+		return tagVideo
+	case 'o' | 'b'<<8 | 'j'<<16 | 'e'<<24 | 'c'<<32 | 't'<<40: // object
+		return tagObject
+	case 'a' | 'p'<<8 | 'p'<<16 | 'l'<<24 | 'e'<<32 | 't'<<40: // applet
+		return tagApplet
+	case 's' | 'c'<<8 | 'r'<<16 | 'i'<<24 | 'p'<<32 | 't'<<40: // script
+		return tagScript
+	case 's' | 't'<<8 | 'y'<<16 | 'l'<<24 | 'e'<<32: // style
+		return tagStyle
+	case 'i' | 'n'<<8 | 'p'<<16 | 'u'<<24 | 't'<<32: // input
+		return tagInput
+	case 'b' | 'u'<<8 | 't'<<16 | 't'<<24 | 'o'<<32 | 'n'<<40: // button
+		return tagButton
+	case 'i' | 's'<<8 | 'i'<<16 | 'n'<<24 | 'd'<<32 | 'e'<<40 | 'x'<<48: // isindex
+		return tagIsindex
+	case 'w' | 'b'<<8 | 'r'<<16: // wbr
+		return tagWbr
+	case 'i' | 'm'<<8 | 'g'<<16: // img
+		return tagImg
+	case 'a' | 'r'<<8 | 'e'<<16 | 'a'<<24: // area
+		return tagArea
+	case 'f' | 'r'<<8 | 'a'<<16 | 'm'<<24 | 'e'<<32: // frame
+		return tagFrame
+	case 'i' | 'f'<<8 | 'r'<<16 | 'a'<<24 | 'm'<<32 | 'e'<<40: // iframe
+		return tagIframe
+	case 'l' | 'i'<<8 | 'n'<<16 | 'k'<<24: // link
+		return tagLink
+	case 'm' | 'e'<<8 | 't'<<16 | 'a'<<24: // meta
+		return tagMeta
+	case 'b' | 'a'<<8 | 's'<<16 | 'e'<<24: // base
+		return tagBase
+	case 't' | 'i'<<8 | 't'<<16 | 'l'<<24 | 'e'<<32: // title
+		return tagTitle
+	case 'n' | 'o'<<8 | 's'<<16 | 'c'<<24 | 'r'<<32 | 'i'<<40 | 'p'<<48 | 't'<<56, // noscript
+		'n' | 'o'<<8 | 'e'<<16 | 'm'<<24 | 'b'<<32 | 'e'<<40 | 'd'<<48,           // noembed
+		'n' | 'o'<<8 | 'f'<<16 | 'r'<<24 | 'a'<<32 | 'm'<<40 | 'e'<<48 | 's'<<56: // noframes
+		return tagRawSkip
+	case 't' | 'e'<<8 | 'x'<<16 | 't'<<24 | 'a'<<32 | 'r'<<40 | 'e'<<48 | 'a'<<56, // textarea
+		'x' | 'm'<<8 | 'p'<<16: // xmp
+		return tagRawVisible
+	case 't' | 'e'<<8 | 'm'<<16 | 'p'<<24 | 'l'<<32 | 'a'<<40 | 't'<<48 | 'e'<<56: // template
+		return tagTemplate
+	case 's' | 'v'<<8 | 'g'<<16, // svg
+		'm' | 'a'<<8 | 't'<<16 | 'h'<<24: // math
+		return tagForeign
+	}
+	return tagOther
+}
+
 // classify returns the kind of the lower-case tag name.
 func classify(name []byte) tagKind {
 	switch string(name) {
@@ -1723,33 +1957,38 @@ func appendRawText(dst, src []byte, sep *byte, limit int) (out []byte, full, ok 
 // rewriting, so each segment between other whitespace is copied with one
 // append; segmentEnd finds its end eight bytes at a time.
 func collapse(dst, src []byte, sep *byte, limit int, raw bool) (out []byte, full, ok bool) {
+	s := *sep
 	n := len(src)
 	i := 0
 	for i < n {
 		c := src[i]
-		if raw && (c == '&' || c == '\r' || c == 0) {
-			return dst, false, false
-		}
-		if isSpace(c) {
-			if *sep == 0 {
-				*sep = ' '
+		if c <= ' ' || c == 0xC2 || c == '&' {
+			if raw && (c == '&' || c == '\r' || c == 0) {
+				*sep = s
+				return dst, false, false
 			}
-			i++
-			continue
-		}
-		if c == 0xC2 && i+1 < n && src[i+1] == 0xA0 {
-			if *sep == 0 {
-				*sep = ' '
+			if isSpace(c) {
+				if s == 0 {
+					s = ' '
+				}
+				i++
+				continue
 			}
-			i += 2
-			continue
+			if c == 0xC2 && i+1 < n && src[i+1] == 0xA0 {
+				if s == 0 {
+					s = ' '
+				}
+				i += 2
+				continue
+			}
 		}
 		j, ok := segmentEnd(src, i+1, raw)
 		if !ok {
+			*sep = s
 			return dst, false, false
 		}
 		need := 0
-		if *sep != 0 && len(dst) > 0 {
+		if s != 0 && len(dst) > 0 {
 			need = 1
 		}
 		run := src[i:j]
@@ -1766,19 +2005,21 @@ func collapse(dst, src []byte, sep *byte, limit int, raw bool) (out []byte, full
 			}
 			if len(cut) > 0 {
 				if need == 1 {
-					dst = append(dst, *sep)
+					dst = append(dst, s)
 				}
 				dst = append(dst, cut...)
 			}
+			*sep = s
 			return dst, true, true
 		}
 		if need == 1 {
-			dst = append(dst, *sep)
+			dst = append(dst, s)
 		}
-		*sep = 0
+		s = 0
 		dst = append(dst, run...)
 		i = j
 	}
+	*sep = s
 	return dst, false, true
 }
 
@@ -1799,24 +2040,25 @@ func segmentEnd(src []byte, j int, raw bool) (end int, ok bool) {
 	var prevSpace uint64 // 0x80 if src[j-1] may be a space
 	for j < n {
 		if n >= 8 {
-			// The next eight bytes, or the last ones shifted down so that
-			// the bytes before j drop out.
-			var x, valid uint64 = 0, highs
-			if j+8 <= n {
-				x = binary.LittleEndian.Uint64(src[j:])
-			} else {
-				shift := 8 * uint(8-(n-j))
-				x = binary.LittleEndian.Uint64(src[n-8:]) >> shift
-				valid >>= shift
-			}
-			m, sp := segmentWord(x, prevSpace)
-			if m &= valid; m == 0 {
-				if valid != highs {
+			var m uint64
+			for ; j+8 <= n; j += 8 {
+				var sp uint64
+				if m, sp = segmentWord(binary.LittleEndian.Uint64(src[j:j+8]), prevSpace); m != 0 {
 					break
 				}
 				prevSpace = sp >> 56
-				j += 8
-				continue
+			}
+			if m == 0 {
+				if j >= n {
+					break
+				}
+				// The last bytes, shifted down so that the bytes before
+				// j drop out.
+				shift := 8 * uint(8-(n-j))
+				m, _ = segmentWord(binary.LittleEndian.Uint64(src[n-8:])>>shift, prevSpace)
+				if m &= highs >> shift; m == 0 {
+					break
+				}
 			}
 			j += bits.TrailingZeros64(m) >> 3
 		}
@@ -1853,11 +2095,11 @@ func segmentWord(x, prevSpace uint64) (m, sp uint64) {
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
+	v := x ^ 0x06*ones // '&' becomes ' ', bytes below ' ' stay below it
 	y := x ^ 0xC2*ones
-	a := x ^ '&'*ones
 	z := x ^ ' '*ones
 	sp = (z - ones) &^ z & highs
-	m = ((x-' '*ones)&^x|(y-ones)&^y|(a-ones)&^a)&highs | sp&(sp<<8|prevSpace)
+	m = ((v-0x21*ones)&^v|(y-ones)&^y)&highs | sp&(sp<<8|prevSpace)
 	return m, sp
 }
 

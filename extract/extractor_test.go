@@ -89,9 +89,9 @@ func TestAttrScannerMatchesTokenizer(t *testing.T) {
 }
 
 // TestExtractorAllocs guards the zero-copy tier: over a whole page, a
-// reused Extractor must allocate exactly what the bare tokenizer allocates
-// (x/net/html copies attribute names inside Next), however many links the
-// page has.
+// reused Extractor must allocate exactly what the bare tokenizer, reused
+// the same way, allocates (x/net/html copies attribute names inside Next),
+// however many links the page has.
 func TestExtractorAllocs(t *testing.T) {
 	if testing.CoverMode() != "" || linksRaceEnabled {
 		t.Skip("allocation counts differ under -race and -cover")
@@ -116,20 +116,31 @@ func TestExtractorAllocs(t *testing.T) {
 		}
 		run() // grow buffers
 		got := testing.AllocsPerRun(20, run)
-		want := testing.AllocsPerRun(20, func() {
-			r.Reset(page)
-			z := html.NewTokenizer(r)
-			z.SetMaxBuf(DefaultMaxTokenLen)
-			for z.Next() != html.ErrorToken {
-			}
-		})
+		want := tokenizerAllocs(r, page)
 		if links != 3*n+1 {
 			t.Fatalf("%d links: Extractor found %d, want %d", n, links, 3*n+1)
 		}
 		if got != want {
-			t.Errorf("%d links: Extractor allocates %v per page, bare tokenizer %v; want equal (0 per link)", n, got, want)
+			t.Errorf("%d links: Extractor allocates %v per page, reused bare tokenizer %v; want equal (0 per link)", n, got, want)
 		}
 	}
+}
+
+// tokenizerAllocs returns how many allocations the bare tokenizer makes
+// on page read through r when it is reused as Reset reuses it: a copy of a
+// fresh tokenizer, which shares its input buffer and attribute-name map.
+func tokenizerAllocs(r *bytes.Reader, page []byte) float64 {
+	z := html.NewTokenizer(r)
+	z.SetMaxBuf(DefaultMaxTokenLen)
+	fresh := *z
+	run := func() {
+		r.Reset(page)
+		*z = fresh
+		for z.Next() != html.ErrorToken {
+		}
+	}
+	run()
+	return testing.AllocsPerRun(20, run)
 }
 
 // TestExtractorAllocsAllKinds is TestExtractorAllocs on a page with every
@@ -160,18 +171,12 @@ func TestExtractorAllocsAllKinds(t *testing.T) {
 		}
 		run() // grow buffers
 		got := testing.AllocsPerRun(20, run)
-		want := testing.AllocsPerRun(20, func() {
-			r.Reset(page)
-			z := html.NewTokenizer(r)
-			z.SetMaxBuf(DefaultMaxTokenLen)
-			for z.Next() != html.ErrorToken {
-			}
-		})
+		want := tokenizerAllocs(r, page)
 		if links != 12*n+3 {
 			t.Fatalf("%d links: Extractor found %d, want %d", n, links, 12*n+3)
 		}
 		if got != want {
-			t.Errorf("%d links: Extractor allocates %v per page, bare tokenizer %v; want equal (0 per link)", n, got, want)
+			t.Errorf("%d links: Extractor allocates %v per page, reused bare tokenizer %v; want equal (0 per link)", n, got, want)
 		}
 	}
 }
@@ -382,7 +387,10 @@ func checkReadAttrs(t *testing.T, tag []byte) {
 		return
 	}
 	raw := e.z.Raw()
-	_, end := e.tagName(raw, 1)
+	name, end := e.tagName(raw, 1)
+	if k, kEnd := e.tagKindAt(raw, 1); k != classify(name) || kEnd != end {
+		t.Errorf("tagKindAt(%q) = %d, %d; tagName and classify: %d, %d", raw, k, kEnd, classify(name), end)
+	}
 	got := format(e.readAttrs(raw, end, wantAll))
 
 	ref := NewExtractor(nil)
@@ -643,6 +651,36 @@ func TestQuotedEnd(t *testing.T) {
 		wantPlain := !bytes.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == '&' })
 		if k != wantK || plain != wantPlain {
 			t.Errorf("quotedEnd(%q) = %d, %v; want %d, %v", s, k, plain, wantK, wantPlain)
+		}
+	}
+}
+
+// TestTagKindAt checks the packed lookup against classify for every tag
+// name the Extractor knows, in both cases, and for names it must not
+// confuse with them.
+func TestTagKindAt(t *testing.T) {
+	names := []string{"a", "p", "div", "li", "h1", "nav", "head", "main", "aside", "header", "section", "article",
+		"fieldset", "figcaption", "blockquote", "plaintext", "noscript", "noembed", "noframes", "template", "textarea",
+		"html", "br", "td", "th", "body", "table", "form", "q", "del", "ins", "image", "use", "source", "audio", "track",
+		"embed", "video", "object", "applet", "script", "style", "input", "button", "isindex", "wbr", "img", "area",
+		"frame", "iframe", "link", "meta", "base", "title", "xmp", "svg", "math",
+		"a\x00", "a\x00b", "\x00a", "ab", "sectionx", "abcdefgh", "abcdefg", "sectio", "SeCtIoN", "h\x80", "\xc1", "blockquot", "blockquotes", "figcaptions", "p\x00\x00", "\xc3\xa9", "nav1", ""}
+	var e Extractor
+	for _, n := range names {
+		for _, name := range []string{n, strings.ToUpper(n)} {
+			for _, tail := range []string{">", " x=1>", "/>", "\t>", "", "\x01>", "\x00>", "\x01 >", "é>"} {
+				tag := "<" + name + tail
+				lower, end := e.tagName([]byte(tag), 1)
+				want := classify(lower)
+				// Exactly the tag, and the tag followed in its array by
+				// bytes that tagKindAt may read but must ignore.
+				for _, after := range []string{"", ">>>>>>>>>", "xxxxxxxxx", "\x00\x00\x00\x00\x00\x00\x00\x00\x00", "         "} {
+					raw := []byte(tag + after)[:len(tag)]
+					if got, gotEnd := e.tagKindAt(raw, 1); got != want || gotEnd != end {
+						t.Errorf("tagKindAt(%q, then %q) = %d, %d; want %d, %d", raw, after, got, gotEnd, want, end)
+					}
+				}
+			}
 		}
 	}
 }
