@@ -53,11 +53,22 @@ type WARCOptions struct {
 	// Info adds fields to each file's warcinfo record, in sorted key order
 	// (a crawl's settings: "robots": "obey", "http-header-user-agent", ...).
 	Info map[string]string
-	// GzipLevel is the compression level, 1 (fastest) to 9 (smallest).
-	// Default DefaultGzipLevel, 1: on crawltest pages (5 KB of HTML) it
-	// makes files 8 % larger than level 6 (2,705 against 2,515 bytes per
-	// exchange) for less CPU; level 9 saves 1.5 % more for twice the CPU.
+	// GzipLevel is the compression level: 1 (fastest) to 9 (smallest), or
+	// one of klauspost/compress's cheaper modes, gzip.StatelessCompression
+	// (-3) or gzip.HuffmanOnly (-2). Default DefaultGzipLevel, -3: on
+	// crawltest pages (5.5 KB response records) it compresses to 2,207
+	// bytes a record that level 1 makes 2,228 bytes, level 6 2,090, for
+	// 7 % less CPU than level 1 (its hash table is a quarter the size, so
+	// it stays in cache); level 9 costs twice level 1's CPU; Huffman only
+	// costs half of level 1 but leaves records 62 % larger (3,612 bytes).
+	// See bench/README.md.
 	GzipLevel int
+	// MinGzipSize: records shorter than this, WARC header included, are
+	// put in their gzip member uncompressed (a stored block). A request
+	// record (about 700 bytes) deflates to about 470 bytes for as much
+	// CPU as a third of its page's response record. Default 1024;
+	// negative compresses every record.
+	MinGzipSize int
 	// Now is the clock for record dates. Default time.Now.
 	Now func() time.Time
 }
@@ -103,8 +114,11 @@ type WARC struct {
 // warcKit is what one worker uses to write records, kept between calls
 // so that writing a record allocates almost nothing.
 type warcKit struct {
-	zw      *gzip.Writer
+	zw      *gzip.Writer // at WARCOptions.GzipLevel
+	stored  *gzip.Writer // without compression, for records under minGzip bytes
+	minGzip int
 	out     bytes.Buffer // compressed members, written to the file in one call
+	rec     bytes.Buffer // a record before compression
 	head    []byte       // the response record's WARC header
 	reqHead []byte       // the request record's
 	scratch []byte       // copy buffer for responses spooled to a file
@@ -146,8 +160,11 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 	if o.GzipLevel == 0 {
 		o.GzipLevel = DefaultGzipLevel
 	}
-	if o.GzipLevel < 1 || o.GzipLevel > 9 {
-		return nil, fmt.Errorf("store: WARC gzip level %d not in 1..9", o.GzipLevel)
+	if o.GzipLevel < gzip.StatelessCompression || o.GzipLevel > 9 || o.GzipLevel == -1 {
+		return nil, fmt.Errorf("store: WARC gzip level %d not in 1..9, -2 or -3", o.GzipLevel)
+	}
+	if o.MinGzipSize == 0 {
+		o.MinGzipSize = 1024
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -176,7 +193,8 @@ func (w *WARC) kit() *warcKit {
 	k := <-w.kits
 	if k == nil {
 		zw, _ := gzip.NewWriterLevel(io.Discard, w.opts.GzipLevel)
-		k = &warcKit{zw: zw, scratch: make([]byte, 32<<10), head: make([]byte, 0, 1024)}
+		stored, _ := gzip.NewWriterLevel(io.Discard, gzip.NoCompression)
+		k = &warcKit{zw: zw, stored: stored, minGzip: w.opts.MinGzipSize, scratch: make([]byte, 32<<10), head: make([]byte, 0, 1024)}
 	}
 	k.out.Reset()
 	k.sizes = k.sizes[:0]
@@ -188,14 +206,18 @@ func (w *WARC) release(k *warcKit) {
 	if k.out.Cap() > 4*bufferedRecord {
 		k.out = bytes.Buffer{}
 	}
+	if k.rec.Cap() > 4*bufferedRecord {
+		k.rec = bytes.Buffer{}
+	}
 	if cap(k.scan.header) > 64<<10 {
 		k.scan.header = nil
 	}
 	w.kits <- k
 }
 
-// DefaultGzipLevel is WARCOptions.GzipLevel when it is zero.
-const DefaultGzipLevel = 1
+// DefaultGzipLevel is WARCOptions.GzipLevel when it is zero:
+// klauspost/compress's stateless compression.
+const DefaultGzipLevel = gzip.StatelessCompression
 
 // recordOptions: the store computes the digests itself, in the one pass
 // that finds the HTTP header, so the library's validation (which parses
@@ -480,13 +502,31 @@ func (w *WARC) marshaled(rec gowarc.WarcRecord) member {
 	}}
 }
 
-// compress writes m to dst as one gzip member.
+// compress writes m to dst as one gzip member. A record of up to
+// bufferedRecord bytes is put together in k.rec first and given to the
+// compressor in one piece (a stateless compressor compresses each write
+// on its own).
 func (k *warcKit) compress(dst io.Writer, m member) error {
-	k.zw.Reset(dst)
-	if err := m.emit(k.zw, k.scratch); err != nil {
-		return err
+	zw := k.zw
+	if m.size <= bufferedRecord {
+		k.rec.Reset()
+		if err := m.emit(&k.rec, k.scratch); err != nil {
+			return err
+		}
+		if k.rec.Len() < k.minGzip {
+			zw = k.stored
+		}
+		zw.Reset(dst)
+		if _, err := zw.Write(k.rec.Bytes()); err != nil {
+			return err
+		}
+	} else {
+		zw.Reset(dst)
+		if err := m.emit(zw, k.scratch); err != nil {
+			return err
+		}
 	}
-	return k.zw.Close()
+	return zw.Close()
 }
 
 // write appends ms to the current file, one gzip member each, all in the
