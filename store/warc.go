@@ -55,19 +55,19 @@ type WARCOptions struct {
 	Info map[string]string
 	// GzipLevel is the compression level: 1 (fastest) to 9 (smallest), or
 	// one of klauspost/compress's cheaper modes, gzip.StatelessCompression
-	// (-3) or gzip.HuffmanOnly (-2). Default DefaultGzipLevel, -3: on
-	// crawltest pages (5.5 KB response records) it compresses to 2,207
-	// bytes a record that level 1 makes 2,228 bytes, level 6 2,090, for
-	// 7 % less CPU than level 1 (its hash table is a quarter the size, so
-	// it stays in cache); level 9 costs twice level 1's CPU; Huffman only
-	// costs half of level 1 but leaves records 62 % larger (3,612 bytes).
-	// See bench/README.md.
+	// (-3) or gzip.HuffmanOnly (-2). Default DefaultGzipLevel, -3. Per
+	// crawltest exchange (a 5.5 KB response record and a 0.7 KB request
+	// record, stored: see MinGzipSize), BenchmarkWARCPutExchange measured
+	// 2,887 bytes on disk for -3, 2,908 for level 1 (for about 5 % more
+	// CPU), 2,738 for level 6 (+40 % CPU), 2,705 for level 9 (2.5 × the
+	// CPU) and 4,293 for -2 (30 % less CPU).
 	GzipLevel int
 	// MinGzipSize: records shorter than this, WARC header included, are
 	// put in their gzip member uncompressed (a stored block). A request
-	// record (about 700 bytes) deflates to about 470 bytes for as much
-	// CPU as a third of its page's response record. Default 1024;
-	// negative compresses every record.
+	// record (about 700 bytes) deflates to about 470 bytes for about a
+	// fifth of the CPU its exchange costs the store. Default 1024;
+	// negative compresses every record (2,675 bytes per crawltest
+	// exchange instead of 2,887).
 	MinGzipSize int
 	// Now is the clock for record dates. Default time.Now.
 	Now func() time.Time
@@ -261,6 +261,9 @@ func (w *WARC) warcinfo(fileName string) (gowarc.WarcRecord, error) {
 // fetcher makes when the store is given with trawl.WithStore.
 func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	uri := ex.URL.String()
+	if strings.ContainsAny(uri, "\r\n") {
+		uri = oneLine(uri) // the fetcher sends no such URL; NewExchange may
+	}
 	date := ex.Date.UTC()
 	if ex.Date.IsZero() {
 		date = w.opts.Now().UTC()
