@@ -98,8 +98,13 @@ func TestCrawl(t *testing.T) {
 	}
 	if os.Getenv("TRAWL_BENCH_WARC") == "1" {
 		// What -warc costs: every exchange written as WARC, at the gzip
-		// level TRAWL_BENCH_WARC_GZIP (default the store's).
-		w, err := store.NewWARC(t.TempDir(), &store.WARCOptions{GzipLevel: envInt(t, "TRAWL_BENCH_WARC_GZIP", 0)})
+		// level TRAWL_BENCH_WARC_GZIP, records under
+		// TRAWL_BENCH_WARC_MIN_GZIP bytes stored uncompressed (defaults
+		// the store's; a huge value stores every record uncompressed).
+		w, err := store.NewWARC(t.TempDir(), &store.WARCOptions{
+			GzipLevel:   envInt(t, "TRAWL_BENCH_WARC_GZIP", 0),
+			MinGzipSize: envInt(t, "TRAWL_BENCH_WARC_MIN_GZIP", 0),
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
