@@ -53,7 +53,7 @@ type WARCOptions struct {
 	// Info adds fields to each file's warcinfo record, in sorted key order
 	// (a crawl's settings: "robots": "obey", "http-header-user-agent", ...).
 	Info map[string]string
-	// GzipLevel is the compression level: 1 (fastest) to 9 (smallest), or
+	// GzipLevel is the compression level: 1 to 9 (smallest, slowest), or
 	// one of klauspost/compress's cheaper modes, gzip.StatelessCompression
 	// (-3) or gzip.HuffmanOnly (-2). Default DefaultGzipLevel, -3. Per
 	// crawltest exchange (a 5.5 KB response record and a 0.7 KB request
