@@ -65,7 +65,7 @@ type WARCOptions struct {
 	// MinGzipSize: records shorter than this, WARC header included, are
 	// put in their gzip member uncompressed (a stored block). A request
 	// record (about 700 bytes) deflates to about 470 bytes for about a
-	// fifth of the CPU its exchange costs the store. Default 1024;
+	// sixth of the CPU its exchange costs the store. Default 1024;
 	// negative compresses every record (2,675 bytes per crawltest
 	// exchange instead of 2,887).
 	MinGzipSize int
