@@ -75,48 +75,81 @@
 // mime, status, digest, offset, length and filename), sorted when the store
 // is closed; warcio.js's cdx-index gives the same entries.
 //
-// Crash safety: a record is compressed in memory and written with one
-// write, or, when a failure interrupts it, cut off again, so a crash (kill
-// -9) loses at most the record being written: the .open file reads, with
-// any WARC reader, up to that record (the tests cut a file inside its last
-// record and check that warcio.js reads every record before it). Nothing is
-// fsynced: a power failure can lose what the kernel had not written. The
-// index is written through a buffer flushed when a file is closed; after a
-// crash, rebuild it from the files (warcio cdx-index). PutExchange and Put
-// are safe for concurrent use: records are built and compressed by the
-// calling workers in parallel and only the write to the file is serialized.
-// Memory does not grow with response or file size: the fetcher spools
-// responses over 256 KiB to an unnamed temporary file, the record builder
-// does the same, and records over 1 MiB are compressed straight into the
-// file (under its lock) instead of in memory.
+// Compression: WARCOptions.GzipLevel, by default klauspost/compress's
+// stateless compression (a deflate with a hash table a quarter the size of
+// level 1's: on crawltest's 5.5 KB response records 1 % smaller than level
+// 1, for the same CPU in a crawl and 5 % less in BenchmarkWARCPutExchange). Records
+// shorter than WARCOptions.MinGzipSize (1 KiB: request records) go in
+// their member uncompressed (a stored deflate block, which every gzip
+// reader reads): deflating a 700-byte request saves about 200 bytes for a
+// Huffman table built from scratch, as much CPU as a third of the page's
+// response record: in bench/ scenario A, 0.025 ms of a page's 0.3 ms. An
+// exchange then takes about 2.9 KB on disk against 2.7 KB with every
+// record compressed at level 1. bench/README.md has the figures for each
+// level and what WARC output costs a crawl.
 //
-// The library: records are built and serialized with
-// github.com/nlnwa/gowarc (v1.6.0, the National Library of Norway's WARC
-// library behind its Veidemann crawler), compared with
-// github.com/internetarchive/gowarc (v0.8.96, the library of the Internet
-// Archive's Zeno crawler). internetarchive/gowarc is the more active
-// (release November 2025 against May 2024) but is built around its own
-// HTTP client and transport, which would replace this fetcher's dialer,
-// private-network guard and limits; its writer takes records through a
-// channel to rotator goroutines that panic on file errors, keeps global
-// mutable counters, writes WARC header fields from a Go map (in random
-// order) and pulls in utls, miekg/dns, a SOCKS5 server, brotli, xz, zstd,
-// blake3 and cobra. nlnwa/gowarc has a small record API (a builder,
-// revisit profiles, a marshaler, a validating reader), keeps header order,
-// spools large blocks to disk, and needs only uuid, klauspost/compress,
-// whatwg-url (which trawl already uses) and one file-rename helper from
-// prometheus (in a minimal program each library adds about 1.9 MB; nlnwa/gowarc
-// adds 0.8 MB to sitespider, 12.7 to 13.5 MB). Its WarcFileWriter
-// is not used: it gzips straight into the file (several write calls per
-// record), compresses under one lock, reports uncompressed sizes (a CDXJ
-// index needs compressed lengths) and logs rather than returns close
-// errors, so this package writes the gzip members, rotates and names the
-// files itself (about 150 lines), and computes the digests in the pass
-// that finds the HTTP header rather than parsing every block again. One
-// flaw found on the way: every gowarc.NewRecordBuilder call writes a global
-// of github.com/google/uuid (EnableRandPool) without synchronization, a
-// data race under concurrent Puts; this package makes builders under a
-// lock and its own record IDs, so the race detector is quiet, but another
+// Crash safety: an exchange's records are compressed in memory and written
+// with one write, or, when a failure interrupts it, cut off again, so a
+// crash (kill -9) loses at most the records being written: the .open file
+// reads, with any WARC reader, up to them (a write cut short ends inside
+// the last member; the tests cut a file inside its last record and check
+// that warcio.js reads every record before it). Nothing is fsynced: a
+// power failure can lose what the kernel had not written. The index is
+// written through a buffer flushed when a file is closed; after a crash,
+// rebuild it from the files (warcio cdx-index). PutExchange and Put are
+// safe for concurrent use: records are built and compressed by the
+// calling workers in parallel (as many at once as there are CPUs, each
+// with a compressor and buffers kept for the next exchange) and only the
+// write to the file is serialized. Memory does not grow with response or
+// file size: the fetcher spools responses over 256 KiB to an unnamed
+// temporary file, the store reads them from it in 32 KiB pieces, and
+// records over 1 MiB are compressed straight into the file (under its
+// lock) instead of in memory.
+//
+// The library: records are written with github.com/nlnwa/gowarc (v1.6.0,
+// the National Library of Norway's WARC library behind its Veidemann
+// crawler), compared with github.com/internetarchive/gowarc (v0.8.96, the
+// library of the Internet Archive's Zeno crawler). internetarchive/gowarc
+// is the more active (release November 2025 against May 2024) but is built
+// around its own HTTP client and transport, which would replace this
+// fetcher's dialer, private-network guard and limits; its writer takes
+// records through a channel to rotator goroutines that panic on file
+// errors, keeps global mutable counters, writes WARC header fields from a
+// Go map (in random order) and pulls in utls, miekg/dns, a SOCKS5 server,
+// brotli, xz, zstd, blake3 and cobra. nlnwa/gowarc has a small record API
+// (a builder, revisit profiles, a marshaler, a validating reader), keeps
+// header order, spools large blocks to disk, and needs only uuid,
+// klauspost/compress, whatwg-url (which trawl already uses) and one
+// file-rename helper from prometheus (in a minimal program each library
+// adds about 1.9 MB; nlnwa/gowarc adds 0.8 MB to sitespider, 12.7 to 13.5
+// MB).
+//
+// What is written with gowarc and what by hand: warcinfo, revisit and
+// metadata records are built with gowarc's record builder and serialized
+// with its marshaler. The two records of every fetch, response and
+// request, the store serializes itself, with gowarc's field names and in
+// the order its builder writes them: version line, a fixed list of fields
+// whose values are the store's own (record IDs, dates, digests, the IP
+// address) or a URL as url.URL.String gives it (no line breaks), the
+// block, the closing blank lines: about 60 lines. Through gowarc these
+// records cost more than their compression: the builder copies each block
+// into a buffer of its own, the marshaler copies it again, and each field
+// name is normalized and written with fmt (in bench/ scenario A this was
+// a fifth of what WARC output added to a page; BenchmarkWARCPutExchange
+// made 196 allocations per exchange, against 17 now). Written here, a response in memory is read once to find
+// its HTTP header and compute both digests, and once more into the
+// compressor, never copied otherwise. The tests check these records with
+// gowarc's own reader in strict mode (every field, Content-Length and
+// both digests recomputed) besides warcio.js and the hand-written reader.
+// gowarc's WarcFileWriter is not used: it gzips straight into the file
+// (several write calls per record), compresses under one lock, reports
+// uncompressed sizes (a CDXJ index needs compressed lengths) and logs
+// rather than returns close errors, so this package writes the gzip
+// members, rotates and names the files itself (about 150 lines). One flaw
+// found on the way: every gowarc.NewRecordBuilder call writes a global of
+// github.com/google/uuid (EnableRandPool) without synchronization, a data
+// race under concurrent Puts; this package makes builders under a lock
+// and its own record IDs, so the race detector is quiet, but another
 // package of the program calling google/uuid concurrently would still race
 // with it.
 //

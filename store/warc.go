@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"net"
 	"os"
@@ -52,11 +53,22 @@ type WARCOptions struct {
 	// Info adds fields to each file's warcinfo record, in sorted key order
 	// (a crawl's settings: "robots": "obey", "http-header-user-agent", ...).
 	Info map[string]string
-	// GzipLevel is the compression level, 1 (fastest) to 9 (smallest).
-	// Default DefaultGzipLevel, 1: on crawltest pages (5 KB of HTML) it
-	// makes files 8 % larger than level 6 (2,705 against 2,515 bytes per
-	// exchange) for less CPU; level 9 saves 1.5 % more for twice the CPU.
+	// GzipLevel is the compression level: 1 to 9 (smallest, slowest), or
+	// one of klauspost/compress's cheaper modes, gzip.StatelessCompression
+	// (-3) or gzip.HuffmanOnly (-2). Default DefaultGzipLevel, -3. Per
+	// crawltest exchange (a 5.5 KB response record and a 0.7 KB request
+	// record, stored: see MinGzipSize), BenchmarkWARCPutExchange measured
+	// 2,887 bytes on disk for -3, 2,908 for level 1 (for about 5 % more
+	// CPU), 2,738 for level 6 (+40 % CPU), 2,705 for level 9 (2.5 × the
+	// CPU) and 4,293 for -2 (30 % less CPU).
 	GzipLevel int
+	// MinGzipSize: records shorter than this, WARC header included, are
+	// put in their gzip member uncompressed (a stored block). A request
+	// record (about 700 bytes) deflates to about 470 bytes for about a
+	// sixth of the CPU its exchange costs the store. Default 1024;
+	// negative compresses every record (2,675 bytes per crawltest
+	// exchange instead of 2,887).
+	MinGzipSize int
 	// Now is the clock for record dates. Default time.Now.
 	Now func() time.Time
 }
@@ -89,12 +101,29 @@ type WARC struct {
 
 	records, revisits atomic.Int64
 
-	bufs  sync.Pool // *bytes.Buffer for compressed members
-	gzs   sync.Pool // *gzip.Writer at opts.GzipLevel
-	scans sync.Pool // *[]byte for scanHTTP
-	// sem lets as many workers compress at once as there are CPUs:
-	// more would not go faster, and each holds a compressor's memory.
-	sem chan struct{}
+	// kits holds one warcKit per CPU (nil until first used): taking one
+	// is also the semaphore that lets as many workers build and compress
+	// records at once as there are CPUs (more would not go faster, and
+	// each holds a compressor's memory). A channel rather than a
+	// sync.Pool, which the collector empties: a compressor at level 1
+	// holds about 200 KB of tables, and the crawl collects every few
+	// milliseconds.
+	kits chan *warcKit
+}
+
+// warcKit is what one worker uses to write records, kept between calls
+// so that writing a record allocates almost nothing.
+type warcKit struct {
+	zw      *gzip.Writer // at WARCOptions.GzipLevel
+	stored  *gzip.Writer // without compression, for records under minGzip bytes
+	minGzip int
+	out     bytes.Buffer // compressed members, written to the file in one call
+	rec     bytes.Buffer // a record before compression
+	head    []byte       // the response record's WARC header
+	reqHead []byte       // the request record's
+	scratch []byte       // copy buffer for responses spooled to a file
+	scan    httpScanner
+	sizes   []int64 // the members in out
 }
 
 type revisitRef struct {
@@ -131,8 +160,11 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 	if o.GzipLevel == 0 {
 		o.GzipLevel = DefaultGzipLevel
 	}
-	if o.GzipLevel < 1 || o.GzipLevel > 9 {
-		return nil, fmt.Errorf("store: WARC gzip level %d not in 1..9", o.GzipLevel)
+	if o.GzipLevel < gzip.StatelessCompression || o.GzipLevel > 9 || o.GzipLevel == -1 {
+		return nil, fmt.Errorf("store: WARC gzip level %d not in 1..9, -2 or -3", o.GzipLevel)
+	}
+	if o.MinGzipSize == 0 {
+		o.MinGzipSize = 1024
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -148,12 +180,44 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WARC{dir: dir, opts: o, names: names, cdx: cdx, marsh: gowarc.NewMarshaler(), sem: make(chan struct{}, runtime.GOMAXPROCS(0)),
-		payloads: make(map[string]revisitRef), lastResp: make(map[string]string)}, nil
+	w := &WARC{dir: dir, opts: o, names: names, cdx: cdx, marsh: gowarc.NewMarshaler(), kits: make(chan *warcKit, runtime.GOMAXPROCS(0)),
+		payloads: make(map[string]revisitRef), lastResp: make(map[string]string)}
+	for range cap(w.kits) {
+		w.kits <- nil
+	}
+	return w, nil
 }
 
-// DefaultGzipLevel is WARCOptions.GzipLevel when it is zero.
-const DefaultGzipLevel = 1
+// kit takes a warcKit, waiting while every CPU's is in use.
+func (w *WARC) kit() *warcKit {
+	k := <-w.kits
+	if k == nil {
+		zw, _ := gzip.NewWriterLevel(io.Discard, w.opts.GzipLevel)
+		stored, _ := gzip.NewWriterLevel(io.Discard, gzip.NoCompression)
+		k = &warcKit{zw: zw, stored: stored, minGzip: w.opts.MinGzipSize, scratch: make([]byte, 32<<10), head: make([]byte, 0, 1024)}
+	}
+	k.out.Reset()
+	k.sizes = k.sizes[:0]
+	return k
+}
+
+// release gives k back, dropping a buffer a large record grew.
+func (w *WARC) release(k *warcKit) {
+	if k.out.Cap() > 4*bufferedRecord {
+		k.out = bytes.Buffer{}
+	}
+	if k.rec.Cap() > 4*bufferedRecord {
+		k.rec = bytes.Buffer{}
+	}
+	if cap(k.scan.header) > 64<<10 {
+		k.scan.header = nil
+	}
+	w.kits <- k
+}
+
+// DefaultGzipLevel is WARCOptions.GzipLevel when it is zero:
+// klauspost/compress's stateless compression.
+const DefaultGzipLevel = gzip.StatelessCompression
 
 // recordOptions: the store computes the digests itself, in the one pass
 // that finds the HTTP header, so the library's validation (which parses
@@ -197,6 +261,9 @@ func (w *WARC) warcinfo(fileName string) (gowarc.WarcRecord, error) {
 // fetcher makes when the store is given with trawl.WithStore.
 func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	uri := ex.URL.String()
+	if strings.ContainsAny(uri, "\r\n") {
+		uri = oneLine(uri) // the fetcher sends no such URL; NewExchange may
+	}
 	date := ex.Date.UTC()
 	if ex.Date.IsZero() {
 		date = w.opts.Now().UTC()
@@ -205,17 +272,17 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	if host, _, err := net.SplitHostPort(ex.RemoteAddr); err == nil {
 		ip = host
 	}
-	scratch, _ := w.scans.Get().(*[]byte)
-	if scratch == nil {
-		b := make([]byte, 32<<10)
-		scratch = &b
-	}
-	scan, err := scanHTTP(ex.Response(), *scratch)
-	w.scans.Put(scratch)
-	if err != nil {
+	k := w.kit()
+	defer w.release(k)
+	scan := &k.scan
+	if err := scan.scan(ex.Response(), k.scratch); err != nil {
 		return fmt.Errorf("store: WARC response for %s: %w", uri, err)
 	}
-	respID := newRecordID()
+	if scan.size != ex.ResponseSize() {
+		return fmt.Errorf("store: WARC response for %s: read %d bytes of %d", uri, scan.size, ex.ResponseSize())
+	}
+	payloadDigest := string(scan.payloadDigest())
+	respID, reqID := newRecordID(), newRecordID()
 
 	kind, profile := "response", ""
 	var first revisitRef
@@ -225,8 +292,8 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.payloadSize > 0:
 		w.mu.Lock()
 		var seen bool
-		if first, seen = w.payloads[scan.payloadDigest]; !seen {
-			w.payloads[scan.payloadDigest] = revisitRef{id: respID, uri: uri, date: date.Format(time.RFC3339Nano)}
+		if first, seen = w.payloads[payloadDigest]; !seen {
+			w.payloads[payloadDigest] = revisitRef{id: respID, uri: uri, date: date.Format(time.RFC3339Nano)}
 		}
 		w.mu.Unlock()
 		if seen {
@@ -234,13 +301,14 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		}
 	}
 
-	var resp gowarc.WarcRecord
+	var resp member
 	if kind == "revisit" {
 		// The block is the HTTP header alone; the payload is the one
 		// recorded earlier (or, for a 304, the one the client had).
-		resp, err = w.build(gowarc.Revisit, respID, uri, date, ip, "application/http;msgtype=response", scan.header, func(rb gowarc.WarcRecordBuilder) error {
+		rec, err := w.build(gowarc.Revisit, respID, uri, date, ip, "application/http;msgtype=response", scan.header, func(rb gowarc.WarcRecordBuilder) error {
+			rb.AddWarcHeader(gowarc.WarcConcurrentTo, reqID)
 			rb.AddWarcHeader(gowarc.WarcProfile, profile)
-			rb.AddWarcHeader(gowarc.WarcPayloadDigest, scan.payloadDigest)
+			rb.AddWarcHeader(gowarc.WarcPayloadDigest, payloadDigest)
 			if first.id != "" {
 				rb.AddWarcHeader(gowarc.WarcRefersTo, first.id)
 				rb.AddWarcHeader(gowarc.WarcRefersToTargetURI, first.uri)
@@ -249,34 +317,53 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 			_, err := rb.Write(scan.header)
 			return err
 		})
+		if err != nil {
+			return fmt.Errorf("store: WARC %s record for %s: %w", kind, uri, err)
+		}
+		defer rec.Close()
+		resp = w.marshaled(rec)
 	} else {
-		resp, err = w.build(gowarc.Response, respID, uri, date, ip, "application/http;msgtype=response", nil, func(rb gowarc.WarcRecordBuilder) error {
-			rb.AddWarcHeader(gowarc.WarcBlockDigest, scan.blockDigest)
-			rb.AddWarcHeader(gowarc.WarcPayloadDigest, scan.payloadDigest)
-			if ex.Truncated {
-				rb.AddWarcHeader(gowarc.WarcTruncated, "unspecified")
+		// Written here, not with gowarc's builder: see the package doc.
+		k.head = appendHeader(k.head[:0], "response", respID, uri, date, "application/http;msgtype=response", ip)
+		k.head = appendField(k.head, gowarc.WarcConcurrentTo, reqID)
+		k.head = appendField(k.head, gowarc.WarcBlockDigest, string(scan.blockDigest()))
+		k.head = appendField(k.head, gowarc.WarcPayloadDigest, payloadDigest)
+		if ex.Truncated {
+			k.head = appendField(k.head, gowarc.WarcTruncated, "unspecified")
+		}
+		k.head = appendLength(k.head, scan.size)
+		resp = member{size: scan.size, emit: func(zw io.Writer, scratch []byte) error {
+			if _, err := zw.Write(k.head); err != nil {
+				return err
 			}
-			_, err := rb.ReadFrom(ex.Response())
+			n, err := io.CopyBuffer(zw, ex.Response(), scratch)
+			if err == nil && n != scan.size {
+				err = fmt.Errorf("response changed: %d bytes, then %d", scan.size, n)
+			}
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(zw, "\r\n\r\n")
 			return err
-		})
+		}}
 	}
-	if err != nil {
-		return fmt.Errorf("store: WARC %s record for %s: %w", kind, uri, err)
-	}
-	defer resp.Close()
-	req, err := w.build(gowarc.Request, "", uri, date, ip, "application/http;msgtype=request", ex.Request, func(rb gowarc.WarcRecordBuilder) error {
-		rb.AddWarcHeader(gowarc.WarcConcurrentTo, respID)
-		_, err := rb.Write(ex.Request)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("store: WARC request record for %s: %w", uri, err)
-	}
-	defer req.Close()
-	resp.WarcHeader().AddId(gowarc.WarcConcurrentTo, req.WarcHeader().GetId(gowarc.WarcRecordID))
+	req := member{size: int64(len(ex.Request)), emit: func(zw io.Writer, _ []byte) error {
+		h := appendHeader(k.reqHead[:0], "request", reqID, uri, date, "application/http;msgtype=request", ip)
+		h = appendField(h, gowarc.WarcConcurrentTo, respID)
+		var d [20]byte
+		h = appendDigestField(h, gowarc.WarcBlockDigest, sha1Sum(&d, ex.Request))
+		h = appendLength(h, int64(len(ex.Request)))
+		k.reqHead = h
+		for _, b := range [][]byte{h, ex.Request, []byte("\r\n\r\n")} {
+			if _, err := zw.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
 
 	// The response first, then the request (as Heritrix does).
-	at, err := w.write(resp, req)
+	at, err := w.write(k, resp, req)
 	if err != nil {
 		return fmt.Errorf("store: writing WARC records for %s: %w", uri, err)
 	}
@@ -297,7 +384,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		mime = scan.mediaType()
 	}
 	return w.cdx.add(cdxjEntry{
-		url: uri, date: date, kind: kind, status: ex.Status, mime: mime, digest: scan.payloadDigest,
+		url: uri, date: date, kind: kind, status: ex.Status, mime: mime, digest: payloadDigest,
 		file: at[0].file, offset: at[0].offset, length: at[0].length,
 	})
 }
@@ -329,7 +416,9 @@ func (w *WARC) Put(_ context.Context, p *trawl.Page) error {
 		return fmt.Errorf("store: WARC metadata record for %s: %w", uri, err)
 	}
 	defer rec.Close()
-	if _, err := w.write(rec); err != nil {
+	k := w.kit()
+	defer w.release(k)
+	if _, err := w.write(k, w.marshaled(rec)); err != nil {
 		return fmt.Errorf("store: writing WARC metadata for %s: %w", uri, err)
 	}
 	w.records.Add(1)
@@ -399,68 +488,71 @@ type placed struct {
 	offset, length int64
 }
 
-// member compresses rec into buf as one gzip member.
-func (w *WARC) member(buf io.Writer, rec gowarc.WarcRecord) error {
-	zw, _ := w.gzs.Get().(*gzip.Writer)
-	if zw == nil {
-		zw, _ = gzip.NewWriterLevel(buf, w.opts.GzipLevel)
-	} else {
-		zw.Reset(buf)
-	}
-	defer w.gzs.Put(zw)
-	scratch, _ := w.scans.Get().(*[]byte)
-	if scratch == nil {
-		b := make([]byte, 32<<10)
-		scratch = &b
-	}
-	defer w.scans.Put(scratch)
-	if _, _, err := w.marsh.Marshal(copyWriter{zw, *scratch}, rec, 0); err != nil {
+// member is a record to write: emit writes it, uncompressed, to the gzip
+// writer it is given (scratch is a copy buffer); size is about its
+// block's size.
+type member struct {
+	size int64
+	emit func(zw io.Writer, scratch []byte) error
+}
+
+// marshaled is the member that rec, built with gowarc, marshals to.
+func (w *WARC) marshaled(rec gowarc.WarcRecord) member {
+	n, _ := strconv.ParseInt(rec.WarcHeader().Get(gowarc.ContentLength), 10, 64)
+	return member{size: n, emit: func(zw io.Writer, scratch []byte) error {
+		_, _, err := w.marsh.Marshal(copyWriter{zw, scratch}, rec, 0)
 		return err
+	}}
+}
+
+// compress writes m to dst as one gzip member. A record of up to
+// bufferedRecord bytes is put together in k.rec first and given to the
+// compressor in one piece (a stateless compressor compresses each write
+// on its own).
+func (k *warcKit) compress(dst io.Writer, m member) error {
+	zw := k.zw
+	if m.size <= bufferedRecord {
+		k.rec.Reset()
+		if err := m.emit(&k.rec, k.scratch); err != nil {
+			return err
+		}
+		if k.rec.Len() < k.minGzip {
+			zw = k.stored
+		}
+		zw.Reset(dst)
+		if _, err := zw.Write(k.rec.Bytes()); err != nil {
+			return err
+		}
+	} else {
+		zw.Reset(dst)
+		if err := m.emit(zw, k.scratch); err != nil {
+			return err
+		}
 	}
 	return zw.Close()
 }
 
-// write appends recs to the current file, one gzip member each, all in
-// the same file (the file rotates before them if they would take it past
-// MaxFileSize). Records of up to bufferedRecord bytes are compressed
-// before the lock is taken, so workers compress in parallel and each call
-// is one write to the file; larger ones are compressed into the file
-// under the lock, so memory does not grow with them.
-func (w *WARC) write(recs ...gowarc.WarcRecord) ([]placed, error) {
-	bufs := make([]*bytes.Buffer, len(recs))
-	released := false
-	defer func() {
-		for _, b := range bufs {
-			if b != nil && b.Cap() <= 4*bufferedRecord {
-				b.Reset()
-				w.bufs.Put(b)
-			}
-		}
-	}()
+// write appends ms to the current file, one gzip member each, all in the
+// same file (the file rotates before them if they would take it past
+// MaxFileSize). Records of up to bufferedRecord bytes are compressed into
+// k.out before the file's lock is taken, so workers compress in parallel,
+// and go to the file in one write; larger ones are compressed into the
+// file under the lock, so memory does not grow with them.
+func (w *WARC) write(k *warcKit, ms ...member) ([]placed, error) {
 	var estimate int64
-	w.sem <- struct{}{}
-	defer func() {
-		if !released {
-			<-w.sem
-		}
-	}()
-	for i, r := range recs {
-		n, _ := strconv.ParseInt(r.WarcHeader().Get(gowarc.ContentLength), 10, 64)
-		if n > bufferedRecord {
-			estimate += n / 2
+	for _, m := range ms {
+		if m.size > bufferedRecord {
+			estimate += m.size / 2
+			k.sizes = append(k.sizes, -1)
 			continue
 		}
-		bufs[i], _ = w.bufs.Get().(*bytes.Buffer)
-		if bufs[i] == nil {
-			bufs[i] = new(bytes.Buffer)
-		}
-		if err := w.member(bufs[i], r); err != nil {
+		start := k.out.Len()
+		if err := k.compress(&k.out, m); err != nil {
 			return nil, err
 		}
-		estimate += int64(bufs[i].Len())
+		k.sizes = append(k.sizes, int64(k.out.Len()-start))
+		estimate += int64(k.out.Len() - start)
 	}
-	<-w.sem
-	released = true
 
 	w.fmu.Lock()
 	defer w.fmu.Unlock()
@@ -474,43 +566,64 @@ func (w *WARC) write(recs ...gowarc.WarcRecord) ([]placed, error) {
 		}
 	}
 	if w.file == nil {
-		if err := w.openFile(); err != nil {
+		if err := w.openFile(k); err != nil {
 			return nil, err
 		}
 	}
-	out := make([]placed, len(recs))
-	for i, r := range recs {
-		start := w.size
-		var err error
-		if bufs[i] != nil {
-			_, err = w.file.Write(bufs[i].Bytes())
-		} else {
-			cw := &countingWriter{w: w.file}
-			bw := bufio.NewWriterSize(cw, 64<<10)
-			if err = w.member(bw, r); err == nil {
-				err = bw.Flush()
-			}
-			w.size += cw.n
+	out := make([]placed, len(ms))
+	start, buf := w.size, k.out.Bytes()
+	pending := 0 // the members at the front of buf not yet written
+	var err error
+	for i, m := range ms {
+		if k.sizes[i] >= 0 {
+			out[i] = placed{file: w.name, offset: w.size + int64(pending), length: k.sizes[i]}
+			pending += int(k.sizes[i])
+			continue
 		}
+		// A large record: what precedes it first, then it, straight in.
+		if err = w.writeFile(buf[:pending]); err != nil {
+			break
+		}
+		buf, pending = buf[pending:], 0
+		cw := &countingWriter{w: w.file}
+		bw := bufio.NewWriterSize(cw, 64<<10)
+		if err = k.compress(bw, m); err == nil {
+			err = bw.Flush()
+		}
+		out[i] = placed{file: w.name, offset: w.size, length: cw.n}
+		w.size += cw.n
 		if err != nil {
-			// A half-written member would end the file for readers:
-			// cut it off, or stop writing to this file.
-			if terr := w.file.Truncate(start); terr != nil {
-				w.ferr = errors.Join(err, terr)
-			}
-			w.size = start
-			return nil, err
+			break
 		}
-		if bufs[i] != nil {
-			w.size += int64(bufs[i].Len())
+	}
+	if err == nil {
+		err = w.writeFile(buf[:pending])
+	}
+	if err != nil {
+		// A half-written member would end the file for readers: cut
+		// them off, or stop writing to this file.
+		if terr := w.file.Truncate(start); terr != nil {
+			w.ferr = errors.Join(err, terr)
 		}
-		out[i] = placed{file: w.name, offset: start, length: w.size - start}
+		w.size = start
+		return nil, err
 	}
 	return out, nil
 }
 
-// openFile begins a new file with its warcinfo record. Called with fmu held.
-func (w *WARC) openFile() error {
+// writeFile appends b to the file. Called with fmu held.
+func (w *WARC) writeFile(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	n, err := w.file.Write(b)
+	w.size += int64(n)
+	return err
+}
+
+// openFile begins a new file with its warcinfo record, compressed with k.
+// Called with fmu held.
+func (w *WARC) openFile(k *warcKit) error {
 	name := w.names.next() + ".gz"
 	f, err := os.OpenFile(filepath.Join(w.dir, name+".open"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -523,7 +636,7 @@ func (w *WARC) openFile() error {
 	}
 	defer info.Close()
 	var buf bytes.Buffer
-	if err := w.member(&buf, info); err != nil {
+	if err := k.compress(&buf, w.marshaled(info)); err != nil {
 		f.Close()
 		return err
 	}
@@ -575,58 +688,73 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// httpScan is what one pass over a response finds: its header and the
-// digests of the block and of the payload (the bytes after the header, as
-// served: chunked and compressed as they came).
-type httpScan struct {
-	header                     []byte
-	blockDigest, payloadDigest string
-	payloadSize                int64
+// httpScanner is what one pass over a response finds: its HTTP header
+// (copied) and the SHA-1 digests of the block and of the payload (the
+// bytes after the header, as served: chunked and compressed as they came).
+// It is an io.Writer, so that io.Copy hands it an in-memory response in
+// one call, without copying.
+type httpScanner struct {
+	block, payload hash.Hash
+	header         []byte
+	inHeader       bool
+	size           int64 // bytes scanned
+	payloadSize    int64
+	sum            [20]byte
+	digests        [2][]byte // rendered: block, payload
 }
 
-// maxHTTPHeader bounds the header scanHTTP looks for.
+// maxHTTPHeader bounds the header the scanner looks for.
 const maxHTTPHeader = 1 << 20
 
-func scanHTTP(r io.Reader, buf []byte) (httpScan, error) {
-	var s httpScan
-	block, payload := sha1.New(), sha1.New()
-	inHeader := true
-	var head []byte
-	for {
-		n, err := r.Read(buf)
-		p := buf[:n]
-		block.Write(p)
-		if inHeader {
-			from := max(0, len(head)-3)
-			head = append(head, p...)
-			if i := bytes.Index(head[from:], []byte("\r\n\r\n")); i >= 0 {
-				end := from + i + 4
-				payload.Write(head[end:])
-				s.payloadSize += int64(len(head) - end)
-				head = head[:end]
-				inHeader = false
-			} else if len(head) > maxHTTPHeader {
-				return s, errors.New("no end of the HTTP header")
-			}
-		} else {
-			payload.Write(p)
-			s.payloadSize += int64(n)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return s, err
-		}
+// scan reads r to its end; buf is a copy buffer for readers that do not
+// write themselves out (a response spooled to a file).
+func (s *httpScanner) scan(r io.Reader, buf []byte) error {
+	if s.block == nil {
+		s.block, s.payload = sha1.New(), sha1.New()
 	}
-	s.header = head // all of it when the response was cut inside its header
-	s.blockDigest = "sha1:" + base32.StdEncoding.EncodeToString(block.Sum(nil))
-	s.payloadDigest = "sha1:" + base32.StdEncoding.EncodeToString(payload.Sum(nil))
-	return s, nil
+	s.block.Reset()
+	s.payload.Reset()
+	s.header, s.inHeader, s.size, s.payloadSize = s.header[:0], true, 0, 0
+	_, err := io.CopyBuffer(s, r, buf)
+	return err
+}
+
+func (s *httpScanner) Write(p []byte) (int, error) {
+	n := len(p)
+	s.size += int64(n)
+	s.block.Write(p)
+	if s.inHeader {
+		from := max(0, len(s.header)-3)
+		s.header = append(s.header, p...)
+		i := bytes.Index(s.header[from:], []byte("\r\n\r\n"))
+		if i < 0 {
+			if len(s.header) > maxHTTPHeader {
+				return 0, errors.New("no end of the HTTP header")
+			}
+			return n, nil
+		}
+		end := from + i + 4
+		p = s.header[end:]
+		s.header = s.header[:end]
+		s.inHeader = false
+	}
+	s.payload.Write(p)
+	s.payloadSize += int64(len(p))
+	return n, nil
+}
+
+// blockDigest and payloadDigest render a digest ("sha1:" and base 32);
+// the result is valid until the next scan.
+func (s *httpScanner) blockDigest() []byte   { return s.render(0, s.block) }
+func (s *httpScanner) payloadDigest() []byte { return s.render(1, s.payload) }
+
+func (s *httpScanner) render(i int, h hash.Hash) []byte {
+	s.digests[i] = appendDigest(s.digests[i][:0], h.Sum(s.sum[:0]))
+	return s.digests[i]
 }
 
 // mediaType is the response's Content-Type without parameters, lower case.
-func (s httpScan) mediaType() string {
+func (s *httpScanner) mediaType() string {
 	for _, line := range bytes.Split(s.header, []byte("\r\n"))[1:] {
 		k, v, ok := bytes.Cut(line, []byte(":"))
 		if ok && strings.EqualFold(string(bytes.TrimSpace(k)), "Content-Type") {
@@ -637,9 +765,61 @@ func (s httpScan) mediaType() string {
 	return ""
 }
 
+func appendDigest(b, sum []byte) []byte {
+	return base32.StdEncoding.AppendEncode(append(b, "sha1:"...), sum)
+}
+
+func sha1Sum(d *[20]byte, b []byte) []byte {
+	*d = sha1.Sum(b)
+	return d[:]
+}
+
 func sha1Digest(b []byte) string {
-	d := sha1.Sum(b)
-	return "sha1:" + base32.StdEncoding.EncodeToString(d[:])
+	var d [20]byte
+	return string(appendDigest(nil, sha1Sum(&d, b)))
+}
+
+// appendHeader begins a record written by hand (response and request
+// records, see the package doc): the version line and the fields every
+// record has, named with gowarc's constants, in the order gowarc's
+// builder writes them.
+func appendHeader(b []byte, typ, id, uri string, date time.Time, contentType, ip string) []byte {
+	b = append(b, "WARC/1.1\r\n"...)
+	b = appendField(b, gowarc.WarcType, typ)
+	b = appendField(b, gowarc.WarcRecordID, id)
+	b = appendField(b, gowarc.WarcTargetURI, uri)
+	b = append(b, gowarc.WarcDate+": "...)
+	b = date.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, "\r\n"...)
+	b = appendField(b, gowarc.ContentType, contentType)
+	if ip != "" {
+		b = appendField(b, gowarc.WarcIPAddress, ip)
+	}
+	return b
+}
+
+// appendField appends "name: value\r\n"; the values written by hand
+// are the store's own (IDs, digests, an IP) or a URL, which url.URL.String
+// escapes, so none holds a line break.
+func appendField(b []byte, name, value string) []byte {
+	b = append(b, name...)
+	b = append(b, ": "...)
+	b = append(b, value...)
+	return append(b, "\r\n"...)
+}
+
+func appendDigestField(b []byte, name string, sum []byte) []byte {
+	b = append(b, name...)
+	b = append(b, ": "...)
+	b = appendDigest(b, sum)
+	return append(b, "\r\n"...)
+}
+
+// appendLength ends the header: Content-Length and the blank line.
+func appendLength(b []byte, n int64) []byte {
+	b = append(b, gowarc.ContentLength+": "...)
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, "\r\n\r\n"...)
 }
 
 // newRecordID returns a random (version 4) UUID URN. Not google/uuid: see

@@ -101,6 +101,7 @@ type Result struct {
 	Discovered int64 // distinct URLs the crawler accepted into its queue (its own count)
 	TimedOut   bool
 	ExitErr    string
+	WARCBytes  int64 `json:",omitempty"` // trawl-warc: the .warc.gz files' size
 	Web        Web
 }
 
@@ -157,9 +158,13 @@ func main() {
 			if err != nil {
 				fail(fmt.Errorf("scenario %s, %s: %w", sc.Name, cr, err))
 			}
-			fmt.Fprintf(os.Stderr, "harness: %s %s: %d pages in %.1f s, %.0f pages/s, %.3f CPU-ms/page, %d MB, %d twice, %d robots, %d politeness, web CPU %.1f s\n",
+			fmt.Fprintf(os.Stderr, "harness: %s %s: %d pages in %.1f s, %.0f pages/s, %.3f CPU-ms/page, %d MB, %d twice, %d robots, %d politeness, web CPU %.1f s",
 				sc.Name, cr, r.Web.PagesFetched, r.WallS, r.PagesPerSec(), r.CPUmsPerPage(), r.MaxRSSKB>>10,
 				r.Web.FetchedTwice, r.RobotsViolations(), r.Web.PolitenessViolations, r.Web.CPUUserS+r.Web.CPUSysS)
+			if r.WARCBytes > 0 {
+				fmt.Fprintf(os.Stderr, ", WARC %d bytes (%d per request)", r.WARCBytes, r.WARCBytes/int64(max(r.Web.Requests, 1)))
+			}
+			fmt.Fprintln(os.Stderr)
 			results = append(results, r)
 			b, _ := json.MarshalIndent(r, "", "  ")
 			os.WriteFile(filepath.Join(*out, fmt.Sprintf("%s-%s.json", sc.Name, cr)), b, 0o644)
@@ -240,6 +245,7 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 	}
 	name := crawler
 	var env []string
+	warcDir := ""
 	switch crawler {
 	case "trawl", "trawl-default", "trawl-disk", "trawl-gogc50", "trawl-memory", "trawl-warc":
 		name = "sitespider"
@@ -280,6 +286,7 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 			}
 			defer os.RemoveAll(warc)
 			args = append(args, "-warc", warc)
+			warcDir = warc
 		case "trawl-gogc50":
 			// The Go collector's heap growth halved: less memory for
 			// more GC CPU.
@@ -319,6 +326,14 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 		r.MaxRSSKB = ru.Maxrss
 	}
 	r.Discovered = discovered(crawler, outBuf.String())
+	if warcDir != "" {
+		files, _ := filepath.Glob(filepath.Join(warcDir, "*.warc.gz"))
+		for _, f := range files {
+			if fi, err := os.Stat(f); err == nil {
+				r.WARCBytes += fi.Size()
+			}
+		}
+	}
 
 	stdin.Close()
 	dec := json.NewDecoder(lines)

@@ -103,8 +103,14 @@ func TestCrawl(t *testing.T) {
 		opts = append(opts, trawl.WithFetchOptions(fetch.Options{MaxIdleConns: n}))
 	}
 	if os.Getenv("TRAWL_BENCH_WARC") == "1" {
-		// What -warc costs: every exchange written as WARC.
-		w, err := store.NewWARC(t.TempDir(), nil)
+		// What -warc costs: every exchange written as WARC, at the gzip
+		// level TRAWL_BENCH_WARC_GZIP, records under
+		// TRAWL_BENCH_WARC_MIN_GZIP bytes stored uncompressed (defaults
+		// the store's; a huge value stores every record uncompressed).
+		w, err := store.NewWARC(t.TempDir(), &store.WARCOptions{
+			GzipLevel:   envInt(t, "TRAWL_BENCH_WARC_GZIP", 0),
+			MinGzipSize: envInt(t, "TRAWL_BENCH_WARC_MIN_GZIP", 0),
+		})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,10 @@
 // TRAWL_BENCH_SPILL=1 spills the frontier's queue to a temporary directory
 // (sitespider's -spill); TRAWL_BENCH_CLONE_ANCHOR=1 copies anchor texts on Push (an experiment);
 // TRAWL_BENCH_NAMES=1 crawls an in-process web whose hosts are names
-// (h0.test, …) instead of IPv4 literals.
+// (h0.test, …) instead of IPv4 literals; TRAWL_BENCH_WARC=1 writes every
+// exchange to a WARC store (sitespider's -warc), with
+// TRAWL_BENCH_WARC_GZIP and TRAWL_BENCH_WARC_MIN_GZIP setting its
+// WARCOptions.GzipLevel and MinGzipSize.
 //
 // # Concurrency
 //
