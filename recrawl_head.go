@@ -90,12 +90,12 @@ func (c *Crawler) headProbe(ctx context.Context, req frontier.Request, u *url.UR
 	if errors.Is(err, fetch.ErrPrivateAddress) {
 		return frontier.Outcome{}, false // the GET is refused the same way, and says so
 	}
+	r.head.probes.Add(1)
 	out := frontier.Outcome{CrawlDelay: crawlDelay, Err: err}
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		out.Requeue = true // cancelled: probed again on a resume
 		return out, true
 	}
-	r.head.probes.Add(1)
 	if resp != nil {
 		c.keepCookies(u, resp.Header)
 		out.Status, out.Duration, out.RetryAfter = resp.Status, resp.Duration, resp.RetryAfter

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/recrawl"
 	"github.com/trawl-dev/trawl/store"
@@ -110,9 +111,11 @@ func (s *headSite) crawl(t *testing.T, policy recrawl.Policy, d time.Duration, o
 func newHeadSite() *headSite {
 	s := &headSite{start: time.Now(), full: map[string]bool{"/same-full": true}}
 	s.pages = map[string]func(time.Duration) string{
-		"/":          func(time.Duration) string { return html("Home", "Welcome.", "/same", "/same-full", "/edit") },
-		"/same":      func(time.Duration) string { return html("Same", "This page never changes.") },
-		"/same-full": func(time.Duration) string { return html("Same too", "Never changes; its server ignores If-None-Match.") },
+		"/":     func(time.Duration) string { return html("Home", "Welcome.", "/same", "/same-full", "/edit") },
+		"/same": func(time.Duration) string { return html("Same", "This page never changes.") },
+		"/same-full": func(time.Duration) string {
+			return html("Same too", "Never changes; its server ignores If-None-Match.")
+		},
 		"/edit": func(age time.Duration) string {
 			n := int(age / (40 * time.Minute))
 			return html("Edit", fmt.Sprintf("Edition %d, on quite another subject each time: %s.", n, strings.Repeat("topic ", n%9+1)))
@@ -218,4 +221,103 @@ func TestRecrawlNoHeadProbe(t *testing.T) {
 			t.Errorf("Stats: %d HEAD probes, %d saved, %d revisits; want no probes and revisits", st.HeadProbes, st.HeadSaved, st.Revisits)
 		}
 	})
+}
+
+// The HEAD probe over HTTP (fetch.HTTP against a crawltest web in
+// simulated time, honest validators): half the pages never change, the
+// rest change about every half hour. With HeadProbe every revisit starts
+// with a HEAD, a page that never changes is fetched with GET once, a
+// changed page's GET comes after its HEAD and never closer to the host's
+// previous request than the delay; without it no HEAD is sent.
+func TestRecrawlHeadProbeWeb(t *testing.T) {
+	for _, probe := range []bool{true, false} {
+		t.Run(fmt.Sprintf("HeadProbe=%v", probe), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				web := crawltest.NewTestWeb(t, &crawltest.Options{
+					Seed: 11, Hosts: 2, PagesPerHost: 8, InMemory: true,
+					ChangeRate: func(host, page int) float64 {
+						if page%2 == 0 {
+							return 0
+						}
+						return 1 / 1800.0
+					},
+				})
+				const delay = 20 * time.Second
+				c, err := trawl.New(
+					trawl.WithSeeds(web.Seeds()...),
+					trawl.WithUserAgent(testUA),
+					trawl.WithDialContext(web.DialContext),
+					trawl.WithAllowPrivateNetworks(true),
+					trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
+					trawl.WithWorkers(2),
+					trawl.WithDelay(delay),
+					trawl.WithAdaptiveDelay(0),
+					trawl.WithRecrawl(recrawl.Policy{HeadProbe: probe, MinInterval: time.Minute, MaxInterval: time.Hour}),
+				)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Hour)
+				defer cancel()
+				if err := c.Run(ctx); ctx.Err() == nil {
+					t.Fatalf("Run returned before its context ended: %v", err)
+				}
+				st := c.Stats()
+				log := web.Log().Filter(func(r crawltest.Request) bool { return r.UserAgent == testUA })
+				for host, gap := range log.MinGap() {
+					if gap < delay-time.Millisecond {
+						t.Errorf("%s: minimum gap %v, want ≥ %v", host, gap, delay)
+					}
+				}
+				byURL := map[string][]crawltest.Request{}
+				heads := 0
+				for _, r := range log.Requests() {
+					if r.Method == http.MethodHead {
+						heads++
+					}
+					if !strings.HasSuffix(r.URL, "/robots.txt") {
+						byURL[r.URL] = append(byURL[r.URL], r)
+					}
+				}
+				if !probe {
+					if heads != 0 || st.HeadProbes != 0 {
+						t.Errorf("without HeadProbe: %d HEADs sent, Stats.HeadProbes %d", heads, st.HeadProbes)
+					}
+					return
+				}
+				if int64(heads) != st.HeadProbes || st.HeadSaved == 0 || st.HeadSaved >= st.HeadProbes {
+					t.Errorf("%d HEADs sent; Stats: %d probes, %d saved", heads, st.HeadProbes, st.HeadSaved)
+				}
+				unchanged, changing := 0, 0
+				for u, reqs := range byURL {
+					info, ok := web.Page(u)
+					if !ok || len(reqs) < 3 {
+						continue
+					}
+					gets := 0
+					for i, r := range reqs {
+						if r.Method != http.MethodGet {
+							continue
+						}
+						gets++
+						if i > 0 && reqs[i-1].Method != http.MethodHead {
+							t.Errorf("%s: GET at %v follows a %s, want every revisit to start with a HEAD", u, r.Start, reqs[i-1].Method)
+						}
+					}
+					if info.ChangeRate == 0 {
+						unchanged++
+						if gets != 1 {
+							t.Errorf("%s never changes but was fetched with GET %d times", u, gets)
+						}
+					} else if gets > 1 {
+						changing++
+					}
+				}
+				if unchanged == 0 || changing == 0 {
+					t.Errorf("%d unchanging and %d changing pages revisited, want some of each", unchanged, changing)
+				}
+				t.Logf("5 h: %d requests, %d HEAD probes, %d saved a GET, %d changes", log.Len(), st.HeadProbes, st.HeadSaved, st.Changes)
+			})
+		})
+	}
 }
