@@ -48,6 +48,12 @@ import (
 // a page on its first visit only. Stats gain Revisits, Changes, Scheduled
 // and Freshness.
 //
+// With Policy.HeadProbe, a revisit of a page whose copy has an ETag or
+// Last-Modified starts with a conditional HEAD: one that
+// shows the page unchanged ends the visit as a 304 would; otherwise the
+// URL is requeued with its history and fetched with GET on the host's
+// next turn. Stats.HeadProbes and HeadSaved count them.
+//
 // The frontier must keep revisits (implement frontier.Revisiter, as
 // frontier.Memory and disk.Frontier do); New fails otherwise. Default:
 // off, a one-shot crawl.

@@ -3,7 +3,9 @@ package fetch
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -123,5 +125,31 @@ func TestFetchMethod(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != http.MethodGet || got[1] != http.MethodGet {
 		t.Errorf("server saw %q, want two GETs", got)
+	}
+}
+
+// TestFetchHeadExchange: a HEAD is recorded like a GET (OnExchange), as a
+// whole response with no body.
+func TestFetchHeadExchange(t *testing.T) {
+	var req, resp string
+	var truncated bool
+	calls := 0
+	f, u := server(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Length", "5000")
+		w.WriteHeader(200)
+	}, &Options{OnExchange: func(_ context.Context, ex *Exchange) {
+		calls++
+		b, _ := io.ReadAll(ex.Response())
+		req, resp, truncated = string(ex.Request), string(b), ex.Truncated
+	}})
+	if _, err := f.Fetch(context.Background(), &Request{URL: u, Method: http.MethodHead}); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 || !strings.HasPrefix(req, "HEAD /page HTTP/1.1\r\n") || truncated {
+		t.Fatalf("%d exchanges; request %q, truncated %v; want one HEAD, whole", calls, req, truncated)
+	}
+	if !strings.HasPrefix(resp, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(resp, "\r\n\r\n") {
+		t.Errorf("response %q, want a status line and header only", resp)
 	}
 }
