@@ -476,6 +476,9 @@ func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outc
 		}
 	}
 
+	if out, done := c.headProbe(ctx, req, u, header, hist, crawlDelay); done {
+		return out // Policy.HeadProbe: unchanged, or the GET on the host's next turn
+	}
 	freq := &fetch.Request{URL: u, Header: header}
 	validators(hist, freq) // a revisit is a conditional GET
 	resp, err := c.fetcher.Fetch(ctx, freq)

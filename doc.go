@@ -167,7 +167,10 @@
 // politeness budget say (package recrawl: Cho and Garcia-Molina's
 // estimators and optimal allocation for freshness). A changed page is
 // stored again and its new links followed; a 304 or unchanged text costs
-// no more; a page gone (404, 410) leaves the schedule. Run then ends with
+// no more; a page gone (404, 410) leaves the schedule. With
+// recrawl.Policy.HeadProbe a revisit starts with a conditional HEAD, and
+// the GET (after the host's delay) only when the HEAD does not show the
+// page unchanged (Stats.HeadProbes, HeadSaved). Run then ends with
 // its context, not when the queue of new URLs empties. Stats.Revisits,
 // Changes, Scheduled and Freshness report it. In simulated time on
 // crawltest webs whose change rates are known, the schedule kept 0.666 of

@@ -48,6 +48,12 @@ import (
 // a page on its first visit only. Stats gain Revisits, Changes, Scheduled
 // and Freshness.
 //
+// With Policy.HeadProbe, a revisit of a page whose copy has an ETag or
+// Last-Modified starts with a conditional HEAD: one that
+// shows the page unchanged ends the visit as a 304 would; otherwise the
+// URL is requeued with its history and fetched with GET on the host's
+// next turn. Stats.HeadProbes and HeadSaved count them.
+//
 // The frontier must keep revisits (implement frontier.Revisiter, as
 // frontier.Memory and disk.Frontier do); New fails otherwise. Default:
 // off, a one-shot crawl.
@@ -62,13 +68,18 @@ type recrawler struct {
 	delay    time.Duration // the configured politeness delay
 	revisits atomic.Int64  // revisits fetched (an answer, 304 included)
 	changes  atomic.Int64  // revisits that found the page changed
+	head     *headProber   // nil without Policy.HeadProbe (recrawl_head.go)
 }
 
 func newRecrawler(cfg *config) *recrawler {
 	if cfg.recrawl == nil {
 		return nil
 	}
-	return &recrawler{planner: recrawl.NewPlanner(*cfg.recrawl), delay: cfg.delay}
+	r := &recrawler{planner: recrawl.NewPlanner(*cfg.recrawl), delay: cfg.delay}
+	if cfg.recrawl.HeadProbe {
+		r.head = new(headProber)
+	}
+	return r
 }
 
 // checkFrontier reports an error when f cannot keep revisits.
@@ -201,6 +212,9 @@ func (r *recrawler) disallowed(req frontier.Request, h *recrawl.History, out *fr
 	if r == nil || !revisit(h) {
 		return
 	}
+	if r.head != nil {
+		r.head.takeGet(req.URL) // probed, and now not to be fetched
+	}
 	r.planner.Forget(req.Host, h)
 	r.schedule(h, r.planner.Policy().MaxInterval, out)
 }
@@ -214,4 +228,7 @@ func (r *recrawler) fill(st *Stats) {
 	st.Changes = r.changes.Load()
 	st.Scheduled = r.planner.Pages()
 	st.Freshness = r.planner.Freshness()
+	if r.head != nil {
+		st.HeadProbes, st.HeadSaved = r.head.probes.Load(), r.head.saved.Load()
+	}
 }

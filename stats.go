@@ -66,6 +66,10 @@ type Stats struct {
 	Changes   int64   // revisits that found the page's text changed
 	Scheduled int     // pages in the revisit schedule now
 	Freshness float64 // expected mean freshness of the scheduled copies under the current plan, from the estimated change rates
+	// With recrawl.Policy.HeadProbe: HEAD probes sent (not counted in
+	// Fetched; their statuses are counted), and those that found the page
+	// unchanged and so saved its GET.
+	HeadProbes, HeadSaved int64
 }
 
 // stats holds the live counters; all fields are updated atomically or

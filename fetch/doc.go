@@ -26,7 +26,10 @@
 //     is set;
 //   - conditional requests: [Request.ETag] and [Request.LastModified] become
 //     If-None-Match and If-Modified-Since, and a 304 answer sets
-//     [Response.NotModified].
+//     [Response.NotModified];
+//   - HEAD requests ([Request.Method]): the status and header only, with no
+//     body to read and no content type to check, so a crawler can probe a
+//     page's validators for the price of a header.
 //
 // # Raw exchanges, for archives
 //

@@ -64,7 +64,13 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Request is what to fetch. Only URL is required.
 type Request struct {
-	URL          *url.URL
+	URL *url.URL
+	// Method is "GET" (the default when empty) or "HEAD"; Fetch refuses
+	// any other. A HEAD response has no body: Fetch then reads none and
+	// checks no content type, and returns the status and header (ETag,
+	// LastModified, ContentType and ContentLength as the server states
+	// them), so a HEAD can probe a page's validators without its body.
+	Method       string
 	ETag         string      // sent as If-None-Match when not empty
 	LastModified time.Time   // sent as If-Modified-Since when not zero
 	Header       http.Header // extra request headers; may be nil
@@ -86,8 +92,11 @@ type Response struct {
 	ETag         string      // the ETag header
 	LastModified time.Time   // the Last-Modified header, zero if absent or invalid
 	RetryAfter   time.Duration
-	WireBytes    int64         // bytes of body read from the network (compressed)
-	Duration     time.Duration // from sending the request to the end of the body
+	// ContentLength is the Content-Length header (for a HEAD, the length
+	// a GET's body would have), -1 when absent or unknown.
+	ContentLength int64
+	WireBytes     int64         // bytes of body read from the network (compressed)
+	Duration      time.Duration // from sending the request to the end of the body
 }
 
 // Fetcher fetches one URL. Implementations must be safe for concurrent use and
@@ -362,7 +371,15 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	ctx, trip := context.WithCancelCause(ctx)
 	defer trip(nil)
 
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	method := req.Method
+	switch method {
+	case "":
+		method = http.MethodGet
+	case http.MethodGet, http.MethodHead:
+	default:
+		return nil, &Error{URL: rawURL, Err: fmt.Errorf("fetch: method %q not supported (only GET and HEAD)", req.Method)}
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
 	if err != nil {
 		return nil, &Error{URL: rawURL, Err: err}
 	}
@@ -398,7 +415,7 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 		defer func() {
 			// What the fetcher did not read of a whole response is
 			// read now (64 KiB at most), so the record holds all of it.
-			if resp != nil && !resp.Truncated && (resp.Body != nil || hresp.StatusCode >= 300) {
+			if resp != nil && !resp.Truncated && (resp.Body != nil || hresp.StatusCode >= 300 || method == http.MethodHead) {
 				body.drain()
 			}
 		}()
@@ -407,11 +424,12 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	}
 
 	resp = &Response{
-		URL:        req.URL,
-		Status:     hresp.StatusCode,
-		Header:     hresp.Header,
-		ETag:       hresp.Header.Get("ETag"),
-		RetryAfter: ParseRetryAfter(hresp.Header.Get("Retry-After"), f.opts.Now()),
+		URL:           req.URL,
+		Status:        hresp.StatusCode,
+		Header:        hresp.Header,
+		ETag:          hresp.Header.Get("ETag"),
+		RetryAfter:    ParseRetryAfter(hresp.Header.Get("Retry-After"), f.opts.Now()),
+		ContentLength: hresp.ContentLength,
 	}
 	if lm := hresp.Header.Get("Last-Modified"); lm != "" {
 		if t, err := http.ParseTime(lm); err == nil {
@@ -437,6 +455,12 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 		_, _ = io.Copy(io.Discard, io.LimitReader(hresp.Body, 64<<10))
 		resp.Duration = time.Since(start)
 		return resp, &Error{URL: rawURL, StatusCode: hresp.StatusCode, Err: ErrStatus}
+	case method == http.MethodHead:
+		// No body to read, decode or type-check: the header is the answer.
+		mediaType, params := parseContentType(hresp.Header.Get("Content-Type"))
+		resp.ContentType, resp.Charset = mediaType, strings.ToLower(params["charset"])
+		resp.Duration = time.Since(start)
+		return resp, nil
 	}
 
 	if err := f.readBody(hresp, resp); err != nil {

@@ -37,7 +37,7 @@ type Exchange struct {
 	// held are then a prefix of the response.
 	Truncated bool
 	// Request is the request as written: request line and header (the
-	// fetcher's GETs have no body). It belongs to the Exchange: valid only
+	// fetcher's GETs and HEADs have no body). It belongs to the Exchange: valid only
 	// during the OnExchange call.
 	Request []byte
 

@@ -64,6 +64,19 @@
 // clock or a rotating ad line does not make a page look busy, unless the
 // server's ETag or Last-Modified moved as well (a small edit).
 //
+// Policy.HeadProbe (off by default) makes a crawler start a revisit of a
+// page whose copy has an ETag or Last-Modified with a conditional HEAD. A
+// 304, or the copy's validators in a full answer, reads as unchanged —
+// the Visit it makes is the one a 304 to the GET would make — and no GET
+// is sent. Otherwise (validators changed or missing, an error status)
+// trawl puts the URL back in its frontier with its history, and the GET
+// follows on the host's next turn: the HEAD is a contact of its own and
+// the politeness delay passes between the two. It saves bodies where the
+// servers' validators are trusted but conditional GETs are answered in
+// full, at the price of a second request, and politeness slot, for every
+// changed page; the planner's budget counts visits, not requests, so on
+// hosts whose pages change often the probes take slots from new pages.
+//
 // # The schedule
 //
 // Each host has a fetch budget (Policy.Rate, or what its politeness delay

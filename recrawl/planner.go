@@ -44,6 +44,18 @@ type Policy struct {
 	// history on its host or directory, no sitemap), per second. Default
 	// one change a day.
 	DefaultRate float64
+	// HeadProbe, when set, makes a revisit of a page whose copy has an
+	// ETag or Last-Modified start with a conditional HEAD. A 304, or the
+	// copy's validators, reads as unchanged, as a 304 to the GET would,
+	// and no GET is sent; otherwise (validators changed or missing, an
+	// error status) the GET follows on the host's next turn, so the
+	// politeness delay passes between the two. It pays off where the
+	// server's validators are trusted and most revisits find the page
+	// unchanged but the server answers conditional GETs in full; each
+	// changed page then costs two requests, and two of the host's
+	// politeness slots, instead of one. Default false: revisits are
+	// conditional GETs only.
+	HeadProbe bool
 }
 
 func (p Policy) withDefaults() Policy {

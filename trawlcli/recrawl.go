@@ -22,6 +22,7 @@ func recrawlFeature() Feature {
 		policy   string
 		minIv    time.Duration
 		maxIv    time.Duration
+		head     bool
 	)
 	return Feature{
 		Flags: func(fs *flag.FlagSet) {
@@ -29,6 +30,7 @@ func recrawlFeature() Feature {
 			fs.DurationVar(&duration, "duration", 0, "stop the crawl after `D` (0 = no time limit: until the crawl is done, or with -recrawl until interrupted)")
 			fs.StringVar(&policy, "recrawl-policy", "freshness", "with -recrawl, what the revisit schedule optimises: freshness, age, uniform or proportional")
 			fs.DurationVar(&minIv, "recrawl-min", time.Minute, "with -recrawl, the shortest time between two visits of a page")
+			fs.BoolVar(&head, "recrawl-head", false, "with -recrawl, start each revisit of a page with validators with a conditional HEAD: unchanged saves the GET, otherwise the GET follows after the host's delay (pays off when servers' validators are trusted; a changed page costs two requests)")
 			fs.DurationVar(&maxIv, "recrawl-max", 7*24*time.Hour, "with -recrawl, the longest time between two visits of a page (no page waits longer)")
 		},
 		Setup: func(s *Session) ([]trawl.Option, error) {
@@ -45,7 +47,7 @@ func recrawlFeature() Feature {
 			if !on {
 				return nil, nil
 			}
-			return []trawl.Option{trawl.WithRecrawl(recrawl.Policy{Objective: obj, MinInterval: minIv, MaxInterval: maxIv})}, nil
+			return []trawl.Option{trawl.WithRecrawl(recrawl.Policy{Objective: obj, MinInterval: minIv, MaxInterval: maxIv, HeadProbe: head})}, nil
 		},
 		Context: func(ctx context.Context) (context.Context, context.CancelFunc) {
 			if duration > 0 {
@@ -59,6 +61,9 @@ func recrawlFeature() Feature {
 			}
 			fmt.Fprintf(w, "recrawl: %d revisits (%d answered 304 Not Modified), %d changes seen, %d pages scheduled, estimated freshness %.0f%%\n",
 				st.Revisits, st.NotModified, st.Changes, st.Scheduled, 100*st.Freshness)
+			if head {
+				fmt.Fprintf(w, "recrawl: %d HEAD probes, %d of them saved a GET\n", st.HeadProbes, st.HeadSaved)
+			}
 		},
 	}
 }

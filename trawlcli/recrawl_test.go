@@ -18,6 +18,9 @@ func TestRecrawlFlags(t *testing.T) {
 	if code := program().Run(context.Background(), args, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
+	if strings.Contains(out.String(), "HEAD probes") {
+		t.Errorf("HEAD probes reported without -recrawl-head:\n%s", out.String())
+	}
 	if !strings.Contains(out.String(), "stopped at the time limit: ") {
 		t.Errorf("summary does not say the time limit ended the crawl:\n%s", out.String())
 	}
@@ -43,5 +46,25 @@ func TestRecrawlFlagErrors(t *testing.T) {
 		if code := program().Run(context.Background(), append([]string{"-demo", "-progress=false"}, args...), &out, &errOut); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut.String())
 		}
+	}
+}
+
+// -recrawl-head: revisits start with HEAD probes, most of which find the
+// demo web's pages unchanged; the summary reports them. Without it, no
+// HEAD line.
+func TestRecrawlHeadFlag(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"-demo", "-progress=false", "-delay", "0", "-recrawl", "-recrawl-head", "-recrawl-min", "1s", "-duration", "3s"}
+	if code := program().Run(context.Background(), args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	m := regexp.MustCompile(`recrawl: (\d+) HEAD probes, (\d+) of them saved a GET`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no HEAD probe line in the summary:\n%s", out.String())
+	}
+	probes, _ := strconv.Atoi(m[1])
+	saved, _ := strconv.Atoi(m[2])
+	if probes == 0 || saved == 0 || saved > probes {
+		t.Errorf("%d HEAD probes, %d saved a GET in 3 s with -recrawl-min 1s; want both > 0, saved ≤ probes:\n%s", probes, saved, out.String())
 	}
 }
