@@ -246,7 +246,7 @@ func (w *mcWalker) score(b *mcBlock, hints bool) float64 {
 			return min(s, 0)
 		}
 		switch {
-		case e.neg > 0:
+		case e.neg > w.negBase:
 			s = wt.negFactor*s - wt.negCost*words
 		case e.pos > 0 && s > 0:
 			s *= wt.posBoost
@@ -261,6 +261,7 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	if len(w.blocks) == 0 {
 		return "", ReasonNoText
 	}
+	w.negBase = w.commonNeg()
 	best, prefix := w.container(true)
 	if best < 0 {
 		best, prefix = w.container(false)
@@ -268,68 +269,18 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	if best < 0 {
 		return "", ReasonNoArticle
 	}
-	c := w.elems[best]
-	keep := make([]bool, len(w.blocks))
-	w.keepRegion(keep, c, c)
-	// Take in sibling elements that score well too: articles split by an
-	// advertisement or a figure into several containers.
-	if p := c.parent; p >= 0 && w.wt.siblingShare > 0 {
-		top := prefix[c.hi] - prefix[c.lo]
-		least := max(w.wt.siblingMin, w.wt.siblingShare*top)
-		for i := best + 1; i < len(w.elems); i++ {
-			e := w.elems[i]
-			if e.lo >= w.elems[p].hi {
-				break
-			}
-			if e.parent == p && prefix[e.hi]-prefix[e.lo] > least {
-				w.keepRegion(keep, e, e)
-			}
-		}
-		for i := best - 1; i > int(p); i-- {
-			e := w.elems[i]
-			if e.parent == p && prefix[e.hi]-prefix[e.lo] > least {
-				w.keepRegion(keep, e, e)
-			}
-		}
-	}
-	w.trim(keep)
-	if h := int32(w.headline(title, c.hi)); h >= 0 {
-		keep[h] = true
-		// Keep a standfirst between a headline and the container: running
-		// text (a sentence mark, enough words), not bylines, datelines,
-		// share bars or captions, when all there is short.
-		if h < c.lo {
-			n := int32(0)
-			for i := h + 1; i < c.lo; i++ {
-				n += w.blocks[i].words
-			}
-			if float64(n) <= w.wt.leadWords {
-				for i := h + 1; i < c.lo; i++ {
-					if b := &w.blocks[i]; w.plausible(b, w.elems[b.elem]) && b.stops > 0 && float64(b.words) >= w.wt.leadMinWords {
-						keep[i] = true
-					}
-				}
-			}
-		}
-		// Keep the first byline: a short block right after the headline
-		// (bylines further down, author boxes and repeats go).
-		if k := h + 1; w.wt.bylineWords > 0 && int(k) < len(keep) && !keep[k] {
-			b := &w.blocks[k]
-			if b.heading == 0 && float64(b.words) <= w.wt.bylineWords && 2*b.linkWords <= b.words {
-				keep[k] = true
-			}
-		}
+	keep := w.keepBlocks(best, prefix, title)
+	if !w.hasText(keep) {
+		// A short text beside an image is a caption when there is an
+		// article around it; when there is none it is the post itself
+		// (a photo or comic post).
+		w.captionsOK = true
+		keep = w.keepBlocks(best, prefix, title)
+		w.captionsOK = false
 	}
 	// Headings alone (a section front's title over its link lists) are
 	// no article.
-	text := false
-	for i, k := range keep {
-		if k && w.blocks[i].heading == 0 {
-			text = true
-			break
-		}
-	}
-	if !text {
+	if !w.hasText(keep) {
 		return "", ReasonNoArticle
 	}
 	var sb strings.Builder
@@ -432,7 +383,7 @@ func (w *mcWalker) evidenced(b *mcBlock) bool {
 // caption reports whether block b is an image caption or credit: the text
 // of a short element that holds an image, or whose parent does.
 func (w *mcWalker) caption(b *mcBlock) bool {
-	if b.heading != 0 || w.wt.captionWords <= 0 {
+	if b.heading != 0 || w.wt.captionWords <= 0 || w.captionsOK {
 		return false
 	}
 	for e, up := b.elem, 0; e >= 0 && up < 2; e, up = w.elems[e].parent, up+1 {
@@ -527,4 +478,97 @@ func mcWordSet(s string) map[string]bool {
 		m[x] = true
 	}
 	return m
+}
+
+// commonNeg returns the number of negatively hinted elements that enclose
+// every block of running text on the page (0 for most pages): a hint shared
+// by all of the text tells nothing about any of it.
+func (w *mcWalker) commonNeg() int16 {
+	base := int16(-1)
+	for i := range w.blocks {
+		b := &w.blocks[i]
+		if b.heading != 0 || w.score(b, false) <= 0 {
+			continue
+		}
+		if n := w.elems[b.elem].neg; base < 0 || n < base {
+			base = n
+		}
+	}
+	return max(base, 0)
+}
+
+// keepBlocks returns the blocks kept as the article when the container is
+// element best: its plausible blocks, siblings that score well, the
+// headline, a standfirst and the first byline, trimmed.
+func (w *mcWalker) keepBlocks(best int, prefix []float64, title string) []bool {
+	c := w.elems[best]
+	keep := make([]bool, len(w.blocks))
+	w.keepRegion(keep, c, c)
+	// Take in sibling elements that score well too: articles split by an
+	// advertisement or a figure into several containers.
+	top := prefix[c.hi] - prefix[c.lo]
+	least := max(w.wt.siblingMin, w.wt.siblingShare*top)
+	if p := c.parent; p >= 0 && w.wt.siblingShare > 0 {
+		for i := best + 1; i < len(w.elems); i++ {
+			e := w.elems[i]
+			if e.lo >= w.elems[p].hi {
+				break
+			}
+			if e.parent == p && prefix[e.hi]-prefix[e.lo] > least {
+				w.keepRegion(keep, e, e)
+			}
+		}
+		for i := best - 1; i > int(p); i-- {
+			e := w.elems[i]
+			if e.parent == p && prefix[e.hi]-prefix[e.lo] > least {
+				w.keepRegion(keep, e, e)
+			}
+		}
+		// Text directly inside the parent, beside the container, is a
+		// sibling too: a paragraph left without its own element.
+		for i := w.elems[p].lo; i < w.elems[p].hi; i++ {
+			if b := &w.blocks[i]; b.elem == p && prefix[i+1]-prefix[i] > least && w.plausible(b, c) {
+				keep[i] = true
+			}
+		}
+	}
+	w.trim(keep)
+	if h := int32(w.headline(title, c.hi)); h >= 0 {
+		keep[h] = true
+		// Keep a standfirst between a headline and the container: running
+		// text (a sentence mark, enough words), not bylines, datelines,
+		// share bars or captions, when all there is short.
+		if h < c.lo {
+			n := int32(0)
+			for i := h + 1; i < c.lo; i++ {
+				n += w.blocks[i].words
+			}
+			if float64(n) <= w.wt.leadWords {
+				for i := h + 1; i < c.lo; i++ {
+					if b := &w.blocks[i]; w.plausible(b, w.elems[b.elem]) && b.stops > 0 && float64(b.words) >= w.wt.leadMinWords {
+						keep[i] = true
+					}
+				}
+			}
+		}
+		// Keep the first byline: a short block right after the headline
+		// (bylines further down, author boxes and repeats go).
+		if k := h + 1; w.wt.bylineWords > 0 && int(k) < len(keep) && !keep[k] {
+			b := &w.blocks[k]
+			if b.heading == 0 && float64(b.words) <= w.wt.bylineWords && 2*b.linkWords <= b.words {
+				keep[k] = true
+			}
+		}
+	}
+	return keep
+}
+
+// hasText reports whether keep holds a block other than a heading.
+func (w *mcWalker) hasText(keep []bool) bool {
+	for i, k := range keep {
+		if k && w.blocks[i].heading == 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -104,7 +104,7 @@ func evalAll(int) bool { return true }
 // evalLine formats a tally as P/R/F1.
 func evalLine(t contenteval.Tally) string {
 	p, r, f1 := t.PRF()
-	return fmt.Sprintf("%.3f/%.3f/%.3f", p, r, f1)
+	return fmt.Sprintf("%.4f/%.4f/%.4f", p, r, f1)
 }
 
 // evalFoldSummary returns mean and worst fold F1, and worst fold P.

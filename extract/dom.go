@@ -47,12 +47,14 @@ type mcElem struct {
 
 // mcWalker segments a DOM tree into blocks.
 type mcWalker struct {
-	buf    []byte
-	blocks []mcBlock
-	elems  []mcElem
-	nodes  int
-	title  string
-	wt     mcWeights
+	buf        []byte
+	blocks     []mcBlock
+	elems      []mcElem
+	nodes      int
+	title      string
+	negBase    int16 // negative hints shared by all running text (see commonNeg)
+	captionsOK bool  // keep image captions (no article around them)
+	wt         mcWeights
 
 	// accumulators of the block being built
 	curStart                  int
