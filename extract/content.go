@@ -269,13 +269,25 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	if best < 0 {
 		return "", ReasonNoArticle
 	}
-	keep := w.keepBlocks(best, prefix, title)
+	c := w.elems[best]
+	// A run of sibling elements may beat the best single element: an
+	// article split into sections, or paragraphs each in its own wrapper.
+	// It replaces the element when it reaches beyond it and adds more than
+	// a sibling must score to be taken in.
+	if !c.articleBody {
+		top := prefix[c.hi] - prefix[c.lo]
+		least := max(w.wt.siblingMin, w.wt.siblingShare*top)
+		if r, ok := w.bestRun(prefix); ok && (r.lo < c.lo || r.hi > c.hi) && prefix[r.hi]-prefix[r.lo] > top+least {
+			c = r
+		}
+	}
+	keep := w.keepBlocks(c, prefix, title)
 	if !w.hasText(keep) {
 		// A short text beside an image is a caption when there is an
 		// article around it; when there is none it is the post itself
 		// (a photo or comic post).
 		w.captionsOK = true
-		keep = w.keepBlocks(best, prefix, title)
+		keep = w.keepBlocks(c, prefix, title)
 		w.captionsOK = false
 	}
 	// Headings alone (a section front's title over its link lists) are
@@ -500,8 +512,7 @@ func (w *mcWalker) commonNeg() int16 {
 // keepBlocks returns the blocks kept as the article when the container is
 // element best: its plausible blocks, siblings that score well, the
 // headline, a standfirst and the first byline, trimmed.
-func (w *mcWalker) keepBlocks(best int, prefix []float64, title string) []bool {
-	c := w.elems[best]
+func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 	keep := make([]bool, len(w.blocks))
 	w.keepRegion(keep, c, c)
 	// Take in sibling elements that score well too: articles split by an
@@ -509,18 +520,12 @@ func (w *mcWalker) keepBlocks(best int, prefix []float64, title string) []bool {
 	top := prefix[c.hi] - prefix[c.lo]
 	least := max(w.wt.siblingMin, w.wt.siblingShare*top)
 	if p := c.parent; p >= 0 && w.wt.siblingShare > 0 {
-		for i := best + 1; i < len(w.elems); i++ {
+		for i := int(p) + 1; i < len(w.elems); i++ {
 			e := w.elems[i]
 			if e.lo >= w.elems[p].hi {
 				break
 			}
-			if e.parent == p && prefix[e.hi]-prefix[e.lo] > least {
-				w.keepRegion(keep, e, e)
-			}
-		}
-		for i := best - 1; i > int(p); i-- {
-			e := w.elems[i]
-			if e.parent == p && prefix[e.hi]-prefix[e.lo] > least {
+			if e.parent == p && (e.hi <= c.lo || e.lo >= c.hi) && prefix[e.hi]-prefix[e.lo] > least {
 				w.keepRegion(keep, e, e)
 			}
 		}
@@ -571,4 +576,55 @@ func (w *mcWalker) hasText(keep []bool) bool {
 		}
 	}
 	return false
+}
+
+// bestRun returns the run of consecutive children of one element (child
+// elements and text directly inside it) whose blocks score highest, as an
+// element: its parent is the element the children belong to. An article
+// split into sibling sections, or one whose paragraphs sit in separate
+// wrappers, is such a run.
+func (w *mcWalker) bestRun(prefix []float64) (mcElem, bool) {
+	// Children of each element in document order, as linked lists.
+	first := make([]int32, 2*len(w.elems)) // then next
+	next := first[len(w.elems):]
+	for i := range first {
+		first[i] = -1
+	}
+	for i := len(w.elems) - 1; i >= 1; i-- {
+		if p := w.elems[i].parent; p >= 0 {
+			next[i], first[p] = first[p], int32(i)
+		}
+	}
+	var best mcElem
+	bestScore, found := 0.0, false
+	for p := range w.elems {
+		pe := &w.elems[p]
+		sum, start := 0.0, int32(-1)
+		item := func(lo, hi int32) {
+			if lo >= hi {
+				return
+			}
+			if sum <= 0 {
+				sum, start = 0, lo
+			}
+			sum += prefix[hi] - prefix[lo]
+			if sum > bestScore {
+				bestScore, found = sum, true
+				best = mcElem{lo: start, hi: hi, parent: int32(p), tag: pe.tag, neg: pe.neg, pos: pe.pos, teaser: pe.teaser}
+			}
+		}
+		pos := pe.lo
+		for ch := first[p]; ch >= 0; ch = next[ch] {
+			e := &w.elems[ch]
+			for ; pos < e.lo; pos++ {
+				item(pos, pos+1)
+			}
+			item(e.lo, e.hi)
+			pos = max(pos, e.hi)
+		}
+		for ; pos < pe.hi; pos++ {
+			item(pos, pos+1)
+		}
+	}
+	return best, found
 }

@@ -10,6 +10,13 @@ import (
 func TestMainTextRecall(t *testing.T) {
 	long := "The crawler fetched every page of the site once, obeyed the robots rules and waited between two requests to the same server. "
 	long2 := "Its frontier kept one queue per host, so that a slow server never held up the others, and retried failed fetches later. "
+	ps := boilerplateArticle(12)
+	wrapped := `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="post-body">`
+	for i := 0; i < 9; i += 3 {
+		wrapped += `<div class="image-wrapper"><div class="meta">Mouseover photo to load notes or add comment</div><div class="txt"><p>` +
+			ps[i] + `</p><p>` + ps[i+1] + `</p><p>` + ps[i+2] + `</p></div></div>`
+	}
+	wrapped += `<div class="comments"><p>` + ps[9] + `</p><p>` + ps[10] + `</p><p>` + ps[11] + `</p></div></div></body>`
 	tests := []struct {
 		name    string
 		html    string
@@ -40,6 +47,15 @@ func TestMainTextRecall(t *testing.T) {
 <p>It is not the responsibility of the advertiser to ensure all posts and questions are answered. We do our best to keep all offers on this page current.</p></div></div></body>`,
 			want:    []string{strings.TrimSpace(long), strings.TrimSpace(long2)},
 			wantNot: []string{"Opinions expressed"},
+		},
+		{
+			// Each paragraph in a wrapper of its own, under a photo: the
+			// best single element holds one paragraph, the run of
+			// wrappers holds the article.
+			name:    "paragraphs in separate wrappers",
+			html:    wrapped,
+			want:    []string{ps[0], ps[4], ps[8]},
+			wantNot: []string{"Mouseover", "Home", ps[10]},
 		},
 		{
 			// A photo post: the only text is the one beside the image,

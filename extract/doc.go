@@ -296,7 +296,9 @@
 //     "article-related"; a name with only article tokens (article,
 //     content, entry, post, story, body, text, main) counts for; an element
 //     with both cancels out. A negative hint on an element holding more
-//     than half the page's words and its longest block is ignored.
+//     than half the page's words and its longest block is ignored, and so
+//     are negative hints shared by every block of running text on the page
+//     (a boilerplate-sounding wrapper around all of it tells nothing).
 //  3. Repeated sibling patterns: three or more siblings built from one
 //     template (same tag and class), nearly all short (≤ 80 words) and with
 //     a link, whose words are together ≥ 40 % linked, are a list of
@@ -318,8 +320,14 @@
 //     total score (the tree counterpart of BTE's window; O(N) with prefix
 //     sums, since an element's blocks are contiguous). If nothing scores
 //     above 0, the search is repeated without hints; if still nothing does,
-//     the page has no article. Sibling elements scoring above
-//     max(4, 0.05 × the container's score) are added.
+//     the page has no article. A run of consecutive children of one
+//     element (child elements and text directly inside it; best found with
+//     Kadane's maximum-sum scan, O(N) over the tree) replaces the container
+//     when it reaches beyond it and scores more than the container plus
+//     max(4, 0.05 × the container's score): an article split into
+//     sections or with each paragraph in a wrapper of its own. Sibling
+//     elements, and text directly inside the parent, scoring above that
+//     same max(4, 0.05 × the container's score) are added.
 //  7. Output: the region's blocks, except those more than 80 % links,
 //     inside a negatively hinted element or a teaser list within the
 //     region, or captions (the text of an element of ≤ 25 words that holds
@@ -328,7 +336,9 @@
 //     heading: datelines, share bars, "filed under" lines, credits) before
 //     the first and after the last paragraph of running text go, and so do
 //     headings that head nothing (followed by no kept block or by a heading
-//     of the same or a higher level). Repeated texts come once.
+//     of the same or a higher level). Repeated texts come once. When
+//     nothing but headings would be left, captions are kept after all: on
+//     a photo or comic post the text beside the image is the post.
 //  8. Headline: among the h1–h3 blocks before the end of the container,
 //     those with at least half their words in <title>; the one sharing most
 //     words wins. The <title> itself is never part of the text. Kept with
