@@ -245,9 +245,15 @@ func (w *mcWalker) score(b *mcBlock, hints bool) float64 {
 			// also") neither extends nor splits it.
 			return min(s, 0)
 		}
+		// A fragment (a caption, a "load notes" line) inside a negatively
+		// hinted element costs what any fragment costs: the per-word
+		// penalty is for boilerplate text (comments, bios, disclaimers),
+		// and charging it to a fragment would split an article in two.
 		switch {
 		case e.neg > w.negBase:
-			s = wt.negFactor*s - wt.negCost*words
+			if !w.weak(b) {
+				s = wt.negFactor*s - wt.negCost*words
+			}
 		case e.pos > 0 && s > 0:
 			s *= wt.posBoost
 		}

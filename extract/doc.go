@@ -314,7 +314,9 @@
 //     words). A block repeated 3 or more times scores −w−1.6. A block the
 //     JSON-LD body vouches for scores max(s, 0) + 0.5w whatever else holds.
 //     Inside a teaser list s ← min(s, 0); inside a negatively hinted element
-//     s ← 0.53·s − 7.2·w; inside a positively hinted one a positive s is
+//     s ← 0.53·s − 7.2·w unless the block is a fragment (no sentence mark,
+//     < 10 words: a caption or "load notes" line that would otherwise split
+//     an article in two); inside a positively hinted one a positive s is
 //     multiplied by 1.37.
 //  6. The container is the block element whose blocks have the largest
 //     total score (the tree counterpart of BTE's window; O(N) with prefix
