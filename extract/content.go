@@ -296,6 +296,14 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		keep = w.keepBlocks(c, prefix, title)
 		w.captionsOK = false
 	}
+	// When the container sits above the negative hints that every block
+	// of running text shares (a page builder's "widget" boxes), those
+	// hints must not empty it either.
+	if !w.hasText(keep) && w.negBase > 0 {
+		w.negRelax = true
+		keep = w.keepBlocks(c, prefix, title)
+		w.negRelax = false
+	}
 	// Headings alone (a section front's title over its link lists) are
 	// no article.
 	if !w.hasText(keep) {
@@ -388,7 +396,7 @@ func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
 	}
-	return e.neg <= region.neg && e.teaser <= region.teaser && !w.caption(b) &&
+	return (e.neg <= region.neg || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) &&
 		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
 }
 

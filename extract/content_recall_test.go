@@ -25,6 +25,14 @@ func TestMainTextRecall(t *testing.T) {
 			ps[i] + `</p></div></div>`
 	}
 	wrapped2 += `<div class="comments"><p>` + ps[9] + `</p><p>` + ps[10] + `</p><p>` + ps[11] + `</p></div></div></body>`
+	// A page builder that wraps every text box in "widget" elements: all
+	// of the running text sits under two negative hints, in boxes none of
+	// which holds most of it.
+	widgets := `<body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/about">About us</a></li></ul><section class="top-section">`
+	for i := range 4 {
+		widgets += `<div class="widget-wrap"><div class="widget-container"><div class="text-editor"><p>` + ps[i] + `</p></div></div></div>`
+	}
+	widgets += `</section></body>`
 	tests := []struct {
 		name    string
 		html    string
@@ -70,6 +78,12 @@ func TestMainTextRecall(t *testing.T) {
 			html:    wrapped2,
 			want:    []string{ps[0], ps[3], ps[5]},
 			wantNot: []string{"Mouseover", "Home", ps[10]},
+		},
+		{
+			name:    "every text box in widget elements",
+			html:    widgets,
+			want:    []string{ps[0], ps[3]},
+			wantNot: []string{"Home", "About us"},
 		},
 		{
 			// A photo post: the only text is the one beside the image,

@@ -298,7 +298,9 @@
 //     with both cancels out. A negative hint on an element holding more
 //     than half the page's words and its longest block is ignored, and so
 //     are negative hints shared by every block of running text on the page
-//     (a boilerplate-sounding wrapper around all of it tells nothing).
+//     (a boilerplate-sounding wrapper around all of it tells nothing),
+//     in scoring and, when the container would otherwise come out empty,
+//     in step 7.
 //  3. Repeated sibling patterns: three or more siblings built from one
 //     template (same tag and class), nearly all short (≤ 80 words) and with
 //     a link, whose words are together ≥ 40 % linked, are a list of

@@ -54,6 +54,7 @@ type mcWalker struct {
 	title      string
 	negBase    int16 // negative hints shared by all running text (see commonNeg)
 	captionsOK bool  // keep image captions (no article around them)
+	negRelax   bool  // blocks under at most negBase negative hints are plausible
 	wt         mcWeights
 
 	// accumulators of the block being built
