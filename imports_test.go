@@ -42,7 +42,7 @@ var allowedImports = map[string][]string{
 	"topic":                  {},
 	"examples/focusedspider": {"", "trawlcli", "topic", "extract"},
 	"internal/testpage":      {},
-	"internal/contenteval":   {},
+	"internal/contenteval":   {"fetch"},
 	"internal/soak":          {}, // only tests: the soak crawl
 	"metrics":                {""},
 	"report":                 {""},

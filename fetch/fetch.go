@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 )
 
@@ -549,7 +550,7 @@ func (f *HTTP) readBody(hresp *http.Response, resp *Response) error {
 		if c := params["charset"]; c != "" {
 			ctHeader += "; charset=" + c
 		}
-		enc, name, _ := charset.DetermineEncoding(raw, ctHeader)
+		enc, name := DetermineEncoding(raw, ctHeader)
 		cs = name
 		if name != "utf-8" && name != "" {
 			decoded, _, err := transform.Bytes(enc.NewDecoder(), raw)
@@ -570,6 +571,34 @@ func (f *HTTP) readBody(hresp *http.Response, resp *Response) error {
 	}
 	resp.Body = raw
 	return nil
+}
+
+// DetermineEncoding returns the encoding of an HTML or text body and its
+// name, as golang.org/x/net/html/charset.DetermineEncoding does (byte
+// order mark, the charset of contentType, a <meta> in the first 1024
+// bytes, UTF-8 if those bytes hold valid UTF-8 beyond ASCII, else
+// windows-1252), with one correction: when windows-1252 was only a guess
+// or a <meta> declaration, not a byte order mark or the Content-Type
+// header, and the whole body is valid UTF-8 with some non-ASCII byte, the
+// body is UTF-8. Such pages are common (UTF-8 text after a first KiB of
+// pure ASCII, or a stale Latin-1 <meta>), and valid multi-byte UTF-8 is
+// vanishingly rare in real windows-1252 text.
+func DetermineEncoding(body []byte, contentType string) (e encoding.Encoding, name string) {
+	e, name, certain := charset.DetermineEncoding(body, contentType)
+	if !certain && name == "windows-1252" && hasHighBit(body) && utf8.Valid(body) {
+		return encoding.Nop, "utf-8"
+	}
+	return e, name
+}
+
+// hasHighBit reports whether b holds a byte outside ASCII.
+func hasHighBit(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 // isText reports whether a body of mediaType is text, to be handed on as

@@ -73,6 +73,11 @@ func TestFetchBodies(t *testing.T) {
 		{name: "deflate raw", header: map[string]string{"Content-Type": "text/html", "Content-Encoding": "deflate"}, body: fl.Bytes(), wantType: "text/html", wantBody: "<title>t</title>"},
 		{name: "charset from header", header: map[string]string{"Content-Type": "text/html; charset=windows-1252"}, body: win1252, wantType: "text/html", wantCS: "windows-1252", wantBody: "café €"},
 		{name: "charset from meta", header: map[string]string{"Content-Type": "text/html"}, body: append([]byte(`<meta charset="iso-8859-1">`), win1252...), wantType: "text/html", wantCS: "windows-1252", wantBody: "café"},
+		// UTF-8 after a first KiB of pure ASCII: x/net/html/charset guesses
+		// windows-1252 from that KiB alone; the whole body decides.
+		{name: "utf-8 after an ascii kilobyte", header: map[string]string{"Content-Type": "text/html"}, body: []byte("<html><body>" + strings.Repeat("plain ", 200) + "Gr\u00fc\u00dfe \u201cquoted\u201d</body></html>"), wantType: "text/html", wantCS: "utf-8", wantBody: "Grüße “quoted”"},
+		// A stale Latin-1 <meta> over a UTF-8 body.
+		{name: "utf-8 under a latin-1 meta", header: map[string]string{"Content-Type": "text/html"}, body: []byte("<meta charset=\"iso-8859-1\"><p>caf\u00e9</p>"), wantType: "text/html", wantCS: "utf-8", wantBody: "café"},
 		{name: "shift_jis", header: map[string]string{"Content-Type": "text/html; charset=Shift_JIS"}, body: sjis, wantType: "text/html", wantCS: "shift_jis", wantBody: "日本語"},
 		{name: "invalid utf-8 repaired", header: map[string]string{"Content-Type": "text/html; charset=utf-8"}, body: []byte("<p>a\xff\xfeb</p>"), wantType: "text/html", wantBody: "a\uFFFDb"},
 		{name: "octet-stream sniffed as html", header: map[string]string{"Content-Type": "application/octet-stream"}, body: html, wantType: "text/html", wantBody: "hello"},

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/net/html/charset"
+	"github.com/trawl-dev/trawl/fetch"
 )
 
 // Page is one line of truth.jsonl.
@@ -68,7 +68,7 @@ func HTML(dir, id string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contenteval: %s: %w", id, err)
 	}
-	enc, _, _ := charset.DetermineEncoding(raw, "")
+	enc, _ := fetch.DetermineEncoding(raw, "")
 	out, err := enc.NewDecoder().Bytes(raw)
 	if err != nil {
 		return bytes.ToValidUTF8(raw, []byte("\uFFFD")), nil

@@ -14,8 +14,9 @@ import (
 	"regexp"
 	"strings"
 
-	"golang.org/x/net/html/charset"
 	"golang.org/x/net/publicsuffix"
+
+	"github.com/trawl-dev/trawl/fetch"
 )
 
 // The two corpora.
@@ -118,7 +119,7 @@ func DocHTML(dir string, d Doc) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contenteval: %s: %w", d.ID, err)
 	}
-	enc, _, _ := charset.DetermineEncoding(raw, "")
+	enc, _ := fetch.DetermineEncoding(raw, "")
 	out, err := enc.NewDecoder().Bytes(raw)
 	if err != nil {
 		return bytes.ToValidUTF8(raw, []byte("\uFFFD")), nil
