@@ -2,7 +2,6 @@ package store
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"net/url"
 	"os"
@@ -130,10 +129,11 @@ func surt(rawURL string) string {
 // can make again from the WARC files), and sorts the file when closed, as
 // CDXJ readers expect.
 type cdxjWriter struct {
-	mu   sync.Mutex
-	path string
-	f    *os.File
-	bw   *bufio.Writer
+	mu       sync.Mutex
+	path     string
+	runBytes int // sortFileLines's memory bound
+	f        *os.File
+	bw       *bufio.Writer
 }
 
 func newCDXJWriter(path string) (*cdxjWriter, error) {
@@ -141,7 +141,7 @@ func newCDXJWriter(path string) (*cdxjWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &cdxjWriter{path: path, f: f, bw: bufio.NewWriterSize(f, 64<<10)}, nil
+	return &cdxjWriter{path: path, runBytes: sortRunBytes, f: f, bw: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
 func (c *cdxjWriter) add(e cdxjEntry) error {
@@ -167,8 +167,10 @@ func (c *cdxjWriter) flush() error {
 	return c.bw.Flush()
 }
 
-// close sorts the index: it is rewritten to a temporary file renamed over
-// it, so a crash while sorting leaves the unsorted index whole.
+// close sorts the index, in runs of at most runBytes held in memory and
+// merged from temporary files, so memory does not grow with the crawl; it
+// is rewritten to a temporary file renamed over it, so a crash while
+// sorting leaves the unsorted index whole.
 func (c *cdxjWriter) close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -183,20 +185,7 @@ func (c *cdxjWriter) close() error {
 	if err != nil {
 		return fmt.Errorf("store: CDXJ index: %w", err)
 	}
-	data, err := os.ReadFile(c.path)
-	if err != nil {
-		return fmt.Errorf("store: CDXJ index: %w", err)
-	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
-		lines = lines[:n-1]
-	}
-	slices.SortStableFunc(lines, bytes.Compare)
-	tmp := c.path + ".tmp"
-	if err := os.WriteFile(tmp, bytes.Join(lines, nil), 0o644); err != nil {
-		return fmt.Errorf("store: CDXJ index: %w", err)
-	}
-	if err := os.Rename(tmp, c.path); err != nil {
+	if err := sortFileLines(c.path, c.runBytes); err != nil {
 		return fmt.Errorf("store: CDXJ index: %w", err)
 	}
 	return nil

@@ -73,7 +73,9 @@
 // PREFIX-TIMESTAMP-PID-RANDOM.cdxj indexes every response and revisit
 // record as pywb's CDXJ (SURT key, 14-digit timestamp, and JSON with url,
 // mime, status, digest, offset, length and filename), sorted when the store
-// is closed; warcio.js's cdx-index gives the same entries.
+// is closed (in runs of 16 MiB merged from temporary files, so the sort
+// holds no more than that in memory however long the crawl); warcio.js's
+// cdx-index gives the same entries.
 //
 // Compression: WARCOptions.GzipLevel, by default klauspost/compress's
 // stateless compression (a deflate with a hash table a quarter the size of
