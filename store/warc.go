@@ -124,10 +124,12 @@ type warcKit struct {
 	scratch []byte       // copy buffer for responses spooled to a file
 	scan    httpScanner
 	sizes   []int64 // the members in out
+	line    []byte  // the response's CDXJ line
 }
 
 type revisitRef struct {
-	id, uri, date string
+	id, uri string
+	date    time.Time
 }
 
 // maxLastResp bounds the URL -> response record map used by Outlinks.
@@ -282,7 +284,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		return fmt.Errorf("store: WARC response for %s: read %d bytes of %d", uri, scan.size, ex.ResponseSize())
 	}
 	payloadDigest := string(scan.payloadDigest())
-	respID, reqID := newRecordID(), newRecordID()
+	respID, reqID := newRecordIDs()
 
 	kind, profile := "response", ""
 	var first revisitRef
@@ -293,7 +295,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		w.mu.Lock()
 		var seen bool
 		if first, seen = w.payloads[payloadDigest]; !seen {
-			w.payloads[payloadDigest] = revisitRef{id: respID, uri: uri, date: date.Format(time.RFC3339Nano)}
+			w.payloads[payloadDigest] = revisitRef{id: respID, uri: uri, date: date}
 		}
 		w.mu.Unlock()
 		if seen {
@@ -312,7 +314,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 			if first.id != "" {
 				rb.AddWarcHeader(gowarc.WarcRefersTo, first.id)
 				rb.AddWarcHeader(gowarc.WarcRefersToTargetURI, first.uri)
-				rb.AddWarcHeader(gowarc.WarcRefersToDate, first.date)
+				rb.AddWarcHeader(gowarc.WarcRefersToDate, first.date.Format(time.RFC3339Nano))
 			}
 			_, err := rb.Write(scan.header)
 			return err
@@ -383,10 +385,15 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	if kind == "response" {
 		mime = scan.mediaType()
 	}
-	return w.cdx.add(cdxjEntry{
+	e := cdxjEntry{
 		url: uri, date: date, kind: kind, status: ex.Status, mime: mime, digest: payloadDigest,
 		file: at[0].file, offset: at[0].offset, length: at[0].length,
-	})
+	}
+	if uri == ex.URL.String() && ex.URL.Host != "" {
+		e.u = ex.URL // not parsed again for the key
+	}
+	k.line = e.appendLine(k.line[:0])
+	return w.cdx.add(k.line)
 }
 
 // Put writes, with WARCOptions.Outlinks, a metadata record listing the
@@ -755,11 +762,27 @@ func (s *httpScanner) render(i int, h hash.Hash) []byte {
 
 // mediaType is the response's Content-Type without parameters, lower case.
 func (s *httpScanner) mediaType() string {
-	for _, line := range bytes.Split(s.header, []byte("\r\n"))[1:] {
+	h := s.header
+	if i := bytes.Index(h, []byte("\r\n")); i >= 0 {
+		h = h[i+2:] // the status line is no field
+	} else {
+		h = nil
+	}
+	for len(h) > 0 {
+		line := h
+		if i := bytes.Index(h, []byte("\r\n")); i >= 0 {
+			line, h = h[:i], h[i+2:]
+		} else {
+			h = nil
+		}
 		k, v, ok := bytes.Cut(line, []byte(":"))
-		if ok && strings.EqualFold(string(bytes.TrimSpace(k)), "Content-Type") {
-			mt, _, _ := strings.Cut(string(v), ";")
-			return strings.ToLower(strings.TrimSpace(mt))
+		if ok && bytes.EqualFold(bytes.TrimSpace(k), []byte("Content-Type")) {
+			mt, _, _ := bytes.Cut(v, []byte(";"))
+			mt = bytes.TrimSpace(mt)
+			if string(mt) == "text/html" {
+				return "text/html" // most responses: no allocation
+			}
+			return strings.ToLower(string(mt))
 		}
 	}
 	return ""
@@ -827,10 +850,33 @@ func appendLength(b []byte, n int64) []byte {
 func newRecordID() string {
 	var u [16]byte
 	_, _ = rand.Read(u[:])
+	return uuidURN(&u)
+}
+
+// newRecordIDs returns two record IDs, from one read of random bytes.
+func newRecordIDs() (string, string) {
+	var u [32]byte
+	_, _ = rand.Read(u[:])
+	return uuidURN((*[16]byte)(u[:16])), uuidURN((*[16]byte)(u[16:]))
+}
+
+// uuidURN renders u as a version 4 UUID URN, <urn:uuid:...>.
+func uuidURN(u *[16]byte) string {
 	u[6] = u[6]&0x0f | 0x40 // version 4
 	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
-	h := hex.EncodeToString(u[:])
-	return "<urn:uuid:" + h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:] + ">"
+	var b [47]byte
+	copy(b[:], "<urn:uuid:")
+	p := 10
+	for i, c := range u {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b[p] = '-'
+			p++
+		}
+		hex.Encode(b[p:p+2], []byte{c})
+		p += 2
+	}
+	b[p] = '>'
+	return string(b[:])
 }
 
 // builderMu serializes gowarc.NewRecordBuilder: v1.6.0 calls
