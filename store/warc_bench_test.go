@@ -51,7 +51,7 @@ func BenchmarkWARCPutExchange(b *testing.B) {
 	for _, ex := range exs {
 		size += ex.ResponseSize()
 	}
-	for _, c := range []struct{ level, min int }{{-3, 0}, {-3, -1}, {1, 0}, {1, -1}, {6, 0}, {9, 0}, {-2, 0}} {
+	for _, c := range []struct{ level, min int }{{-4, 0}, {-4, -1}, {-3, 0}, {-3, -1}, {1, 0}, {1, -1}, {6, 0}, {9, 0}, {-2, 0}} {
 		b.Run(fmt.Sprintf("gzip=%d/min=%d", c.level, c.min), func(b *testing.B) {
 			dir := b.TempDir()
 			w, err := store.NewWARC(dir, &store.WARCOptions{NoRevisits: true, GzipLevel: c.level, MinGzipSize: c.min, Now: func() time.Time { return time.Unix(0, 0) }})
