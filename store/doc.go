@@ -79,27 +79,27 @@
 // up to 1 MiB is deflated by this package as a single block with the fixed
 // Huffman codes of RFC 1951 and matches found by a greedy hash lookup (or
 // as stored blocks when that is not smaller), in one gzip member; larger
-// records, compressed as they are written, go through klauspost/compress
-// at level 1. Why not klauspost/compress for all: every record is its own
+// records, compressed as they are written, go through klauspost/compress at
+// level 1. Why not klauspost/compress for all: every record is its own
 // member, so its deflate block needs its own code tables, and on a 5 KB
-// record klauspost's cheapest modes (stateless, level 1, even Huffman
-// only) spend about half of their time building them (package-merge code
-// lengths, 11 µs of 34 for a crawltest response in a profile): on
-// crawltest's exchanges BenchmarkWARCPutExchange measured about a third
-// less CPU per exchange for FastGzip than for klauspost's stateless mode
-// (the previous default), for files 15 % larger (3,329 bytes per exchange
-// against 2,887; a response record of 5.5 KB takes 2,650 bytes against
-// 2,210 and 5,550 stored). The encoder is about 180 lines, tables included (fastgzip.go);
-// FuzzFastGzip checks that what it writes, whatever the input and
-// whatever it compressed before, decodes with the standard library's
-// reader (CRC and size checked) to the input, and the tests have warcio.js
-// read files written at each level. klauspost's levels remain: -3
-// (stateless), -2 (Huffman only), 1 to 9. Records shorter than
-// WARCOptions.MinGzipSize (1 KiB: request records) go in their member
-// uncompressed (a stored deflate block, which every gzip reader reads):
-// compressing a 700-byte request saves about 140 bytes with FastGzip for
-// a tenth of the exchange's CPU. bench/README.md has the figures for each
-// level and what WARC output costs a crawl.
+// record klauspost's cheapest modes (stateless, level 1, even Huffman only)
+// spend about half of their time building them (package-merge code lengths:
+// 11 µs of the 34 stateless takes on a crawltest response): on crawltest's
+// exchanges BenchmarkWARCPutExchange measured 34 µs of CPU per exchange
+// with FastGzip against 51 with klauspost's stateless mode (the previous
+// default; 35 for Huffman only, which makes 4,293 bytes), for files 15 %
+// larger (3,329 bytes per exchange against 2,887; a response record of 5.5
+// KB takes 2,650 bytes against 2,210 and 5,550 stored). The encoder is
+// about 180 lines, tables included (fastgzip.go); FuzzFastGzip checks that
+// what it writes, whatever the input and whatever it compressed before,
+// decodes with the standard library's reader (CRC and size checked) to the
+// input, and the tests have warcio.js read files written at each level.
+// klauspost's levels remain: -3 (stateless), -2 (Huffman only), 1 to 9.
+// Records shorter than WARCOptions.MinGzipSize (1 KiB: request records) go
+// in their member uncompressed (a stored deflate block, which every gzip
+// reader reads): compressing a 700-byte request saves about 140 bytes with
+// FastGzip for 7 % more CPU per exchange. bench/README.md has the figures
+// for each level and what WARC output costs a crawl.
 //
 // Crash safety: an exchange's records are compressed in memory and written
 // with one write, or, when a failure interrupts it, cut off again, so a

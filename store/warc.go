@@ -59,15 +59,14 @@ type WARCOptions struct {
 	// modes gzip.StatelessCompression (-3) or gzip.HuffmanOnly (-2). Per
 	// crawltest exchange (a 5.5 KB response record and a 0.7 KB request
 	// record, stored: see MinGzipSize), BenchmarkWARCPutExchange measured
-	// 3,329 bytes on disk for -4, 2,887 for -3 (for about 50 % more
-	// CPU per exchange), 2,908 for level 1 (+55 %), 2,738 for level 6
-	// (+110 %), 2,705 for level 9 (4 × the CPU) and 4,293 for -2 (+10 %).
+	// 3,329 bytes on disk for -4, 2,887 for -3 (for 50 % more CPU per
+	// exchange), 2,908 for level 1 (+50 %), 2,738 for level 6 (2.2 × the
+	// CPU), 2,705 for level 9 (4 ×) and 4,293 for -2 (the same CPU).
 	GzipLevel int
 	// MinGzipSize: records shorter than this, WARC header included, are
 	// put in their gzip member uncompressed (a stored block). A request
-	// record (about 700 bytes) deflates to about 560 bytes with FastGzip
-	// (470 at -3) for a tenth of the CPU its exchange costs the store (a
-	// sixth at -3). Default 1024; negative compresses every record (3,186
+	// record (about 700 bytes) deflates to about 580 bytes with FastGzip
+	// for 7 % more CPU per exchange (to about 490 at -3, for 25 % more). Default 1024; negative compresses every record (3,186
 	// bytes per crawltest exchange instead of 3,329 at -4, 2,675 instead
 	// of 2,887 at -3).
 	MinGzipSize int
