@@ -528,8 +528,8 @@ func (w *WARC) marshaled(rec gowarc.WarcRecord) member {
 
 // compress writes m to dst as one gzip member. A record of up to
 // bufferedRecord bytes is put together in k.rec first and given to the
-// compressor in one piece (a stateless compressor compresses each write
-// on its own).
+// compressor in one piece (FastGzip needs it whole, and a stateless
+// compressor compresses each write on its own).
 func (k *warcKit) compress(dst io.Writer, m member) error {
 	zw := k.zw
 	if m.size <= bufferedRecord {
