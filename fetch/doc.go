@@ -44,8 +44,11 @@
 // after its body was read and closed; the fetcher reads up to 64 KiB more
 // of a body it had no use for (a redirect's), so the record is whole and
 // the connection is kept. A response over 256 KiB goes to an unnamed
-// temporary file, so memory does not grow with response size. Without
-// OnExchange none of this runs.
+// temporary file, so memory does not grow with response size. The
+// fetcher reuses its recording buffers from one request to the next (up
+// to 64 of them, each kept only up to 64 KiB), which is why an Exchange's
+// bytes are valid only during the OnExchange call. Without OnExchange
+// none of this runs.
 //
 // Retrying transient failures is left to the caller on purpose: a retry is a
 // new contact with the host, and only the caller's politeness scheduler knows

@@ -281,7 +281,8 @@ type HTTP struct {
 	opts      Options
 	transport *http.Transport
 	client    *http.Client
-	window    time.Duration // TransferWindow; tests shorten it
+	window    time.Duration  // TransferWindow; tests shorten it
+	recorders chan *recorder // idle recorders, when OnExchange is set
 }
 
 // New returns an HTTP fetcher. A nil opts means defaults.
@@ -313,6 +314,7 @@ func New(opts *Options) *HTTP {
 		opts:      o,
 		window:    TransferWindow,
 		transport: tr,
+		recorders: newRecorders(),
 		client: &http.Client{
 			Transport: tr,
 			CheckRedirect: func(*http.Request, []*http.Request) error {

@@ -134,6 +134,58 @@ type recorder struct {
 	resp   spool
 	remote string
 	date   time.Time
+	trace  *httptrace.ClientTrace // attaches the recorder to the request's connection
+}
+
+// maxIdleRecorders bounds the recorders an HTTP keeps for later requests
+// (about one per request in flight in a crawl); maxPooledRaw is the
+// largest response buffer a kept recorder holds on to.
+const (
+	maxIdleRecorders = 64
+	maxPooledRaw     = 64 << 10
+)
+
+// newRecorders returns the free list of recorders of a fetcher that
+// records. Reusing a recorder reuses its buffers: growing them from
+// nothing for each request allocated about 17 KB for a 5.5 KB page.
+func newRecorders() chan *recorder { return make(chan *recorder, maxIdleRecorders) }
+
+// getRecorder takes an idle recorder, or makes one.
+func (f *HTTP) getRecorder() *recorder {
+	select {
+	case r := <-f.recorders:
+		return r
+	default:
+	}
+	r := &recorder{}
+	r.trace = &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if c, ok := info.Conn.(*recConn); ok {
+				r.mu.Lock()
+				r.attach(c, f.opts.Now())
+				r.mu.Unlock()
+			}
+		},
+	}
+	return r
+}
+
+// putRecorder keeps r, detached and emptied, for a later request; its
+// buffers are dropped if a large response grew them.
+func (f *HTTP) putRecorder(r *recorder) {
+	r.req.Reset()
+	r.resp.reset()
+	if cap(r.resp.mem) > maxPooledRaw {
+		r.resp.mem = nil
+	}
+	if r.req.Cap() > maxPooledRaw {
+		r.req = bytes.Buffer{}
+	}
+	r.remote, r.date = "", time.Time{}
+	select {
+	case f.recorders <- r:
+	default:
+	}
 }
 
 // recConn is a connection whose bytes go to the recorder attached to it
@@ -201,26 +253,18 @@ func (f *HTTP) recording(ctx context.Context) (context.Context, *recorder) {
 	if f.opts.OnExchange == nil {
 		return ctx, nil
 	}
-	rec := &recorder{}
-	trace := &httptrace.ClientTrace{
-		GotConn: func(info httptrace.GotConnInfo) {
-			if c, ok := info.Conn.(*recConn); ok {
-				rec.mu.Lock()
-				rec.attach(c, f.opts.Now())
-				rec.mu.Unlock()
-			}
-		},
-	}
-	return httptrace.WithClientTrace(ctx, trace), rec
+	rec := f.getRecorder()
+	return httptrace.WithClientTrace(ctx, rec.trace), rec
 }
 
-// finish detaches the recorder and hands the exchange to OnExchange. The
-// response body must be closed already.
+// finish detaches the recorder and hands the exchange to OnExchange, then
+// keeps the recorder for a later request (the Exchange is valid only
+// during the call). The response body must be closed already.
 func (f *HTTP) finish(ctx context.Context, rec *recorder, u *url.URL, status int, truncated bool) {
 	rec.mu.Lock()
 	rec.detach()
 	rec.mu.Unlock()
-	defer rec.resp.close()
+	defer f.putRecorder(rec)
 	if rec.resp.size() == 0 {
 		return // no response arrived
 	}

@@ -13,8 +13,10 @@ import (
 )
 
 // cdxjEntry is one line of the CDXJ index: a response or revisit record.
+// u, if not nil, is url parsed (it saves parsing it again for the key).
 type cdxjEntry struct {
 	url, kind, mime, digest, file string
+	u                             *url.URL
 	date                          time.Time
 	status                        int
 	offset, length                int64
@@ -22,13 +24,22 @@ type cdxjEntry struct {
 
 // line renders e as pywb's CDXJ: "SURT TIMESTAMP {json}", the JSON's keys
 // in sorted order (as encoding/json writes a map), without reflection.
-func (e cdxjEntry) line() []byte {
+func (e cdxjEntry) line() []byte { return e.appendLine(nil) }
+
+// appendLine appends e's line to b.
+func (e cdxjEntry) appendLine(b []byte) []byte {
 	mime := e.mime
 	if e.kind == "revisit" {
 		mime = "warc/revisit"
 	}
-	b := make([]byte, 0, 256+2*len(e.url))
-	b = append(b, SURT(e.url)...)
+	b = slices.Grow(b, 256+2*len(e.url))
+	start := len(b)
+	if e.u != nil {
+		b = appendSURT(b, e.u)
+	} else {
+		b = appendSURTString(b, e.url)
+	}
+	b = append(b[:start], escapeControls(b[start:])...)
 	b = append(b, ' ')
 	b = e.date.UTC().AppendFormat(b, "20060102150405")
 	b = append(b, ` {"digest":`...)
@@ -77,50 +88,83 @@ func appendJSONString(b []byte, s string) []byte {
 // does not parse is returned lower-cased. Spaces and control characters
 // are percent-encoded, so that a key never breaks an index line.
 func SURT(rawURL string) string {
-	return escapeControls(surt(rawURL))
+	b := appendSURTString(nil, rawURL)
+	return string(escapeControls(b))
 }
 
-func escapeControls(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+// escapeControls returns s with spaces and control characters
+// percent-encoded (s itself when it has none).
+func escapeControls(s []byte) []byte {
+	if !slices.ContainsFunc(s, func(c byte) bool { return c <= ' ' || c == 0x7f }) {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c == 0x7f {
-			fmt.Fprintf(&b, "%%%02X", c)
+	b := make([]byte, 0, len(s)+16)
+	for _, c := range s {
+		if c <= ' ' || c == 0x7f {
+			b = append(b, '%', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&15])
 		} else {
-			b.WriteByte(c)
+			b = append(b, c)
 		}
 	}
-	return b.String()
+	return b
 }
 
-func surt(rawURL string) string {
+// appendSURTString appends the SURT of rawURL, not yet escaped.
+func appendSURTString(b []byte, rawURL string) []byte {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" {
-		return strings.ToLower(rawURL)
+		return appendLower(b, rawURL)
 	}
-	host := strings.ToLower(u.Hostname())
-	labels := strings.Split(host, ".")
-	if len(labels) > 1 && labels[0] == "www" {
-		labels = labels[1:]
+	return appendSURT(b, u)
+}
+
+// appendSURT appends the SURT of u (which has a host), not yet escaped.
+func appendSURT(b []byte, u *url.URL) []byte {
+	host := u.Hostname()
+	if len(host) >= 4 && strings.EqualFold(host[:4], "www.") {
+		host = host[4:]
 	}
-	slices.Reverse(labels)
-	var b strings.Builder
-	b.WriteString(strings.Join(labels, ","))
+	for {
+		i := strings.LastIndexByte(host, '.')
+		b = appendLower(b, host[i+1:])
+		if i < 0 {
+			break
+		}
+		b = append(b, ',')
+		host = host[:i]
+	}
 	if p := u.Port(); p != "" && !(p == "80" && u.Scheme == "http") && !(p == "443" && u.Scheme == "https") {
-		b.WriteString(":" + p)
+		b = append(b, ':')
+		b = append(b, p...)
 	}
-	b.WriteByte(')')
+	b = append(b, ')')
 	path := u.EscapedPath()
 	if path == "" {
 		path = "/"
 	}
-	b.WriteString(strings.ToLower(path))
+	b = appendLower(b, path)
 	if u.RawQuery != "" {
-		b.WriteString("?" + strings.ToLower(u.RawQuery))
+		b = append(b, '?')
+		b = appendLower(b, u.RawQuery)
 	}
-	return b.String()
+	return b
+}
+
+// appendLower appends s lower-cased (as strings.ToLower does).
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 {
+			return append(b, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
 }
 
 // cdxjWriter appends index lines as records are written, through a 64 KiB
@@ -144,8 +188,8 @@ func newCDXJWriter(path string) (*cdxjWriter, error) {
 	return &cdxjWriter{path: path, runBytes: sortRunBytes, f: f, bw: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
-func (c *cdxjWriter) add(e cdxjEntry) error {
-	line := e.line()
+// add appends line (one entry's, see cdxjEntry.appendLine).
+func (c *cdxjWriter) add(line []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.f == nil {

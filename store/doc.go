@@ -77,18 +77,31 @@
 // holds no more than that in memory however long the crawl); warcio.js's
 // cdx-index gives the same entries.
 //
-// Compression: WARCOptions.GzipLevel, by default klauspost/compress's
-// stateless compression (a deflate with a hash table a quarter the size of
-// level 1's: on crawltest's 5.5 KB response records 1 % smaller than level
-// 1, for the same CPU in a crawl and 5 % less in BenchmarkWARCPutExchange). Records
-// shorter than WARCOptions.MinGzipSize (1 KiB: request records) go in
-// their member uncompressed (a stored deflate block, which every gzip
-// reader reads): deflating a 700-byte request saves about 200 bytes for a
-// Huffman table built from scratch, as much CPU as a third of the page's
-// response record: in bench/ scenario A, 0.025 ms of a page's 0.3 ms. An
-// exchange then takes about 2.9 KB on disk against 2.7 KB with every
-// record compressed at level 1. bench/README.md has the figures for each
-// level and what WARC output costs a crawl.
+// Compression: WARCOptions.GzipLevel, by default FastGzip: each record of
+// up to 1 MiB is deflated by this package as a single block with the fixed
+// Huffman codes of RFC 1951 and matches found by a greedy hash lookup (or
+// as stored blocks when that is not smaller), in one gzip member; larger
+// records, compressed as they are written, go through klauspost/compress at
+// level 1. Why not klauspost/compress for all: every record is its own
+// member, so its deflate block needs its own code tables, and on a 5 KB
+// record klauspost's cheapest modes (stateless, level 1, even Huffman only)
+// spend about half of their time building them (package-merge code lengths:
+// 11 µs of the 34 stateless takes on a crawltest response): on crawltest's
+// exchanges BenchmarkWARCPutExchange measured 34 µs of CPU per exchange
+// with FastGzip against 51 with klauspost's stateless mode (the previous
+// default; 35 for Huffman only, which makes 4,293 bytes), for files 15 %
+// larger (3,329 bytes per exchange against 2,887; a response record of 5.5
+// KB takes 2,650 bytes against 2,210 and 5,550 stored). The encoder is
+// about 200 lines, tables included (fastgzip.go); FuzzFastGzip checks that
+// what it writes, whatever the input and whatever it compressed before,
+// decodes with the standard library's reader (CRC and size checked) to the
+// input, and the tests have warcio.js read files written at each level.
+// klauspost's levels remain: -3 (stateless), -2 (Huffman only), 1 to 9.
+// Records shorter than WARCOptions.MinGzipSize (1 KiB: request records) go
+// in their member uncompressed (a stored deflate block, which every gzip
+// reader reads): compressing a 700-byte request saves about 140 bytes with
+// FastGzip for 7 % more CPU per exchange. bench/README.md has the figures
+// for each level and what WARC output costs a crawl.
 //
 // Crash safety: an exchange's records are compressed in memory and written
 // with one write, or, when a failure interrupts it, cut off again, so a
@@ -138,7 +151,7 @@
 // into a buffer of its own, the marshaler copies it again, and each field
 // name is normalized and written with fmt (in bench/ scenario A this was
 // a fifth of what WARC output added to a page; BenchmarkWARCPutExchange
-// made 196 allocations per exchange, against 17 now). Written here, a response in memory is read once to find
+// made 196 allocations per exchange, against 10 now). Written here, a response in memory is read once to find
 // its HTTP header and compute both digests, and once more into the
 // compressor, never copied otherwise. The tests check these records with
 // gowarc's own reader in strict mode (every field, Content-Length and

@@ -53,21 +53,22 @@ type WARCOptions struct {
 	// Info adds fields to each file's warcinfo record, in sorted key order
 	// (a crawl's settings: "robots": "obey", "http-header-user-agent", ...).
 	Info map[string]string
-	// GzipLevel is the compression level: 1 to 9 (smallest, slowest), or
-	// one of klauspost/compress's cheaper modes, gzip.StatelessCompression
-	// (-3) or gzip.HuffmanOnly (-2). Default DefaultGzipLevel, -3. Per
+	// GzipLevel is the compression level: FastGzip (-4, the default:
+	// this package's fixed-code deflate, see the package doc),
+	// klauspost/compress's 1 to 9 (smallest, slowest), or its cheaper
+	// modes gzip.StatelessCompression (-3) or gzip.HuffmanOnly (-2). Per
 	// crawltest exchange (a 5.5 KB response record and a 0.7 KB request
 	// record, stored: see MinGzipSize), BenchmarkWARCPutExchange measured
-	// 2,887 bytes on disk for -3, 2,908 for level 1 (for about 5 % more
-	// CPU), 2,738 for level 6 (+40 % CPU), 2,705 for level 9 (2.5 × the
-	// CPU) and 4,293 for -2 (30 % less CPU).
+	// 3,329 bytes on disk for -4, 2,887 for -3 (for 50 % more CPU per
+	// exchange), 2,908 for level 1 (+50 %), 2,738 for level 6 (2.2 × the
+	// CPU), 2,705 for level 9 (4 ×) and 4,293 for -2 (the same CPU).
 	GzipLevel int
 	// MinGzipSize: records shorter than this, WARC header included, are
 	// put in their gzip member uncompressed (a stored block). A request
-	// record (about 700 bytes) deflates to about 470 bytes for about a
-	// sixth of the CPU its exchange costs the store. Default 1024;
-	// negative compresses every record (2,675 bytes per crawltest
-	// exchange instead of 2,887).
+	// record (about 700 bytes) deflates to about 580 bytes with FastGzip
+	// for 7 % more CPU per exchange (to about 490 at -3, for 25 % more). Default 1024; negative compresses every record (3,186
+	// bytes per crawltest exchange instead of 3,329 at -4, 2,675 instead
+	// of 2,887 at -3).
 	MinGzipSize int
 	// Now is the clock for record dates. Default time.Now.
 	Now func() time.Time
@@ -114,7 +115,8 @@ type WARC struct {
 // warcKit is what one worker uses to write records, kept between calls
 // so that writing a record allocates almost nothing.
 type warcKit struct {
-	zw      *gzip.Writer // at WARCOptions.GzipLevel
+	fast    *fastGzip    // for records in memory, at level FastGzip
+	zw      *gzip.Writer // at WARCOptions.GzipLevel (level 1 for FastGzip)
 	stored  *gzip.Writer // without compression, for records under minGzip bytes
 	minGzip int
 	out     bytes.Buffer // compressed members, written to the file in one call
@@ -124,10 +126,12 @@ type warcKit struct {
 	scratch []byte       // copy buffer for responses spooled to a file
 	scan    httpScanner
 	sizes   []int64 // the members in out
+	line    []byte  // the response's CDXJ line
 }
 
 type revisitRef struct {
-	id, uri, date string
+	id, uri string
+	date    time.Time
 }
 
 // maxLastResp bounds the URL -> response record map used by Outlinks.
@@ -160,8 +164,8 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 	if o.GzipLevel == 0 {
 		o.GzipLevel = DefaultGzipLevel
 	}
-	if o.GzipLevel < gzip.StatelessCompression || o.GzipLevel > 9 || o.GzipLevel == -1 {
-		return nil, fmt.Errorf("store: WARC gzip level %d not in 1..9, -2 or -3", o.GzipLevel)
+	if o.GzipLevel < FastGzip || o.GzipLevel > 9 || o.GzipLevel == -1 {
+		return nil, fmt.Errorf("store: WARC gzip level %d not in 1..9, -2, -3 or -4", o.GzipLevel)
 	}
 	if o.MinGzipSize == 0 {
 		o.MinGzipSize = 1024
@@ -192,9 +196,14 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 func (w *WARC) kit() *warcKit {
 	k := <-w.kits
 	if k == nil {
-		zw, _ := gzip.NewWriterLevel(io.Discard, w.opts.GzipLevel)
+		level := w.opts.GzipLevel
+		var fast *fastGzip
+		if level == FastGzip {
+			level, fast = gzip.BestSpeed, &fastGzip{}
+		}
+		zw, _ := gzip.NewWriterLevel(io.Discard, level)
 		stored, _ := gzip.NewWriterLevel(io.Discard, gzip.NoCompression)
-		k = &warcKit{zw: zw, stored: stored, minGzip: w.opts.MinGzipSize, scratch: make([]byte, 32<<10), head: make([]byte, 0, 1024)}
+		k = &warcKit{fast: fast, zw: zw, stored: stored, minGzip: w.opts.MinGzipSize, scratch: make([]byte, 32<<10), head: make([]byte, 0, 1024)}
 	}
 	k.out.Reset()
 	k.sizes = k.sizes[:0]
@@ -215,9 +224,16 @@ func (w *WARC) release(k *warcKit) {
 	w.kits <- k
 }
 
-// DefaultGzipLevel is WARCOptions.GzipLevel when it is zero:
-// klauspost/compress's stateless compression.
-const DefaultGzipLevel = gzip.StatelessCompression
+// DefaultGzipLevel is WARCOptions.GzipLevel when it is zero: FastGzip.
+const DefaultGzipLevel = FastGzip
+
+// FastGzip is the GzipLevel at which records of up to 1 MiB are deflated
+// by this package as one block with the fixed Huffman codes of RFC 1951
+// and greedy matches (or stored, when that is not smaller), and larger
+// ones at klauspost/compress's level 1. A fixed-code block needs no code
+// tables built for it, which cost klauspost's cheapest modes about half
+// of their time on a 5 KB record (see the package doc).
+const FastGzip = -4
 
 // recordOptions: the store computes the digests itself, in the one pass
 // that finds the HTTP header, so the library's validation (which parses
@@ -282,7 +298,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		return fmt.Errorf("store: WARC response for %s: read %d bytes of %d", uri, scan.size, ex.ResponseSize())
 	}
 	payloadDigest := string(scan.payloadDigest())
-	respID, reqID := newRecordID(), newRecordID()
+	respID, reqID := newRecordIDs()
 
 	kind, profile := "response", ""
 	var first revisitRef
@@ -293,7 +309,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		w.mu.Lock()
 		var seen bool
 		if first, seen = w.payloads[payloadDigest]; !seen {
-			w.payloads[payloadDigest] = revisitRef{id: respID, uri: uri, date: date.Format(time.RFC3339Nano)}
+			w.payloads[payloadDigest] = revisitRef{id: respID, uri: uri, date: date}
 		}
 		w.mu.Unlock()
 		if seen {
@@ -312,7 +328,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 			if first.id != "" {
 				rb.AddWarcHeader(gowarc.WarcRefersTo, first.id)
 				rb.AddWarcHeader(gowarc.WarcRefersToTargetURI, first.uri)
-				rb.AddWarcHeader(gowarc.WarcRefersToDate, first.date)
+				rb.AddWarcHeader(gowarc.WarcRefersToDate, first.date.Format(time.RFC3339Nano))
 			}
 			_, err := rb.Write(scan.header)
 			return err
@@ -383,10 +399,15 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	if kind == "response" {
 		mime = scan.mediaType()
 	}
-	return w.cdx.add(cdxjEntry{
+	e := cdxjEntry{
 		url: uri, date: date, kind: kind, status: ex.Status, mime: mime, digest: payloadDigest,
 		file: at[0].file, offset: at[0].offset, length: at[0].length,
-	})
+	}
+	if uri == ex.URL.String() && ex.URL.Host != "" {
+		e.u = ex.URL // not parsed again for the key
+	}
+	k.line = e.appendLine(k.line[:0])
+	return w.cdx.add(k.line)
 }
 
 // Put writes, with WARCOptions.Outlinks, a metadata record listing the
@@ -507,8 +528,8 @@ func (w *WARC) marshaled(rec gowarc.WarcRecord) member {
 
 // compress writes m to dst as one gzip member. A record of up to
 // bufferedRecord bytes is put together in k.rec first and given to the
-// compressor in one piece (a stateless compressor compresses each write
-// on its own).
+// compressor in one piece (FastGzip needs it whole, and a stateless
+// compressor compresses each write on its own).
 func (k *warcKit) compress(dst io.Writer, m member) error {
 	zw := k.zw
 	if m.size <= bufferedRecord {
@@ -518,6 +539,10 @@ func (k *warcKit) compress(dst io.Writer, m member) error {
 		}
 		if k.rec.Len() < k.minGzip {
 			zw = k.stored
+		} else if k.fast != nil {
+			k.fast.out = k.fast.member(k.fast.out[:0], k.rec.Bytes())
+			_, err := dst.Write(k.fast.out)
+			return err
 		}
 		zw.Reset(dst)
 		if _, err := zw.Write(k.rec.Bytes()); err != nil {
@@ -755,11 +780,27 @@ func (s *httpScanner) render(i int, h hash.Hash) []byte {
 
 // mediaType is the response's Content-Type without parameters, lower case.
 func (s *httpScanner) mediaType() string {
-	for _, line := range bytes.Split(s.header, []byte("\r\n"))[1:] {
+	h := s.header
+	if i := bytes.Index(h, []byte("\r\n")); i >= 0 {
+		h = h[i+2:] // the status line is no field
+	} else {
+		h = nil
+	}
+	for len(h) > 0 {
+		line := h
+		if i := bytes.Index(h, []byte("\r\n")); i >= 0 {
+			line, h = h[:i], h[i+2:]
+		} else {
+			h = nil
+		}
 		k, v, ok := bytes.Cut(line, []byte(":"))
-		if ok && strings.EqualFold(string(bytes.TrimSpace(k)), "Content-Type") {
-			mt, _, _ := strings.Cut(string(v), ";")
-			return strings.ToLower(strings.TrimSpace(mt))
+		if ok && bytes.EqualFold(bytes.TrimSpace(k), []byte("Content-Type")) {
+			mt, _, _ := bytes.Cut(v, []byte(";"))
+			mt = bytes.TrimSpace(mt)
+			if string(mt) == "text/html" {
+				return "text/html" // most responses: no allocation
+			}
+			return strings.ToLower(string(mt))
 		}
 	}
 	return ""
@@ -827,10 +868,33 @@ func appendLength(b []byte, n int64) []byte {
 func newRecordID() string {
 	var u [16]byte
 	_, _ = rand.Read(u[:])
+	return uuidURN(&u)
+}
+
+// newRecordIDs returns two record IDs, from one read of random bytes.
+func newRecordIDs() (string, string) {
+	var u [32]byte
+	_, _ = rand.Read(u[:])
+	return uuidURN((*[16]byte)(u[:16])), uuidURN((*[16]byte)(u[16:]))
+}
+
+// uuidURN renders u as a version 4 UUID URN, <urn:uuid:...>.
+func uuidURN(u *[16]byte) string {
 	u[6] = u[6]&0x0f | 0x40 // version 4
 	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
-	h := hex.EncodeToString(u[:])
-	return "<urn:uuid:" + h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:] + ">"
+	var b [47]byte
+	copy(b[:], "<urn:uuid:")
+	p := 10
+	for i, c := range u {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b[p] = '-'
+			p++
+		}
+		hex.Encode(b[p:p+2], []byte{c})
+		p += 2
+	}
+	b[p] = '>'
+	return string(b[:])
 }
 
 // builderMu serializes gowarc.NewRecordBuilder: v1.6.0 calls

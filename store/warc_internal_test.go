@@ -5,6 +5,9 @@ import (
 	"crypto/sha1"
 	"encoding/base32"
 	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,7 +67,53 @@ func FuzzSURT(f *testing.F) {
 		if strings.ContainsAny(k, " \r\n") {
 			t.Fatalf("SURT(%q) = %q: a CDXJ key must hold no space or line break", rawURL, k)
 		}
+		if want := surtReference(rawURL); k != want {
+			t.Fatalf("SURT(%q) = %q, want %q", rawURL, k, want)
+		}
+		// The store keys a record with the URL it was given, parsed,
+		// rather than with its string parsed again: the same key.
+		if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
+			if got := string(escapeControls(appendSURT(nil, u))); got != SURT(u.String()) {
+				t.Fatalf("SURT of %q parsed = %q, of its String() %q = %q", rawURL, got, u.String(), SURT(u.String()))
+			}
+		}
 	})
+}
+
+// surtReference is SURT written plainly (with strings.Split and
+// strings.Builder), against which the allocation-free one is checked.
+func surtReference(rawURL string) string {
+	s := rawURL
+	if u, err := url.Parse(rawURL); err != nil || u.Host == "" {
+		s = strings.ToLower(rawURL)
+	} else {
+		labels := strings.Split(strings.ToLower(u.Hostname()), ".")
+		if len(labels) > 1 && labels[0] == "www" {
+			labels = labels[1:]
+		}
+		slices.Reverse(labels)
+		s = strings.Join(labels, ",")
+		if p := u.Port(); p != "" && !(p == "80" && u.Scheme == "http") && !(p == "443" && u.Scheme == "https") {
+			s += ":" + p
+		}
+		path := u.EscapedPath()
+		if path == "" {
+			path = "/"
+		}
+		s += ")" + strings.ToLower(path)
+		if u.RawQuery != "" {
+			s += "?" + strings.ToLower(u.RawQuery)
+		}
+	}
+	var b strings.Builder
+	for _, r := range []byte(s) {
+		if r <= ' ' || r == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", r)
+		} else {
+			b.WriteByte(r)
+		}
+	}
+	return b.String()
 }
 
 func TestSURT(t *testing.T) {

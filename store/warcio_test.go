@@ -3,7 +3,12 @@ package store_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/store"
 )
 
@@ -190,4 +196,60 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestWARCEveryGzipLevel writes the same exchanges at each GzipLevel (this
+// package's FastGzip, klauspost/compress's stateless, Huffman-only, 1 and
+// 9, request records stored or not): crawltest pages, a response of random
+// bytes (which FastGzip stores) and one over 1 MiB (compressed as it is
+// written). Each file must read back, with the standard library's gzip
+// reader and with warcio.js, to the records and bytes given.
+func TestWARCEveryGzipLevel(t *testing.T) {
+	bin := warcio(t)
+	exs := exchanges(t, 12)
+	rnd := make([]byte, 100<<10) // over 64 KiB: FastGzip stores it in two blocks
+	src := rand.New(rand.NewPCG(1, 2))
+	for i := range rnd {
+		rnd[i] = byte(src.Uint32())
+	}
+	big := bytes.Repeat([]byte("<p>large and compressible</p>\n"), 50_000) // 1.5 MB
+	for i, body := range [][]byte{rnd, big} {
+		resp := append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", len(body))), body...)
+		u, _ := url.Parse(fmt.Sprintf("http://h0.test/b%d", i))
+		ex := fetch.NewExchange(u, []byte("GET /b HTTP/1.1\r\nHost: h0.test\r\n\r\n"), resp)
+		ex.Status, ex.Date, ex.RemoteAddr = 200, fixedClock, "127.0.0.1:80"
+		exs = append(exs, ex)
+	}
+	for _, c := range []struct{ level, min int }{{0, 0}, {store.FastGzip, -1}, {-3, 0}, {-2, -1}, {1, 0}, {9, -1}} {
+		t.Run(fmt.Sprintf("gzip=%d/min=%d", c.level, c.min), func(t *testing.T) {
+			dir := t.TempDir()
+			w, err := store.NewWARC(dir, &store.WARCOptions{NoRevisits: true, GzipLevel: c.level, MinGzipSize: c.min})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ex := range exs {
+				if err := w.PutExchange(context.Background(), ex); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			files := warcFiles(t, dir)
+			recs := readWARC(t, files[0])
+			if len(files) != 1 || len(recs) != 1+2*len(exs) {
+				t.Fatalf("%d files, %d records; want 1 file, %d records", len(files), len(recs), 1+2*len(exs))
+			}
+			for i, ex := range exs {
+				resp, req := recs[1+2*i], recs[2+2*i]
+				want, _ := io.ReadAll(ex.Response())
+				if !bytes.Equal(resp.block, want) || !bytes.Equal(req.block, ex.Request) {
+					t.Errorf("exchange %d (%s): the records do not read back to the bytes given", i, ex.URL)
+				}
+			}
+			if got, want := warcioIndex(t, bin, files[0]), expected(recs); !slices.Equal(got, want) {
+				t.Errorf("warcio index: %d records read, want %d", len(got), len(want))
+			}
+		})
+	}
 }
