@@ -304,6 +304,21 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		keep = w.keepBlocks(c, prefix, title)
 		w.negRelax = false
 	}
+	// When the class names led to no text at all, the container found
+	// without them may hold some: running text that every hint on the
+	// page scored away (a live blog under "comment" classes, a video's
+	// description in a "teaser" paragraph). Its negative hints are then
+	// ignored too, and it must hold running text.
+	if !w.hasText(keep) {
+		if alt, prefix2 := w.container(false); alt >= 0 {
+			w.noHints = true
+			keep2 := w.keepBlocks(w.elems[alt], prefix2, title)
+			w.noHints = false
+			if w.textWords(keep2) > 0 {
+				keep = keep2
+			}
+		}
+	}
 	// Headings alone (a section front's title over its link lists) are
 	// no article.
 	if !w.hasText(keep) {
@@ -396,7 +411,7 @@ func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
 	}
-	return (e.neg <= region.neg || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) &&
+	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) &&
 		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
 }
 
@@ -580,6 +595,17 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		}
 	}
 	return keep
+}
+
+// textWords returns the words of the kept blocks other than headings.
+func (w *mcWalker) textWords(keep []bool) int32 {
+	n := int32(0)
+	for i, k := range keep {
+		if b := &w.blocks[i]; k && b.heading == 0 && !w.weak(b) {
+			n += b.words
+		}
+	}
+	return n
 }
 
 // hasText reports whether keep holds a block other than a heading.

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -33,12 +34,58 @@ func TestMainTextRecall(t *testing.T) {
 		widgets += `<div class="widget-wrap"><div class="widget-container"><div class="text-editor"><p>` + ps[i] + `</p></div></div></div>`
 	}
 	widgets += `</section></body>`
+	// A short blog post in a page whose regions are unclassed divs told
+	// apart by their ids only: header, content, sidebar and footer are
+	// not four teasers of one template.
+	idRegions := `<html><head><title>Nothing to do</title></head><body><div id="wrapper"><div id="header"><a href="/">Gnaur</a></div>
+<div id="content"><h2><a href="/p/1">Nothing to do is a choice too</a></h2><p class="date">14 June 2013 <a href="/c/s">Specific</a></p>
+<p>I know I am drunk and I should not say this to you now</p><p>Then do not say it.</p><p>Ok.</p></div>
+<div id="sidebar"><ul><li><a href="/c/1">Specific</a></li><li><a href="/c/2">English</a></li><li><a href="/c/3">Favourites</a></li>
+<li><a href="/c/4">Unspecific</a></li><li><a href="/c/5">Celluloid</a></li><li><a href="/c/6">Register here</a></li>
+<li><a href="/c/7">Log in</a></li><li><a href="/c/8">Entries feed</a></li><li><a href="/c/9">Comments feed</a></li><li><a href="/c/10">Older posts of June</a></li>
+<li><a href="/c/11">Older posts of May</a></li><li><a href="/c/12">Older posts of April</a></li></ul></div>
+<p class="note">Thanks for reading it all.</p><div id="footer"><a href="/wp">Create a free website or blog</a></div></div></body></html>`
+	// An article in one of several boxes of one class, the others link
+	// boxes; as it holds most of the page's words and its longest block,
+	// its box is no teaser (else a closing note would be the article).
+	boxes := `<body><div class="box"><a href="/">Home of the blog</a> <a href="/a">About this blog</a></div><div class="box"><h2>Polite crawling</h2><p>` + long +
+		`</p><p>` + strings.TrimSpace(long2) + ` <a href="/more">More</a></p></div>` +
+		strings.Repeat(`<div class="box"><a href="/x">Another story on this site about crawling the web</a></div>`, 3) +
+		`<div class="note"><p>Thanks for reading it all.</p></div></body>`
+	// A live blog whose entries all sit under "comment" classes, next to
+	// a box of match facts: scoring with the hints keeps nothing but
+	// fragments, and the entries are the page's only running text.
+	live := `<body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/f">Football</a></li></ul><main><h2>Live match</h2>
+<ul class="match-info"><li>Date: 27/09/2020</li><li>Stadium: Stade Yves Allainmat at Le Moustoir in Lorient</li></ul>
+<div class="live-comments">`
+	for i := range 6 {
+		live += `<div class="live-comment"><div class="minute">` + strconv.Itoa(90-10*i) + `'</div><div class="live-comment-body">` + ps[i] + `</div></div>`
+	}
+	live += `</div></main></body>`
 	tests := []struct {
 		name    string
 		html    string
 		want    []string
 		wantNot []string
 	}{
+		{
+			name:    "page regions told apart by id",
+			html:    idRegions,
+			want:    []string{"I know I am drunk", "Then do not say it"},
+			wantNot: []string{"Celluloid", "Create a free website", "Thanks for reading"},
+		},
+		{
+			name:    "article in a box like the link boxes",
+			html:    boxes,
+			want:    []string{strings.TrimSpace(long), strings.TrimSpace(long2)},
+			wantNot: []string{"Home of the blog", "other stories", "Thanks for reading"},
+		},
+		{
+			name:    "running text under negative class names only",
+			html:    live,
+			want:    []string{ps[0], ps[5]},
+			wantNot: []string{"Home", "Football"},
+		},
 		{
 			// A paragraph written straight into the content element,
 			// without a <p> of its own, next to the element that scores

@@ -55,6 +55,7 @@ type mcWalker struct {
 	negBase    int16 // negative hints shared by all running text (see commonNeg)
 	captionsOK bool  // keep image captions (no article around them)
 	negRelax   bool  // blocks under at most negBase negative hints are plausible
+	noHints    bool  // negative hints do not make blocks implausible
 	wt         mcWeights
 
 	// accumulators of the block being built
@@ -310,16 +311,16 @@ func (w *mcWalker) resolveHints() {
 	w.markTeaserLists()
 	for i := range w.elems {
 		e := &w.elems[i]
-		neg, pos := e.ownNeg, e.ownPos
-		if neg && 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) {
-			neg = false
+		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
+		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) {
+			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
 		if e.parent >= 0 {
 			p := w.elems[e.parent]
 			e.neg, e.pos, e.teaser = p.neg, p.pos, p.teaser
 		}
-		if e.ownTeaser {
+		if teaser {
 			e.teaser++
 		}
 		if neg {
@@ -558,12 +559,22 @@ func mcSignature(c *html.Node) uint32 {
 		}
 	}
 	mix(c.Data)
+	id := ""
 	for _, at := range c.Attr {
-		if at.Key == "class" {
+		switch at.Key {
+		case "class":
 			mix("\x00")
 			mix(at.Val[:min(len(at.Val), 256)])
-			break
+			return h
+		case "id":
+			id = at.Val
 		}
+	}
+	// Without a class, an id tells the page's regions (header, content,
+	// sidebar, footer) apart.
+	if id != "" {
+		mix("\x01")
+		mix(id[:min(len(id), 256)])
 	}
 	return h
 }
