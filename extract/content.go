@@ -361,11 +361,13 @@ func (w *mcWalker) weak(b *mcBlock) bool {
 // running text) and headings that head nothing (followed by no kept block,
 // or by a heading of the same or a higher level).
 func (w *mcWalker) trim(keep []bool) {
+	last := -1
 	for i := len(keep) - 1; i >= 0; i-- {
 		if !keep[i] {
 			continue
 		}
 		if b := &w.blocks[i]; b.heading == 0 && !w.weak(b) {
+			last = i
 			break
 		}
 		keep[i] = false
@@ -379,6 +381,10 @@ func (w *mcWalker) trim(keep []bool) {
 		}
 		keep[i] = false
 	}
+	// A fragment written as one more paragraph of the article right
+	// after its last one (a signature, a closing greeting) belongs to it.
+	// (Before the first one, the same is a dateline as often.)
+	w.reattach(keep, last)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1
 	for i := len(keep) - 1; i >= 0; i-- {
@@ -391,6 +397,25 @@ func (w *mcWalker) trim(keep []bool) {
 			continue
 		}
 		next = h
+	}
+}
+
+// reattach keeps again the fragments that trim dropped right after block
+// at, the last paragraph of running text, when they are paragraphs of
+// their own like it: plain text (no link) in a sibling element of the
+// same tag, plausible in its region.
+func (w *mcWalker) reattach(keep []bool, at int) {
+	if at < 0 {
+		return
+	}
+	ref := &w.elems[w.blocks[at].elem]
+	for i := at + 1; i < len(keep); i++ {
+		b := &w.blocks[i]
+		e := &w.elems[b.elem]
+		if b.heading != 0 || b.linkWords > 0 || b.elem == w.blocks[at].elem || e.parent != ref.parent || e.tag != ref.tag || !w.plausible(b, *ref) {
+			return
+		}
+		keep[i] = true
 	}
 }
 

@@ -69,6 +69,16 @@ func TestMainTextRecall(t *testing.T) {
 		wantNot []string
 	}{
 		{
+			// A signature written as one more paragraph after the last:
+			// a fragment, but not one at the edge of the article (the
+			// share line after it goes).
+			name: "signature after the last paragraph",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="entry"><h1>Polite crawling</h1><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] +
+				`</p><p>x Franzi</p><p><a href="/s">Share on</a> your wall</p></div></body>`,
+			want:    []string{ps[2], "x Franzi"},
+			wantNot: []string{"Home", "Share on"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},
