@@ -591,6 +591,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			}
 		}
 	}
+	w.keepLead(keep, c, prefix)
 	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
 		keep[h] = true
@@ -631,6 +632,33 @@ func (w *mcWalker) textWords(keep []bool) int32 {
 		}
 	}
 	return n
+}
+
+// keepLead keeps the lead paragraphs right before the container c, such
+// as a standfirst set apart from the body by a photo and an author box:
+// blocks of running text (a sentence mark) scoring more than siblingMin,
+// separated from the container and from each other by no heading and by
+// no more than leadWords words of other blocks. A container that opens
+// with a heading of its own has no lead.
+func (w *mcWalker) keepLead(keep []bool, c mcElem, prefix []float64) {
+	if c.lo >= c.hi || w.blocks[c.lo].heading != 0 {
+		return // the container opens with its own heading
+	}
+	gap := int32(0)
+	for i := int(c.lo) - 1; i >= 0; i-- {
+		b := &w.blocks[i]
+		if b.heading != 0 {
+			return
+		}
+		if b.stops > 0 && prefix[i+1]-prefix[i] > w.wt.siblingMin && w.plausible(b, w.elems[b.elem]) {
+			keep[i] = true
+			gap = 0
+			continue
+		}
+		if gap += b.words; float64(gap) > w.wt.leadWords {
+			return
+		}
+	}
 }
 
 // hasText reports whether keep holds a block other than a heading.

@@ -79,6 +79,18 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Share on"},
 		},
 		{
+			// A standfirst above a photo and an author box, in another
+			// element than the body: more than the few words between a
+			// headline and a body that the standfirst rule allows.
+			name: "lead paragraph before an author box",
+			html: `<html><head><title>Polite crawling | The Daily Fetch</title></head><body><ul class="menu"><li><a href="/">Home</a></li></ul>
+<div class="intro"><h1>Polite crawling</h1><p>` + ps[6] + `</p></div><div class="photo"><img src="/a.jpg" width="600" height="400"></div>
+<div class="main"><div class="author-box"><p>Ann Writer has covered the web and its crawlers for this paper since 2010. Before that she wrote software for search engines in three countries and taught it at two universities.</p></div>
+<div class="body"><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] + `</p><p>` + ps[3] + `</p></div></div></body></html>`,
+			want:    []string{"Polite crawling", ps[6], ps[0], ps[3]},
+			wantNot: []string{"Home", "Ann Writer"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},
