@@ -454,7 +454,10 @@ func (w *mcWalker) caption(b *mcBlock) bool {
 	}
 	for e, up := b.elem, 0; e >= 0 && up < 2; e, up = w.elems[e].parent, up+1 {
 		el := &w.elems[e]
-		if !el.img {
+		// An image inside a paragraph or list item illustrates its
+		// text (a recipe step, a product description); that text is no
+		// caption.
+		if !el.img || up == 0 && (el.tag == atom.P || el.tag == atom.Li) {
 			continue
 		}
 		return float64(w.wordPrefix[el.hi]-w.wordPrefix[el.lo]) <= w.wt.captionWords

@@ -91,6 +91,18 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Ann Writer"},
 		},
 		{
+			// Steps of a recipe, each a list item with its photo inside:
+			// the text illustrated is no caption of the photo.
+			name: "list items holding their own image",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="recipe"><h1>Fried rice</h1><p>` + ps[0] + `</p><p>` + ps[1] + `</p><ol>
+<li><img src="/1.jpg" width="300" height="200">Heat two tablespoons of oil in the wok until it shimmers.</li>
+<li><img src="/2.jpg" width="300" height="200">With 2 tbsp oil left in the wok, saute minced garlic till fragrant.</li>
+<li><img src="/3.jpg" width="300" height="200">Add the cold rice and toss it for three minutes over high heat.</li></ol>
+<div class="wp-caption"><img src="/4.jpg" width="300" height="200"><p>The finished dish, photographed by Ann Writer.</p></div></div></body>`,
+			want:    []string{ps[1], "With 2 tbsp oil left in the wok", "Add the cold rice"},
+			wantNot: []string{"Home", "photographed by"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},
