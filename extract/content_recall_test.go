@@ -103,6 +103,17 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "photographed by"},
 		},
 		{
+			// Ruby annotations (the readings over East Asian characters)
+			// are not part of the sentence they annotate.
+			name: "ruby annotations",
+			html: `<body><ul class="menu"><li><a href="/">ホーム</a></li></ul><div class="article">` + `<p><ruby>子<rt>こ</rt></ruby>どもへの<ruby>体罰<rt>たいばつ</rt></ruby>を<ruby>禁止<rt>きんし</rt></ruby>する<ruby>法律<rt>ほうりつ</rt></ruby>ができました。<ruby>親<rt>おや</rt></ruby>は<ruby>子<rt>こ</rt></ruby>どもをたたいてはいけません。</p>
+<p>この<ruby>法律<rt>ほうりつ</rt></ruby>は<ruby>来年<rt>らいねん</rt></ruby>の<ruby>四月<rt>しがつ</rt></ruby>から<ruby>始<rt>はじ</rt></ruby>まります。<ruby>国<rt>くに</rt></ruby>は<ruby>親<rt>おや</rt></ruby>に<ruby>説明<rt>せつめい</rt></ruby>をします。</p>
+<p><ruby>専門家<rt>せんもんか</rt></ruby>は<ruby>子<rt>こ</rt></ruby>どもの<ruby>育<rt>そだ</rt></ruby>て<ruby>方<rt>かた</rt></ruby>を<ruby>親<rt>おや</rt></ruby>に<ruby>教<rt>おし</rt></ruby>えます。<ruby>学校<rt>がっこう</rt></ruby>も<ruby>協力<rt>きょうりょく</rt></ruby>します。</p>
+<p><ruby>虐待<rt>ぎゃくたい</rt></ruby>をなくすために、<ruby>町<rt>まち</rt></ruby>の<ruby>人<rt>ひと</rt></ruby>も<ruby>子<rt>こ</rt></ruby>どもを<ruby>見守<rt>みまも</rt></ruby>ってほしいと<ruby>言<rt>い</rt></ruby>っています。</p></div></body>`,
+			want:    []string{"子どもへの体罰を禁止する法律ができました。親は子どもをたたいてはいけません。"},
+			wantNot: []string{"たいばつ", "ホーム"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},

@@ -94,7 +94,8 @@ func mcSkipped(a atom.Atom) bool {
 		atom.Title, atom.Svg, atom.Math, atom.Iframe, atom.Object, atom.Embed,
 		atom.Canvas, atom.Video, atom.Audio, atom.Select, atom.Option,
 		atom.Button, atom.Input, atom.Textarea, atom.Map, atom.Frameset,
-		atom.Frame, atom.Link, atom.Meta:
+		atom.Frame, atom.Link, atom.Meta,
+		atom.Rt, atom.Rp: // ruby annotations (readings of East Asian text), not text of their own
 		return true
 	}
 	return false
