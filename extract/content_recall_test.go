@@ -114,6 +114,18 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"たいばつ", "ホーム"},
 		},
 		{
+			// The whole article inside a wrapper whose class reads as a
+			// share bar, the page's itemprop=articleBody inside it, and a
+			// promotion box with a paragraph of its own beside it.
+			name: "negative wrapper around the declared article body",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="share_wrapper"><div class="article"><h1>Polite crawling</h1><div itemprop="articleBody"><p>` +
+				ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] + `</p></div></div></div>
+<div class="whitepaper"><h3>White paper</h3><p>Analysts compared eleven service desks on cost, features and support. Read which one suits a team of your size before you buy.</p></div>
+<div class="comments"><p>` + ps[9] + `</p><p>` + ps[10] + `</p><p>` + ps[11] + `</p></div></body>`,
+			want:    []string{ps[0], ps[2]},
+			wantNot: []string{"Home", "Analysts compared", ps[10]},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},

@@ -310,10 +310,11 @@ func (w *mcWalker) resolveHints() {
 		w.linkPrefix[i+1] = w.linkPrefix[i] + b.linkWords
 	}
 	w.markTeaserLists()
+	encloses := w.enclosesBody()
 	for i := range w.elems {
 		e := &w.elems[i]
 		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
-		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) {
+		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) || encloses != nil && encloses[i] {
 			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
@@ -331,6 +332,32 @@ func (w *mcWalker) resolveHints() {
 			e.pos++
 		}
 	}
+}
+
+// enclosesBody reports, per element, whether it encloses the page's one
+// element marked itemprop=articleBody: the page itself says that the
+// article lies inside, so such an element is no boilerplate box,
+// whatever its class name. It is nil when the page marks no body or
+// several.
+func (w *mcWalker) enclosesBody() []bool {
+	body := -1
+	for i := range w.elems {
+		e := &w.elems[i]
+		if e.articleBody {
+			if body >= 0 {
+				return nil
+			}
+			body = i
+		}
+	}
+	if body < 0 {
+		return nil
+	}
+	out := make([]bool, len(w.elems))
+	for e := w.elems[body].parent; e >= 0; e = w.elems[e].parent {
+		out[e] = true
+	}
+	return out
 }
 
 // mcTextLen returns the number of non-space text bytes under n, stopping
