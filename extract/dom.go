@@ -563,6 +563,8 @@ func mcHiddenClass(v string) bool {
 		} else {
 			v = ""
 		}
+		// Tailwind writes an !important utility with a leading '!'.
+		f = strings.TrimPrefix(f, "!")
 		if len(f) < 4 || len(f) > 18 {
 			continue
 		}
