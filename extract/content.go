@@ -362,6 +362,7 @@ func (w *mcWalker) weak(b *mcBlock) bool {
 // or by a heading of the same or a higher level).
 func (w *mcWalker) trim(keep []bool) {
 	last := -1
+	var dropped []int
 	for i := len(keep) - 1; i >= 0; i-- {
 		if !keep[i] {
 			continue
@@ -371,7 +372,12 @@ func (w *mcWalker) trim(keep []bool) {
 			break
 		}
 		keep[i] = false
+		dropped = append(dropped, i)
 	}
+	// A list or table closing the article (facts, ingredients, figures)
+	// is made of fragments too, but three or more items of it are no
+	// dateline or share bar.
+	w.keepListTail(keep, dropped)
 	for i := range keep {
 		if !keep[i] {
 			continue
@@ -397,6 +403,29 @@ func (w *mcWalker) trim(keep []bool) {
 			continue
 		}
 		next = h
+	}
+}
+
+// keepListTail keeps again the blocks that trim dropped after the last
+// paragraph (dropped holds them in reverse document order) when they
+// open with three or more items of lists or tables (li, dt, dd, td, th),
+// possibly under headings: the run of such items and headings is kept.
+func (w *mcWalker) keepListTail(keep []bool, dropped []int) {
+	items, n := 0, 0
+	for k := len(dropped) - 1; k >= 0; k-- {
+		if b := &w.blocks[dropped[k]]; b.heading == 0 {
+			if t := w.elems[b.elem].tag; t != atom.Li && t != atom.Dd && t != atom.Dt && t != atom.Td && t != atom.Th {
+				break
+			}
+			items++
+		}
+		n++
+	}
+	if items < 3 {
+		return
+	}
+	for k := len(dropped) - 1; k >= len(dropped)-n; k-- {
+		keep[dropped[k]] = true
 	}
 }
 

@@ -126,6 +126,16 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Analysts compared", ps[10]},
 		},
 		{
+			// A list of facts closing the article: short items without
+			// sentence marks, like datelines, but a list of them.
+			name: "list of facts after the last paragraph",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="entry"><h1>The Pleiades</h1><p>` + ps[0] + `</p><p>` + ps[1] +
+				`</p><h3>Details</h3><ul><li>Kind of shot: digital photo</li><li>Lens: telephoto</li><li>Focal length: 180 mm</li><li>Camera: Canon EOS 60Da</li><li>Place: Kasberg in Franconia</li></ul></div>
+<div class="share"><a href="/s">Share</a></div></body>`,
+			want:    []string{ps[1], "Details", "Kind of shot: digital photo", "Place: Kasberg in Franconia"},
+			wantNot: []string{"Home", "Share"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},
