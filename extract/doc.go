@@ -418,11 +418,12 @@
 // To four places, MainText scores 0.9034/0.9361/0.9194 on the snippets
 // and go-trafilatura with its fallback 0.8987/0.9386/0.9182. (ms/page is
 // wall time on a shared machine; the ratios within one run are what to
-// compare: MainText was 5.3× and 5.6× go-trafilatura's speed on the
-// snippets and 5.8× and 6.7× on Dragnet in two runs.) Per fold (F1), MainText against
-// go-trafilatura with its fallback: Dragnet 0.929/0.943/0.935/0.949/0.908
-// against 0.822/0.877/0.843/0.906/0.885; snippets
-// 0.929/0.932/0.912/0.909/0.913 against 0.920/0.911/0.934/0.908/0.918.
+// compare: over four runs MainText was 5.3× to 5.6× go-trafilatura's
+// speed on the snippets and 5.8× to 6.8× on Dragnet; the tables are the
+// first run.) Per fold (F1), MainText against go-trafilatura with its
+// fallback: Dragnet 0.929/0.943/0.935/0.949/0.908 against
+// 0.822/0.877/0.843/0.906/0.885; snippets 0.929/0.932/0.912/0.909/0.913
+// against 0.920/0.911/0.934/0.908/0.918.
 //
 // History. Before the rules of steps 3, 4, 7 and 8 and the stricter hints
 // of steps 1 and 2, MainText scored P 0.916 R 0.944 F1 0.918 on Dragnet
@@ -447,11 +448,11 @@
 // cost, negative-hint cost, sibling share) by coordinate descent does not
 // gain on unseen sites, and the weights it finds are unstable, so the
 // defaults stay. Site-grouped 5-fold cross-validation (tune on four folds,
-// score the fifth): Dragnet pooled 0.936/0.943/0.929, fold F1 mean 0.931,
-// worst 0.898 (defaults 0.931, 0.933 and 0.908); snippets pooled
-// 0.902/0.934/0.918, fold F1 mean 0.917, worst 0.909 (defaults 0.919,
+// score the fifth): Dragnet pooled 0.9356/0.9433/0.9285, fold F1 mean
+// 0.931, worst 0.898 (defaults 0.9314, 0.933 and 0.908); snippets pooled
+// 0.9022/0.9336/0.9176, fold F1 mean 0.917, worst 0.909 (defaults 0.9194,
 // 0.919 and 0.909). Across corpora: tuned on all of Dragnet, the snippets
-// score 0.903/0.922/0.912 (defaults 0.903/0.936/0.919); tuned on all of
+// score 0.9026/0.9215/0.9120 (defaults 0.9034/0.9361/0.9194); tuned on all of
 // the snippets, Dragnet scores 0.9434/0.9398/0.9315 (defaults
 // 0.9437/0.9396/0.9314). The tuned weights vary widely between folds (link
 // penalty 0 to 1.77, negative-hint cost 2.7 to 19.2, sibling share 0 to
