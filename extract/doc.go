@@ -311,7 +311,8 @@
 //     template), nearly all short (≤ 80 words) and with a link, whose words
 //     are together ≥ 40 % linked, are a list of teasers (related articles,
 //     "read more", most popular, tag lists). A sibling holding more than
-//     half the page's words and its longest block is not one of them.
+//     half the page's words and its longest block, or enclosing the
+//     page's one itemprop=articleBody element, is not one of them.
 //  4. Evidence: a JSON-LD articleBody of at least 30 words, at least half
 //     of whose distinct words occur on the page, vouches for the blocks
 //     that have ≥ 70 % of their words in it. One element marked
