@@ -523,17 +523,51 @@ func mcNegToken(t string) bool {
 		"more", "toc", "bio", "meta", "cta", "topics", "keywords", "credit", "credits":
 		return true
 	}
-	for _, p := range [...]string{
-		"comment", "disqus", "respond", "reply", "footer", "sidebar", "widget",
-		"nav", "menu", "breadcrumb", "share", "sharing", "social", "related",
-		"recommend", "promo", "sponsor", "advert", "banner", "subscribe",
-		"newsletter", "signup", "login", "popular", "trending", "outbrain",
-		"taboola", "pagination", "pager", "cookie", "masthead", "toolbar",
-		"tagcloud", "skip", "popup", "modal", "byline", "author",
-		"readmore", "teaser", "consent", "gdpr", "subscription",
-		"rating", "copyright", "disclaimer", "recirc", "follow",
-		"donate", "hashtag", "avatar", "profile", "breaking",
-	} {
+	if t == "" {
+		return false
+	}
+	// Boilerplate prefixes, by first letter (this runs for every class
+	// and id token of the page).
+	switch t[0] {
+	case 'a':
+		return mcHasPrefix(t, "advert", "author", "avatar")
+	case 'b':
+		return mcHasPrefix(t, "breadcrumb", "banner", "byline", "breaking")
+	case 'c':
+		return mcHasPrefix(t, "comment", "cookie", "consent", "copyright")
+	case 'd':
+		return mcHasPrefix(t, "disqus", "disclaimer", "donate")
+	case 'f':
+		return mcHasPrefix(t, "footer", "follow")
+	case 'g':
+		return mcHasPrefix(t, "gdpr")
+	case 'h':
+		return mcHasPrefix(t, "hashtag")
+	case 'l':
+		return mcHasPrefix(t, "login")
+	case 'm':
+		return mcHasPrefix(t, "menu", "masthead", "modal")
+	case 'n':
+		return mcHasPrefix(t, "nav", "newsletter")
+	case 'o':
+		return mcHasPrefix(t, "outbrain")
+	case 'p':
+		return mcHasPrefix(t, "promo", "popular", "pagination", "pager", "popup", "profile")
+	case 'r':
+		return mcHasPrefix(t, "respond", "reply", "related", "recommend", "readmore", "rating", "recirc")
+	case 's':
+		return mcHasPrefix(t, "sidebar", "share", "sharing", "social", "sponsor", "subscribe", "signup", "skip", "subscription")
+	case 't':
+		return mcHasPrefix(t, "trending", "taboola", "toolbar", "tagcloud", "teaser")
+	case 'w':
+		return mcHasPrefix(t, "widget")
+	}
+	return false
+}
+
+// mcHasPrefix reports whether t starts with one of ps.
+func mcHasPrefix(t string, ps ...string) bool {
+	for _, p := range ps {
 		if strings.HasPrefix(t, p) {
 			return true
 		}
