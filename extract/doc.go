@@ -419,7 +419,7 @@
 // To four places, MainText scores 0.9034/0.9361/0.9194 on the snippets
 // and go-trafilatura with its fallback 0.8987/0.9386/0.9182. (ms/page is
 // wall time on a shared machine; the ratios within one run are what to
-// compare: over four runs MainText was 5.3× to 5.6× go-trafilatura's
+// compare: over five runs MainText was 5.3× to 5.6× go-trafilatura's
 // speed on the snippets and 5.8× to 6.8× on Dragnet; the tables are the
 // first run.) Per fold (F1), MainText against go-trafilatura with its
 // fallback: Dragnet 0.929/0.943/0.935/0.949/0.908 against
