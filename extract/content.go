@@ -304,6 +304,21 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		keep = w.keepBlocks(c, prefix, title)
 		w.negRelax = false
 	}
+	// When the class names led to no text at all, the container found
+	// without them may hold some: running text that every hint on the
+	// page scored away (a live blog under "comment" classes, a video's
+	// description in a "teaser" paragraph). Its negative hints are then
+	// ignored too, and it must hold running text.
+	if !w.hasText(keep) {
+		if alt, prefix2 := w.container(false); alt >= 0 {
+			w.noHints = true
+			keep2 := w.keepBlocks(w.elems[alt], prefix2, title)
+			w.noHints = false
+			if w.textWords(keep2) > 0 {
+				keep = keep2
+			}
+		}
+	}
 	// Headings alone (a section front's title over its link lists) are
 	// no article.
 	if !w.hasText(keep) {
@@ -346,15 +361,23 @@ func (w *mcWalker) weak(b *mcBlock) bool {
 // running text) and headings that head nothing (followed by no kept block,
 // or by a heading of the same or a higher level).
 func (w *mcWalker) trim(keep []bool) {
+	last := -1
+	var dropped []int
 	for i := len(keep) - 1; i >= 0; i-- {
 		if !keep[i] {
 			continue
 		}
 		if b := &w.blocks[i]; b.heading == 0 && !w.weak(b) {
+			last = i
 			break
 		}
 		keep[i] = false
+		dropped = append(dropped, i)
 	}
+	// A list or table closing the article (facts, ingredients, figures)
+	// is made of fragments too, but three or more items of it are no
+	// dateline or share bar.
+	w.keepListTail(keep, dropped)
 	for i := range keep {
 		if !keep[i] {
 			continue
@@ -364,6 +387,10 @@ func (w *mcWalker) trim(keep []bool) {
 		}
 		keep[i] = false
 	}
+	// A fragment written as one more paragraph of the article right
+	// after its last one (a signature, a closing greeting) belongs to it.
+	// (Before the first one, the same is a dateline as often.)
+	w.reattach(keep, last)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1
 	for i := len(keep) - 1; i >= 0; i-- {
@@ -376,6 +403,48 @@ func (w *mcWalker) trim(keep []bool) {
 			continue
 		}
 		next = h
+	}
+}
+
+// keepListTail keeps again the blocks that trim dropped after the last
+// paragraph (dropped holds them in reverse document order) when they
+// open with three or more items of lists or tables (li, dt, dd, td, th),
+// possibly under headings: the run of such items and headings is kept.
+func (w *mcWalker) keepListTail(keep []bool, dropped []int) {
+	items, n := 0, 0
+	for k := len(dropped) - 1; k >= 0; k-- {
+		if b := &w.blocks[dropped[k]]; b.heading == 0 {
+			if t := w.elems[b.elem].tag; t != atom.Li && t != atom.Dd && t != atom.Dt && t != atom.Td && t != atom.Th {
+				break
+			}
+			items++
+		}
+		n++
+	}
+	if items < 3 {
+		return
+	}
+	for k := len(dropped) - 1; k >= len(dropped)-n; k-- {
+		keep[dropped[k]] = true
+	}
+}
+
+// reattach keeps again the fragments that trim dropped right after block
+// at, the last paragraph of running text, when they are paragraphs of
+// their own like it: plain text (no link) in a sibling element of the
+// same tag, plausible in its region.
+func (w *mcWalker) reattach(keep []bool, at int) {
+	if at < 0 {
+		return
+	}
+	ref := &w.elems[w.blocks[at].elem]
+	for i := at + 1; i < len(keep); i++ {
+		b := &w.blocks[i]
+		e := &w.elems[b.elem]
+		if b.heading != 0 || b.linkWords > 0 || b.elem == w.blocks[at].elem || e.parent != ref.parent || e.tag != ref.tag || !w.plausible(b, *ref) {
+			return
+		}
+		keep[i] = true
 	}
 }
 
@@ -396,7 +465,7 @@ func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
 	}
-	return (e.neg <= region.neg || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) &&
+	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) &&
 		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
 }
 
@@ -414,7 +483,10 @@ func (w *mcWalker) caption(b *mcBlock) bool {
 	}
 	for e, up := b.elem, 0; e >= 0 && up < 2; e, up = w.elems[e].parent, up+1 {
 		el := &w.elems[e]
-		if !el.img {
+		// An image inside a paragraph or list item illustrates its
+		// text (a recipe step, a product description); that text is no
+		// caption.
+		if !el.img || up == 0 && (el.tag == atom.P || el.tag == atom.Li) {
 			continue
 		}
 		return float64(w.wordPrefix[el.hi]-w.wordPrefix[el.lo]) <= w.wt.captionWords
@@ -551,6 +623,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			}
 		}
 	}
+	w.keepLead(keep, c, prefix)
 	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
 		keep[h] = true
@@ -580,6 +653,44 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		}
 	}
 	return keep
+}
+
+// textWords returns the words of the kept blocks other than headings.
+func (w *mcWalker) textWords(keep []bool) int32 {
+	n := int32(0)
+	for i, k := range keep {
+		if b := &w.blocks[i]; k && b.heading == 0 && !w.weak(b) {
+			n += b.words
+		}
+	}
+	return n
+}
+
+// keepLead keeps the lead paragraphs right before the container c, such
+// as a standfirst set apart from the body by a photo and an author box:
+// blocks of running text (a sentence mark) scoring more than siblingMin,
+// separated from the container and from each other by no heading and by
+// no more than leadWords words of other blocks. A container that opens
+// with a heading of its own has no lead.
+func (w *mcWalker) keepLead(keep []bool, c mcElem, prefix []float64) {
+	if c.lo >= c.hi || w.blocks[c.lo].heading != 0 {
+		return // the container opens with its own heading
+	}
+	gap := int32(0)
+	for i := int(c.lo) - 1; i >= 0; i-- {
+		b := &w.blocks[i]
+		if b.heading != 0 {
+			return
+		}
+		if b.stops > 0 && prefix[i+1]-prefix[i] > w.wt.siblingMin && w.plausible(b, w.elems[b.elem]) {
+			keep[i] = true
+			gap = 0
+			continue
+		}
+		if gap += b.words; float64(gap) > w.wt.leadWords {
+			return
+		}
+	}
 }
 
 // hasText reports whether keep holds a block other than a heading.

@@ -243,6 +243,12 @@ func TestMainTextWithReason(t *testing.T) {
 		{name: "markup only", html: `<html><body><img src="a.png"><script>var x = "text";</script></body></html>`, reason: ReasonNoText, empty: true},
 		{name: "link list", html: links.String(), reason: ReasonNoArticle, empty: true},
 		{name: "fragments", html: `<body><div>Home</div><div>About us</div><div>Contact</div><span>2026</span></body>`, reason: ReasonNoArticle, empty: true},
+		// A page its scripts render: the article is in a data attribute,
+		// and the only text is an "update your browser" banner hidden by
+		// Tailwind's !hidden class.
+		{name: "rendered by script", html: `<html><body><div id="app" data-state="{&quot;description&quot;:&quot;Measure the table and cut the cloth.&quot;}"></div>
+<div class="popup-banner !hidden" id="update-browser-banner"><p>Your browser is out of date.</p><p>Download a newer browser for free for a better experience. Just click on its icon!</p></div>
+<script src="/app.js"></script></body></html>`, reason: ReasonNoText, empty: true},
 		{name: "article", html: boilerplatePage(ps, "", "", ""), reason: ReasonFound},
 		{name: "unparsable", html: strings.Repeat("<div>", 600) + "<p>Deep text. More deep text.</p>", reason: ReasonUnparsed},
 	}

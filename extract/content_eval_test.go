@@ -169,7 +169,7 @@ func TestMainTextEvalWorst(t *testing.T) {
 		if !evalDesignFold(c.fold[i]) || w == nil {
 			continue
 		}
-		w.wt = mcDefaultWeights()
+		w.wt = evalWeightsFromEnv(t)
 		pred, _ := w.mainText(w.title)
 		d := c.docs[i]
 		if name == contenteval.Dragnet {
@@ -262,7 +262,7 @@ func TestMainTextEvalDump(t *testing.T) {
 				text = text[:70]
 			}
 			e := w.elems[b.elem]
-			t.Logf("%4d w=%3d l=%3d s=%2d h=%d neg=%d pos=%d %s score=%6.1f %q", i, b.words, b.linkWords, b.stops, b.heading, e.neg, e.pos, e.tag, w.score(b, true), text)
+			t.Logf("%4d w=%3d l=%3d s=%2d h=%d neg=%d pos=%d t=%d %s score=%6.1f %q", i, b.words, b.linkWords, b.stops, b.heading, e.neg, e.pos, e.teaser, e.tag, w.score(b, true), text)
 		}
 		if best >= 0 {
 			t.Logf("container %d %s blocks [%d,%d)", best, w.elems[best].tag, w.elems[best].lo, w.elems[best].hi)

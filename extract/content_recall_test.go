@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -33,12 +34,125 @@ func TestMainTextRecall(t *testing.T) {
 		widgets += `<div class="widget-wrap"><div class="widget-container"><div class="text-editor"><p>` + ps[i] + `</p></div></div></div>`
 	}
 	widgets += `</section></body>`
+	// A short blog post in a page whose regions are unclassed divs told
+	// apart by their ids only: header, content, sidebar and footer are
+	// not four teasers of one template.
+	idRegions := `<html><head><title>Nothing to do</title></head><body><div id="wrapper"><div id="header"><a href="/">Gnaur</a></div>
+<div id="content"><h2><a href="/p/1">Nothing to do is a choice too</a></h2><p class="date">14 June 2013 <a href="/c/s">Specific</a></p>
+<p>I know I am drunk and I should not say this to you now</p><p>Then do not say it.</p><p>Ok.</p></div>
+<div id="sidebar"><ul><li><a href="/c/1">Specific</a></li><li><a href="/c/2">English</a></li><li><a href="/c/3">Favourites</a></li>
+<li><a href="/c/4">Unspecific</a></li><li><a href="/c/5">Celluloid</a></li><li><a href="/c/6">Register here</a></li>
+<li><a href="/c/7">Log in</a></li><li><a href="/c/8">Entries feed</a></li><li><a href="/c/9">Comments feed</a></li><li><a href="/c/10">Older posts of June</a></li>
+<li><a href="/c/11">Older posts of May</a></li><li><a href="/c/12">Older posts of April</a></li></ul></div>
+<p class="note">Thanks for reading it all.</p><div id="footer"><a href="/wp">Create a free website or blog</a></div></div></body></html>`
+	// An article in one of several boxes of one class, the others link
+	// boxes; as it holds most of the page's words and its longest block,
+	// its box is no teaser (else a closing note would be the article).
+	boxes := `<body><div class="box"><a href="/">Home of the blog</a> <a href="/a">About this blog</a></div><div class="box"><h2>Polite crawling</h2><p>` + long +
+		`</p><p>` + strings.TrimSpace(long2) + ` <a href="/more">More</a></p></div>` +
+		strings.Repeat(`<div class="box"><a href="/x">Another story on this site about crawling the web</a></div>`, 3) +
+		`<div class="note"><p>Thanks for reading it all.</p></div></body>`
+	// A live blog whose entries all sit under "comment" classes, next to
+	// a box of match facts: scoring with the hints keeps nothing but
+	// fragments, and the entries are the page's only running text.
+	live := `<body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/f">Football</a></li></ul><main><h2>Live match</h2>
+<ul class="match-info"><li>Date: 27/09/2020</li><li>Stadium: Stade Yves Allainmat at Le Moustoir in Lorient</li></ul>
+<div class="live-comments">`
+	for i := range 6 {
+		live += `<div class="live-comment"><div class="minute">` + strconv.Itoa(90-10*i) + `'</div><div class="live-comment-body">` + ps[i] + `</div></div>`
+	}
+	live += `</div></main></body>`
 	tests := []struct {
 		name    string
 		html    string
 		want    []string
 		wantNot []string
 	}{
+		{
+			// A signature written as one more paragraph after the last:
+			// a fragment, but not one at the edge of the article (the
+			// share line after it goes).
+			name: "signature after the last paragraph",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="entry"><h1>Polite crawling</h1><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] +
+				`</p><p>x Franzi</p><p><a href="/s">Share on</a> your wall</p></div></body>`,
+			want:    []string{ps[2], "x Franzi"},
+			wantNot: []string{"Home", "Share on"},
+		},
+		{
+			// A standfirst above a photo and an author box, in another
+			// element than the body: more than the few words between a
+			// headline and a body that the standfirst rule allows.
+			name: "lead paragraph before an author box",
+			html: `<html><head><title>Polite crawling | The Daily Fetch</title></head><body><ul class="menu"><li><a href="/">Home</a></li></ul>
+<div class="intro"><h1>Polite crawling</h1><p>` + ps[6] + `</p></div><div class="photo"><img src="/a.jpg" width="600" height="400"></div>
+<div class="main"><div class="author-box"><p>Ann Writer has covered the web and its crawlers for this paper since 2010. Before that she wrote software for search engines in three countries and taught it at two universities.</p></div>
+<div class="body"><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] + `</p><p>` + ps[3] + `</p></div></div></body></html>`,
+			want:    []string{"Polite crawling", ps[6], ps[0], ps[3]},
+			wantNot: []string{"Home", "Ann Writer"},
+		},
+		{
+			// Steps of a recipe, each a list item with its photo inside:
+			// the text illustrated is no caption of the photo.
+			name: "list items holding their own image",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="recipe"><h1>Fried rice</h1><p>` + ps[0] + `</p><p>` + ps[1] + `</p><ol>
+<li><img src="/1.jpg" width="300" height="200">Heat two tablespoons of oil in the wok until it shimmers.</li>
+<li><img src="/2.jpg" width="300" height="200">With 2 tbsp oil left in the wok, saute minced garlic till fragrant.</li>
+<li><img src="/3.jpg" width="300" height="200">Add the cold rice and toss it for three minutes over high heat.</li></ol>
+<div class="wp-caption"><img src="/4.jpg" width="300" height="200"><p>The finished dish, photographed by Ann Writer.</p></div></div></body>`,
+			want:    []string{ps[1], "With 2 tbsp oil left in the wok", "Add the cold rice"},
+			wantNot: []string{"Home", "photographed by"},
+		},
+		{
+			// Ruby annotations (the readings over East Asian characters)
+			// are not part of the sentence they annotate.
+			name: "ruby annotations",
+			html: `<body><ul class="menu"><li><a href="/">ホーム</a></li></ul><div class="article">` + `<p><ruby>子<rt>こ</rt></ruby>どもへの<ruby>体罰<rt>たいばつ</rt></ruby>を<ruby>禁止<rt>きんし</rt></ruby>する<ruby>法律<rt>ほうりつ</rt></ruby>ができました。<ruby>親<rt>おや</rt></ruby>は<ruby>子<rt>こ</rt></ruby>どもをたたいてはいけません。</p>
+<p>この<ruby>法律<rt>ほうりつ</rt></ruby>は<ruby>来年<rt>らいねん</rt></ruby>の<ruby>四月<rt>しがつ</rt></ruby>から<ruby>始<rt>はじ</rt></ruby>まります。<ruby>国<rt>くに</rt></ruby>は<ruby>親<rt>おや</rt></ruby>に<ruby>説明<rt>せつめい</rt></ruby>をします。</p>
+<p><ruby>専門家<rt>せんもんか</rt></ruby>は<ruby>子<rt>こ</rt></ruby>どもの<ruby>育<rt>そだ</rt></ruby>て<ruby>方<rt>かた</rt></ruby>を<ruby>親<rt>おや</rt></ruby>に<ruby>教<rt>おし</rt></ruby>えます。<ruby>学校<rt>がっこう</rt></ruby>も<ruby>協力<rt>きょうりょく</rt></ruby>します。</p>
+<p><ruby>虐待<rt>ぎゃくたい</rt></ruby>をなくすために、<ruby>町<rt>まち</rt></ruby>の<ruby>人<rt>ひと</rt></ruby>も<ruby>子<rt>こ</rt></ruby>どもを<ruby>見守<rt>みまも</rt></ruby>ってほしいと<ruby>言<rt>い</rt></ruby>っています。</p></div></body>`,
+			want:    []string{"子どもへの体罰を禁止する法律ができました。親は子どもをたたいてはいけません。"},
+			wantNot: []string{"たいばつ", "ホーム"},
+		},
+		{
+			// The whole article inside a wrapper whose class reads as a
+			// share bar, the page's itemprop=articleBody inside it, and a
+			// promotion box with a paragraph of its own beside it.
+			name: "negative wrapper around the declared article body",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="share_wrapper"><div class="article"><h1>Polite crawling</h1><div itemprop="articleBody"><p>` +
+				ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] + `</p></div></div></div>
+<div class="whitepaper"><h3>White paper</h3><p>Analysts compared eleven service desks on cost, features and support. Read which one suits a team of your size before you buy.</p></div>
+<div class="comments"><p>` + ps[9] + `</p><p>` + ps[10] + `</p><p>` + ps[11] + `</p></div></body>`,
+			want:    []string{ps[0], ps[2]},
+			wantNot: []string{"Home", "Analysts compared", ps[10]},
+		},
+		{
+			// A list of facts closing the article: short items without
+			// sentence marks, like datelines, but a list of them.
+			name: "list of facts after the last paragraph",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li></ul><div class="entry"><h1>The Pleiades</h1><p>` + ps[0] + `</p><p>` + ps[1] +
+				`</p><h3>Details</h3><ul><li>Kind of shot: digital photo</li><li>Lens: telephoto</li><li>Focal length: 180 mm</li><li>Camera: Canon EOS 60Da</li><li>Place: Kasberg in Franconia</li></ul></div>
+<div class="share"><a href="/s">Share</a></div></body>`,
+			want:    []string{ps[1], "Details", "Kind of shot: digital photo", "Place: Kasberg in Franconia"},
+			wantNot: []string{"Home", "Share"},
+		},
+		{
+			name:    "page regions told apart by id",
+			html:    idRegions,
+			want:    []string{"I know I am drunk", "Then do not say it"},
+			wantNot: []string{"Celluloid", "Create a free website", "Thanks for reading"},
+		},
+		{
+			name:    "article in a box like the link boxes",
+			html:    boxes,
+			want:    []string{strings.TrimSpace(long), strings.TrimSpace(long2)},
+			wantNot: []string{"Home of the blog", "other stories", "Thanks for reading"},
+		},
+		{
+			name:    "running text under negative class names only",
+			html:    live,
+			want:    []string{ps[0], ps[5]},
+			wantNot: []string{"Home", "Football"},
+		},
 		{
 			// A paragraph written straight into the content element,
 			// without a <p> of its own, next to the element that scores

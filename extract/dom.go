@@ -55,6 +55,7 @@ type mcWalker struct {
 	negBase    int16 // negative hints shared by all running text (see commonNeg)
 	captionsOK bool  // keep image captions (no article around them)
 	negRelax   bool  // blocks under at most negBase negative hints are plausible
+	noHints    bool  // negative hints do not make blocks implausible
 	wt         mcWeights
 
 	// accumulators of the block being built
@@ -93,7 +94,8 @@ func mcSkipped(a atom.Atom) bool {
 		atom.Title, atom.Svg, atom.Math, atom.Iframe, atom.Object, atom.Embed,
 		atom.Canvas, atom.Video, atom.Audio, atom.Select, atom.Option,
 		atom.Button, atom.Input, atom.Textarea, atom.Map, atom.Frameset,
-		atom.Frame, atom.Link, atom.Meta:
+		atom.Frame, atom.Link, atom.Meta,
+		atom.Rt, atom.Rp: // ruby annotations (readings of East Asian text), not text of their own
 		return true
 	}
 	return false
@@ -308,18 +310,19 @@ func (w *mcWalker) resolveHints() {
 		w.linkPrefix[i+1] = w.linkPrefix[i] + b.linkWords
 	}
 	w.markTeaserLists()
+	encloses := w.enclosesBody()
 	for i := range w.elems {
 		e := &w.elems[i]
-		neg, pos := e.ownNeg, e.ownPos
-		if neg && 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) {
-			neg = false
+		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
+		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) || encloses != nil && encloses[i] {
+			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
 		if e.parent >= 0 {
 			p := w.elems[e.parent]
 			e.neg, e.pos, e.teaser = p.neg, p.pos, p.teaser
 		}
-		if e.ownTeaser {
+		if teaser {
 			e.teaser++
 		}
 		if neg {
@@ -329,6 +332,32 @@ func (w *mcWalker) resolveHints() {
 			e.pos++
 		}
 	}
+}
+
+// enclosesBody reports, per element, whether it encloses the page's one
+// element marked itemprop=articleBody: the page itself says that the
+// article lies inside, so such an element is no boilerplate box,
+// whatever its class name. It is nil when the page marks no body or
+// several.
+func (w *mcWalker) enclosesBody() []bool {
+	body := -1
+	for i := range w.elems {
+		e := &w.elems[i]
+		if e.articleBody {
+			if body >= 0 {
+				return nil
+			}
+			body = i
+		}
+	}
+	if body < 0 {
+		return nil
+	}
+	out := make([]bool, len(w.elems))
+	for e := w.elems[body].parent; e >= 0; e = w.elems[e].parent {
+		out[e] = true
+	}
+	return out
 }
 
 // mcTextLen returns the number of non-space text bytes under n, stopping
@@ -494,17 +523,51 @@ func mcNegToken(t string) bool {
 		"more", "toc", "bio", "meta", "cta", "topics", "keywords", "credit", "credits":
 		return true
 	}
-	for _, p := range [...]string{
-		"comment", "disqus", "respond", "reply", "footer", "sidebar", "widget",
-		"nav", "menu", "breadcrumb", "share", "sharing", "social", "related",
-		"recommend", "promo", "sponsor", "advert", "banner", "subscribe",
-		"newsletter", "signup", "login", "popular", "trending", "outbrain",
-		"taboola", "pagination", "pager", "cookie", "masthead", "toolbar",
-		"tagcloud", "skip", "popup", "modal", "byline", "author",
-		"readmore", "teaser", "consent", "gdpr", "subscription",
-		"rating", "copyright", "disclaimer", "recirc", "follow",
-		"donate", "hashtag", "avatar", "profile", "breaking",
-	} {
+	if t == "" {
+		return false
+	}
+	// Boilerplate prefixes, by first letter (this runs for every class
+	// and id token of the page).
+	switch t[0] {
+	case 'a':
+		return mcHasPrefix(t, "advert", "author", "avatar")
+	case 'b':
+		return mcHasPrefix(t, "breadcrumb", "banner", "byline", "breaking")
+	case 'c':
+		return mcHasPrefix(t, "comment", "cookie", "consent", "copyright")
+	case 'd':
+		return mcHasPrefix(t, "disqus", "disclaimer", "donate")
+	case 'f':
+		return mcHasPrefix(t, "footer", "follow")
+	case 'g':
+		return mcHasPrefix(t, "gdpr")
+	case 'h':
+		return mcHasPrefix(t, "hashtag")
+	case 'l':
+		return mcHasPrefix(t, "login")
+	case 'm':
+		return mcHasPrefix(t, "menu", "masthead", "modal")
+	case 'n':
+		return mcHasPrefix(t, "nav", "newsletter")
+	case 'o':
+		return mcHasPrefix(t, "outbrain")
+	case 'p':
+		return mcHasPrefix(t, "promo", "popular", "pagination", "pager", "popup", "profile")
+	case 'r':
+		return mcHasPrefix(t, "respond", "reply", "related", "recommend", "readmore", "rating", "recirc")
+	case 's':
+		return mcHasPrefix(t, "sidebar", "share", "sharing", "social", "sponsor", "subscribe", "signup", "skip", "subscription")
+	case 't':
+		return mcHasPrefix(t, "trending", "taboola", "toolbar", "tagcloud", "teaser")
+	case 'w':
+		return mcHasPrefix(t, "widget")
+	}
+	return false
+}
+
+// mcHasPrefix reports whether t starts with one of ps.
+func mcHasPrefix(t string, ps ...string) bool {
+	for _, p := range ps {
 		if strings.HasPrefix(t, p) {
 			return true
 		}
@@ -534,6 +597,8 @@ func mcHiddenClass(v string) bool {
 		} else {
 			v = ""
 		}
+		// Tailwind writes an !important utility with a leading '!'.
+		f = strings.TrimPrefix(f, "!")
 		if len(f) < 4 || len(f) > 18 {
 			continue
 		}
@@ -558,12 +623,22 @@ func mcSignature(c *html.Node) uint32 {
 		}
 	}
 	mix(c.Data)
+	id := ""
 	for _, at := range c.Attr {
-		if at.Key == "class" {
+		switch at.Key {
+		case "class":
 			mix("\x00")
 			mix(at.Val[:min(len(at.Val), 256)])
-			break
+			return h
+		case "id":
+			id = at.Val
 		}
+	}
+	// Without a class, an id tells the page's regions (header, content,
+	// sidebar, footer) apart.
+	if id != "" {
+		mix("\x01")
+		mix(id[:min(len(id), 256)])
 	}
 	return h
 }
