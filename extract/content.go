@@ -465,7 +465,7 @@ func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
 	}
-	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) &&
+	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) && !w.credit(b) &&
 		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
 }
 
@@ -492,6 +492,16 @@ func (w *mcWalker) caption(b *mcBlock) bool {
 		return float64(w.wordPrefix[el.hi]-w.wordPrefix[el.lo]) <= w.wt.captionWords
 	}
 	return false
+}
+
+// credit reports whether block b is a photo credit or copyright line
+// standing among the article's paragraphs: a short block (at most
+// captionWords words, no heading) holding the copyright sign.
+func (w *mcWalker) credit(b *mcBlock) bool {
+	if b.heading != 0 || w.captionsOK || float64(b.words) > w.wt.captionWords {
+		return false
+	}
+	return bytes.Contains(w.buf[b.start:b.end], []byte("\u00a9"))
 }
 
 // container returns the index of the block element whose blocks have the

@@ -90,6 +90,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"data centre", "Jane Lens", "Photo: Agency"},
 		},
 		{
+			// A credit line among the paragraphs, its image elsewhere
+			// (a slideshow, a lazy-loaded figure).
+			name:   "credit line with the copyright sign",
+			inside: `<p>Ann Writer at her desk. © Agency / Jane Lens</p>`,
+			gone:   []string{"Jane Lens", "at her desk"},
+		},
+		{
 			name:   "newsletter box",
 			inside: `<div class="newsletter-signup"><h3>Get the Crawler Times daily</h3><p>Sign up for our newsletter and get the best stories in your inbox every morning.</p><form><input type="email"><button>Subscribe</button></form></div>`,
 			gone:   []string{"Get the Crawler Times daily", "Sign up for our newsletter"},
