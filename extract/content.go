@@ -501,7 +501,43 @@ func (w *mcWalker) credit(b *mcBlock) bool {
 	if b.heading != 0 || w.captionsOK || float64(b.words) > w.wt.captionWords {
 		return false
 	}
-	return bytes.Contains(w.buf[b.start:b.end], []byte("\u00a9"))
+	text := w.buf[b.start:b.end]
+	return bytes.Contains(text, []byte("\u00a9")) || mcCreditLabel(text)
+}
+
+// mcCreditLabels are the labels that introduce a photo credit.
+var mcCreditLabels = [...]string{"foto", "fotos", "photo", "photos", "credit", "credits", "cr\u00e9dit", "cr\u00e9dits", "bild", "image", "picture"}
+
+// mcCreditLabel reports whether text opens with a credit label: one of
+// mcCreditLabels followed by a colon ("Foto:", "(Credit:"). Longer labels
+// ("Photo credit:") are left alone: Dragnet's annotators count such lines
+// as text, the snippet annotators do not.
+func mcCreditLabel(text []byte) bool {
+	text = bytes.TrimLeft(text, " (")
+	words := 0
+	for len(text) > 0 {
+		if text[0] == ':' {
+			return words == 1
+		}
+		n := bytes.IndexAny(text, " :")
+		if n < 0 {
+			return false
+		}
+		word := text[:n]
+		label := false
+		for _, l := range mcCreditLabels {
+			if len(word) == len(l) && bytes.EqualFold(word, []byte(l)) {
+				label = true
+				break
+			}
+		}
+		if !label {
+			return false
+		}
+		words++
+		text = bytes.TrimLeft(text[n:], " ")
+	}
+	return false
 }
 
 // container returns the index of the block element whose blocks have the

@@ -97,6 +97,11 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"Jane Lens", "at her desk"},
 		},
 		{
+			name:   "credit lines opening with a label",
+			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
+			gone:   []string{"Jane Lens", "Foto", "agency.example"},
+		},
+		{
 			name:   "newsletter box",
 			inside: `<div class="newsletter-signup"><h3>Get the Crawler Times daily</h3><p>Sign up for our newsletter and get the best stories in your inbox every morning.</p><form><input type="email"><button>Subscribe</button></form></div>`,
 			gone:   []string{"Get the Crawler Times daily", "Sign up for our newsletter"},
