@@ -391,6 +391,7 @@ func (w *mcWalker) trim(keep []bool) {
 	// after its last one (a signature, a closing greeting) belongs to it.
 	// (Before the first one, the same is a dateline as often.)
 	w.reattach(keep, last)
+	w.dropLabels(keep)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1
 	for i := len(keep) - 1; i >= 0; i-- {
@@ -403,6 +404,25 @@ func (w *mcWalker) trim(keep []bool) {
 			continue
 		}
 		next = h
+	}
+}
+
+// dropLabels drops the kept headings below h1 that introduce boilerplate
+// rather than text: short (fewer than tailWords words, no sentence mark),
+// and the block right after one is dropped for sitting in a list of
+// teasers or under more negative hints than the heading ("More on this"
+// over related stories, "Further information:" over a link box).
+func (w *mcWalker) dropLabels(keep []bool) {
+	for i := 0; i+1 < len(keep); i++ {
+		b := &w.blocks[i]
+		if !keep[i] || keep[i+1] || b.heading <= 1 || b.stops > 0 || float64(b.words) >= w.wt.tailWords {
+			continue
+		}
+		n := &w.blocks[i+1]
+		ne, be := &w.elems[n.elem], &w.elems[b.elem]
+		if ne.teaser > be.teaser || ne.neg > be.neg {
+			keep[i] = false
+		}
 	}
 }
 

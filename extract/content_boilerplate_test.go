@@ -102,6 +102,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},
 		},
 		{
+			// A heading of the article's own markup over a box of
+			// related links: it heads no text.
+			name:   "heading over a related-links box",
+			inside: `<h3>More on this</h3><div class="related-links"><p><a href="/a">Crawling the deep web</a></p><p><a href="/b">Robots.txt explained</a></p></div>`,
+			gone:   []string{"More on this", "Crawling the deep web"},
+		},
+		{
 			name:   "newsletter box",
 			inside: `<div class="newsletter-signup"><h3>Get the Crawler Times daily</h3><p>Sign up for our newsletter and get the best stories in your inbox every morning.</p><form><input type="email"><button>Subscribe</button></form></div>`,
 			gone:   []string{"Get the Crawler Times daily", "Sign up for our newsletter"},
