@@ -119,7 +119,7 @@ func mcSegment(n *html.Node) *mcWalker {
 		root = n
 	}
 	w := &mcWalker{title: mcTitle(n), wt: mcDefaultWeights(), root: root, bodyLen: -1}
-	w.elems = append(w.elems, mcElem{tag: atom.Body, parent: -1})
+	w.elems = append(w.elems, mcElem{tag: atom.Body, parent: -1, lastChild: -1})
 	w.walk(root, 0, 0, false)
 	w.flush(0)
 	w.elems[0].hi = int32(len(w.blocks))
@@ -496,7 +496,8 @@ func (w *mcWalker) evidenced(b *mcBlock) bool {
 }
 
 // caption reports whether block b is an image caption or credit: the text
-// of a short element that holds an image, or whose parent does.
+// of a short element that holds an image, or whose parent does, or that
+// follows an element holding only an image.
 func (w *mcWalker) caption(b *mcBlock) bool {
 	if b.heading != 0 || w.wt.captionWords <= 0 || w.captionsOK {
 		return false
@@ -506,6 +507,11 @@ func (w *mcWalker) caption(b *mcBlock) bool {
 		// An image inside a paragraph or list item illustrates its
 		// text (a recipe step, a product description); that text is no
 		// caption.
+		// A short element right after a sibling that holds an image and
+		// no text is that image's caption (a paragraph there is text).
+		if el.afterImg && el.tag != atom.P && el.tag != atom.Li {
+			return float64(w.wordPrefix[el.hi]-w.wordPrefix[el.lo]) <= w.wt.captionWords
+		}
 		if !el.img || up == 0 && (el.tag == atom.P || el.tag == atom.Li) {
 			continue
 		}

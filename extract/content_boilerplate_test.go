@@ -102,6 +102,16 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},
 		},
 		{
+			// A caption in an element of its own right after an element
+			// holding only the image (so no ancestor of the caption
+			// holds the image itself); a paragraph there is text.
+			name: "caption after an image box",
+			inside: `<div class="photo"><div class="frame"><a href="/a.jpg"><img src="/a.jpg" width="800"></a></div><div class="legend">The data centre of the crawler in winter</div></div>` +
+				`<div class="frame"><img src="/b.jpg" width="800"></div><p>It snowed all week.</p>`,
+			gone: []string{"data centre"},
+			kept: []string{"It snowed all week."},
+		},
+		{
 			// A heading of the article's own markup over a box of
 			// related links: it heads no text.
 			name:   "heading over a related-links box",

@@ -43,6 +43,9 @@ type mcElem struct {
 	img            bool   // holds an image (not an icon) outside its block children
 	articleBody    bool   // has itemprop=articleBody
 	teaser         int16  // teaser ancestors, itself included (set by resolveHints)
+	anyImg         bool   // holds an image (not an icon) at any depth
+	afterImg       bool   // follows, with no text in between, a sibling holding an image and no text
+	lastChild      int32  // the last block element child so far, -1 for none
 }
 
 // mcWalker segments a DOM tree into blocks.
@@ -274,12 +277,21 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	}
 	w.flush(elem)
-	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c)}
+	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1}
+	if prev := w.elems[elem].lastChild; prev >= 0 {
+		p := &w.elems[prev]
+		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
+	}
 	idx := int32(len(w.elems))
+	w.elems[elem].lastChild = idx
 	w.elems = append(w.elems, e)
 	w.walk(c, depth, idx, inArticle)
 	w.flush(idx)
-	w.elems[idx].hi = int32(len(w.blocks))
+	x := &w.elems[idx]
+	x.hi = int32(len(w.blocks))
+	if x.img || x.anyImg {
+		w.elems[elem].anyImg = true
+	}
 }
 
 // resolveHints sets the cumulative hint counts of the elements. A
