@@ -112,6 +112,11 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"It snowed all week."},
 		},
 		{
+			name:   "controls marked by ARIA roles",
+			inside: `<div role="button"><span>Show the picture</span></div><div role="toolbar"><span>Print this page</span></div>`,
+			gone:   []string{"Show the picture", "Print this page"},
+		},
+		{
 			// A heading of the article's own markup over a box of
 			// related links: it heads no text.
 			name:   "heading over a related-links box",

@@ -394,7 +394,9 @@ func mcTextLen(n *html.Node, limit int) int {
 	return total
 }
 
-// mcHidden reports whether c is hidden from readers by its attributes.
+// mcHidden reports whether c is hidden from readers by its attributes, or
+// is a landmark or control that never holds main text by its ARIA role
+// (navigation, menus, search, buttons, toolbars).
 func mcHidden(c *html.Node) bool {
 	for _, at := range c.Attr {
 		switch at.Key {
@@ -412,7 +414,7 @@ func mcHidden(c *html.Node) bool {
 			}
 		case "role":
 			switch strings.ToLower(strings.TrimSpace(at.Val)) {
-			case "navigation", "complementary", "contentinfo", "menu", "menubar", "search":
+			case "navigation", "complementary", "contentinfo", "menu", "menubar", "search", "button", "toolbar":
 				return true
 			}
 		}
