@@ -117,6 +117,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"Show the picture", "Print this page"},
 		},
 		{
+			// The full stops of a date end no sentence: the line is a
+			// fragment at the article's edge.
+			name:  "dateline after the article",
+			after: `<div class="date">Updated: 11.04.2020, 10:27</div>`,
+			gone:  []string{"Updated", "11.04.2020"},
+		},
+		{
 			// A heading of the article's own markup over a box of
 			// related links: it heads no text.
 			name:   "heading over a related-links box",

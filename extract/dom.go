@@ -66,6 +66,7 @@ type mcWalker struct {
 	words, link, cjk, linkCJK int
 	stops                     int
 	inWord, space             bool
+	dot                       bool // the last character was a '.' counted as a stop (after a digit)
 	inLink                    int
 	root                      *html.Node
 	bodyLen                   int     // text bytes under root, for form decisions; -1 until needed
@@ -163,8 +164,15 @@ func (w *mcWalker) text(s string) {
 				w.link++
 			}
 		}
+		// A full stop inside a number or a date ("3.5", "11.04.2020")
+		// ends no sentence.
+		if w.dot && '0' <= r && r <= '9' {
+			w.stops--
+		}
+		w.dot = false
 		if mcIsStop(r) {
 			w.stops++
+			w.dot = r == '.' && len(w.buf) >= 2 && '0' <= w.buf[len(w.buf)-2] && w.buf[len(w.buf)-2] <= '9'
 		}
 	}
 }
@@ -206,6 +214,7 @@ func (w *mcWalker) flush(elem int32) {
 	}
 	w.curStart = len(w.buf)
 	w.words, w.link, w.cjk, w.linkCJK, w.stops = 0, 0, 0, 0, 0
+	w.dot = false
 	w.inWord, w.space = false, false
 }
 
