@@ -10,8 +10,8 @@
 //     trafilatura's test set, with snippets that must and must not appear;
 //     P/R/F1 over all snippets).
 //
-// The comparison is a test, opt-in because it is slow (10 minutes or more
-// on two shared cores, nearly all of it go-trafilatura and go-readability):
+// The comparison is a test, opt-in because it is slow (about 2 minutes on
+// two shared cores, nearly all of it go-trafilatura and go-readability):
 //
 //	cd bench && TRAWL_CONTENT_EVAL=1 go test -run TestCompare -v ./content
 //
