@@ -378,14 +378,17 @@ func (w *mcWalker) trim(keep []bool) {
 	// is made of fragments too, but three or more items of it are no
 	// dateline or share bar.
 	w.keepListTail(keep, dropped)
+	dropped = dropped[:0]
 	for i := range keep {
 		if !keep[i] {
 			continue
 		}
 		if b := &w.blocks[i]; b.heading != 0 || !w.weak(b) {
+			w.keepListHead(keep, dropped, i)
 			break
 		}
 		keep[i] = false
+		dropped = append(dropped, i)
 	}
 	// A fragment written as one more paragraph of the article right
 	// after its last one (a signature, a closing greeting) belongs to it.
@@ -445,6 +448,25 @@ func (w *mcWalker) keepListTail(keep []bool, dropped []int) {
 		return
 	}
 	for k := len(dropped) - 1; k >= len(dropped)-n; k-- {
+		keep[dropped[k]] = true
+	}
+}
+
+// keepListHead keeps again the list items that trim dropped before block
+// first, the first block of running text (dropped holds them in document
+// order), when first is an item of the same list (or of a list nested in it): the
+// short items that
+// open a list (an agenda, a feature list) belong to it as much as its
+// longer ones.
+func (w *mcWalker) keepListHead(keep []bool, dropped []int, first int) {
+	if w.elems[w.blocks[first].elem].tag != atom.Li {
+		return
+	}
+	for k := len(dropped) - 1; k >= 0; k-- {
+		e := &w.elems[w.blocks[dropped[k]].elem]
+		if e.tag != atom.Li || e.parent < 0 || w.elems[e.parent].hi <= int32(first) {
+			return
+		}
 		keep[dropped[k]] = true
 	}
 }

@@ -136,6 +136,17 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Share"},
 		},
 		{
+			// A post that is one list (an agenda): its first items are
+			// short fragments like datelines, its later ones sentences.
+			name: "short items opening a list",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/e">Events</a></li></ul><h1>Meeting in April</h1><p class="meta">Posted on 11 April by <a href="/u/bj">bj</a></p>
+<ol><li>Welcome and coffee (15 mins)</li><li>Two short talks (30 mins)<ol><li>Three stories from teams: what worked for them, what did not, and what they would change next time. (45 mins)</li>
+<li>Lessons drawn from the stories, in small groups of four or five people each. (45 mins)</li></ol></li><li>Next meeting: when, where and what kind? (10 mins)</li></ol>
+<div class="share"><a href="/s">Share</a></div></body>`,
+			want:    []string{"Welcome and coffee (15 mins)", "Two short talks (30 mins)", "Three stories from teams", "Next meeting"},
+			wantNot: []string{"Home", "Events", "Share"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},
