@@ -385,6 +385,7 @@ func (w *mcWalker) trim(keep []bool) {
 		}
 		if b := &w.blocks[i]; b.heading != 0 || !w.weak(b) {
 			w.keepListHead(keep, dropped, i)
+			w.reattachLead(keep, dropped, i)
 			break
 		}
 		keep[i] = false
@@ -487,6 +488,24 @@ func (w *mcWalker) reattach(keep []bool, at int) {
 			return
 		}
 		keep[i] = true
+	}
+}
+
+// reattachLead keeps again the fragments that trim dropped right before
+// block first, the first paragraph of running text, when they are
+// paragraphs of their own like it: plain text (no link, no digit) of at
+// least three words in a sibling element of the same tag, plausible in its
+// region. Datelines and credits, which hold digits or fewer words, go.
+func (w *mcWalker) reattachLead(keep []bool, dropped []int, first int) {
+	ref := &w.elems[w.blocks[first].elem]
+	for k, at := len(dropped)-1, first; k >= 0 && dropped[k] == at-1; k, at = k-1, at-1 {
+		b := &w.blocks[dropped[k]]
+		e := &w.elems[b.elem]
+		if b.linkWords > 0 || b.words < 3 || b.elem == w.blocks[first].elem || e.parent != ref.parent || e.tag != ref.tag || !w.plausible(b, *ref) ||
+			bytes.ContainsAny(w.buf[b.start:b.end], "0123456789") {
+			return
+		}
+		keep[dropped[k]] = true
 	}
 }
 

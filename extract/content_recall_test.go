@@ -147,6 +147,17 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Events", "Share"},
 		},
 		{
+			// Short paragraphs opening a post, written like its other
+			// paragraphs (a verse, a line ending in a colon); a dateline
+			// paragraph before them still goes.
+			name: "short paragraphs before the first one",
+			html: `<body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/p">Photos</a></li></ul><h1>Silhouettes</h1><p class="byline">By Ann Writer</p><div class="entry">
+<p>Filed 05.01.2020</p><p>The city stands black and silent…</p><p>It all began with a shot from the hand:</p><p>` + ps[0] + `</p><p>` + ps[1] + `</p></div>
+<div class="share"><a href="/s">Share</a></div></body>`,
+			want:    []string{"The city stands black and silent…", "It all began with a shot from the hand:", ps[1]},
+			wantNot: []string{"Home", "Filed 05.01.2020", "Share"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},
