@@ -756,9 +756,17 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 				}
 			}
 		}
+		// Keep a deck right after the headline: a heading of a lower
+		// level, plain text (no link) of at least leadMinWords words.
+		k := h + 1
+		if int(k) < len(keep) {
+			if b := &w.blocks[k]; b.heading > w.blocks[h].heading && b.linkWords == 0 && float64(b.words) >= w.wt.leadMinWords && w.plausible(b, w.elems[b.elem]) {
+				keep[k] = true
+			}
+		}
 		// Keep the first byline: a short block right after the headline
 		// (bylines further down, author boxes and repeats go).
-		if k := h + 1; w.wt.bylineWords > 0 && int(k) < len(keep) && !keep[k] {
+		if w.wt.bylineWords > 0 && int(k) < len(keep) && !keep[k] {
 			b := &w.blocks[k]
 			if b.heading == 0 && float64(b.words) <= w.wt.bylineWords && 2*b.linkWords <= b.words {
 				keep[k] = true

@@ -158,6 +158,25 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Filed 05.01.2020", "Share"},
 		},
 		{
+			// A deck: a heading of a lower level right after the headline,
+			// before the share bar and the body; a short heading there (a
+			// dateline in h6) is no deck.
+			name: "deck under the headline",
+			html: `<html><head><title>Polite crawling pays off</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
+<div class="head"><h1>Polite crawling pays off</h1><h2>Crawlers that wait between requests get banned less often and end up fetching more pages in a day</h2></div>
+<ul class="share-bar"><li><a href="/s/t">Tweet this story</a></li><li><a href="/s/f">Share it on Facebook</a></li><li><a href="/s/m">Mail it to a friend</a></li></ul><div class="body"><p>` + strings.Join(ps[:10], `</p><p>`) + `</p></div><div class="share"><a href="/s">Share</a></div></body></html>`,
+			want:    []string{"Polite crawling pays off", "Crawlers that wait between requests", ps[2]},
+			wantNot: []string{"Home", "Share", "Tweet"},
+		},
+		{
+			name: "short heading under the headline",
+			html: `<html><head><title>Polite crawling pays off</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
+<div class="head"><h1>Polite crawling pays off</h1><h6>Published 11 hours ago</h6></div>
+<div class="body"><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] + `</p></div><div class="share"><a href="/s">Share</a></div></body></html>`,
+			want:    []string{"Polite crawling pays off", ps[2]},
+			wantNot: []string{"Home", "Share", "Published 11 hours ago"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},
