@@ -66,9 +66,10 @@ type WARCOptions struct {
 	// MinGzipSize: records shorter than this, WARC header included, are
 	// put in their gzip member uncompressed (a stored block). A request
 	// record (about 700 bytes) deflates to about 580 bytes with FastGzip
-	// for 7 % more CPU per exchange (to about 490 at -3, for 25 % more). Default 1024; negative compresses every record (3,186
-	// bytes per crawltest exchange instead of 3,329 at -4, 2,675 instead
-	// of 2,887 at -3).
+	// for 7 % more CPU per exchange (to about 490 at -3, for 25 % more).
+	// Default 1024; negative compresses every record (3,186 bytes per
+	// crawltest exchange instead of 3,329 at -4, 2,675 instead of 2,887
+	// at -3).
 	MinGzipSize int
 	// Now is the clock for record dates. Default time.Now.
 	Now func() time.Time
@@ -277,8 +278,10 @@ func (w *WARC) warcinfo(fileName string) (gowarc.WarcRecord, error) {
 // fetcher makes when the store is given with trawl.WithStore.
 func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	uri := ex.URL.String()
+	keyURL := ex.URL // keys the CDXJ line without parsing uri again
 	if strings.ContainsAny(uri, "\r\n") {
 		uri = oneLine(uri) // the fetcher sends no such URL; NewExchange may
+		keyURL = nil
 	}
 	date := ex.Date.UTC()
 	if ex.Date.IsZero() {
@@ -403,8 +406,8 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		url: uri, date: date, kind: kind, status: ex.Status, mime: mime, digest: payloadDigest,
 		file: at[0].file, offset: at[0].offset, length: at[0].length,
 	}
-	if uri == ex.URL.String() && ex.URL.Host != "" {
-		e.u = ex.URL // not parsed again for the key
+	if keyURL != nil && keyURL.Host != "" {
+		e.u = keyURL
 	}
 	k.line = e.appendLine(k.line[:0])
 	return w.cdx.add(k.line)
@@ -780,18 +783,11 @@ func (s *httpScanner) render(i int, h hash.Hash) []byte {
 
 // mediaType is the response's Content-Type without parameters, lower case.
 func (s *httpScanner) mediaType() string {
-	h := s.header
-	if i := bytes.Index(h, []byte("\r\n")); i >= 0 {
-		h = h[i+2:] // the status line is no field
-	} else {
-		h = nil
-	}
-	for len(h) > 0 {
-		line := h
-		if i := bytes.Index(h, []byte("\r\n")); i >= 0 {
-			line, h = h[:i], h[i+2:]
-		} else {
-			h = nil
+	first := true
+	for line := range bytes.Lines(s.header) {
+		if first { // the status line is no field
+			first = false
+			continue
 		}
 		k, v, ok := bytes.Cut(line, []byte(":"))
 		if ok && bytes.EqualFold(bytes.TrimSpace(k), []byte("Content-Type")) {
