@@ -455,10 +455,9 @@ func (w *mcWalker) keepListTail(keep []bool, dropped []int) {
 
 // keepListHead keeps again the list items that trim dropped before block
 // first, the first block of running text (dropped holds them in document
-// order), when first is an item of the same list (or of a list nested in it): the
-// short items that
-// open a list (an agenda, a feature list) belong to it as much as its
-// longer ones.
+// order), when first is an item of the same list (or of a list nested in
+// it): the short items that open a list (an agenda, a feature list)
+// belong to it as much as its longer ones.
 func (w *mcWalker) keepListHead(keep []bool, dropped []int, first int) {
 	if w.elems[w.blocks[first].elem].tag != atom.Li {
 		return
