@@ -471,15 +471,15 @@
 // Tuning the five main weights (link penalty, block cost, no-sentence
 // cost, negative-hint cost, sibling share) by coordinate descent does not
 // gain on unseen sites, and the weights it finds are unstable, so the
-// defaults stay. Measured on the code before the last two rounds (which
-// changed no weight): site-grouped 5-fold cross-validation (tune on four folds,
-// score the fifth): Dragnet pooled 0.9356/0.9433/0.9285, fold F1 mean
-// 0.931, worst 0.898 (defaults 0.9314, 0.933 and 0.908); snippets pooled
-// 0.9022/0.9336/0.9176, fold F1 mean 0.917, worst 0.909 (defaults 0.9194,
-// 0.919 and 0.909). Across corpora: tuned on all of Dragnet, the snippets
-// score 0.9026/0.9215/0.9120 (defaults 0.9034/0.9361/0.9194); tuned on all of
-// the snippets, Dragnet scores 0.9434/0.9398/0.9315 (defaults
-// 0.9437/0.9396/0.9314). The tuned weights vary widely between folds (link
+// defaults stay. Measured on the code as it is: site-grouped 5-fold
+// cross-validation (tune on four folds, score the fifth): Dragnet pooled
+// 0.9377/0.9425/0.9292, fold F1 mean 0.931, worst 0.897 (defaults 0.9322,
+// 0.934 and 0.907); snippets pooled 0.9093/0.9361/0.9225, fold F1 mean
+// 0.922, worst 0.914 (defaults 0.9244, 0.924 and 0.915). Across corpora:
+// tuned on all of Dragnet, the snippets score 0.9048/0.9347/0.9195
+// (defaults 0.9110/0.9382/0.9244); tuned on all of the snippets, Dragnet
+// scores 0.9454/0.9391/0.9322 (defaults
+// 0.9456/0.9389/0.9322). The tuned weights vary widely between folds (link
 // penalty 0 to 1.77, negative-hint cost 2.7 to 19.2, sibling share 0 to
 // 0.5), while F1 moves by at most 0.010 per fold.
 //
