@@ -364,7 +364,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 			}
 			_, err = io.WriteString(zw, "\r\n\r\n")
 			return err
-		}}
+		}, stored: scan.compressedPayload()}
 	}
 	req := member{size: int64(len(ex.Request)), emit: func(zw io.Writer, _ []byte) error {
 		h := appendHeader(k.reqHead[:0], "request", reqID, uri, date, "application/http;msgtype=request", ip)
@@ -518,6 +518,9 @@ type placed struct {
 type member struct {
 	size int64
 	emit func(zw io.Writer, scratch []byte) error
+	// stored: the record goes in its member uncompressed, whatever its
+	// size (its payload is compressed already: see compressedPayload).
+	stored bool
 }
 
 // marshaled is the member that rec, built with gowarc, marshals to.
@@ -535,12 +538,15 @@ func (w *WARC) marshaled(rec gowarc.WarcRecord) member {
 // compressor compresses each write on its own).
 func (k *warcKit) compress(dst io.Writer, m member) error {
 	zw := k.zw
+	if m.stored {
+		zw = k.stored
+	}
 	if m.size <= bufferedRecord {
 		k.rec.Reset()
 		if err := m.emit(&k.rec, k.scratch); err != nil {
 			return err
 		}
-		if k.rec.Len() < k.minGzip {
+		if m.stored || k.rec.Len() < k.minGzip {
 			zw = k.stored
 		} else if k.fast != nil {
 			k.fast.out = k.fast.member(k.fast.out[:0], k.rec.Bytes())
@@ -729,6 +735,7 @@ type httpScanner struct {
 	payloadSize    int64
 	sum            [20]byte
 	digests        [2][]byte // rendered: block, payload
+	joint          [6]byte   // where a header's end may straddle two writes
 }
 
 // maxHTTPHeader bounds the header the scanner looks for.
@@ -752,18 +759,25 @@ func (s *httpScanner) Write(p []byte) (int, error) {
 	s.size += int64(n)
 	s.block.Write(p)
 	if s.inHeader {
-		from := max(0, len(s.header)-3)
-		s.header = append(s.header, p...)
-		i := bytes.Index(s.header[from:], []byte("\r\n\r\n"))
-		if i < 0 {
+		// Only the header is copied: its end is looked for where the
+		// last write left off (3 bytes of it and 3 of p), then in p.
+		tail := s.header[max(0, len(s.header)-3):]
+		end := -1
+		joint := append(append(s.joint[:0:6], tail...), p[:min(3, len(p))]...)
+		if i := bytes.Index(joint, []byte("\r\n\r\n")); i >= 0 {
+			end = i + 4 - len(tail)
+		} else if i := bytes.Index(p, []byte("\r\n\r\n")); i >= 0 {
+			end = i + 4
+		}
+		if end < 0 {
+			s.header = append(s.header, p...)
 			if len(s.header) > maxHTTPHeader {
 				return 0, errors.New("no end of the HTTP header")
 			}
 			return n, nil
 		}
-		end := from + i + 4
-		p = s.header[end:]
-		s.header = s.header[:end]
+		s.header = append(s.header, p[:end]...)
+		p = p[end:]
 		s.inHeader = false
 	}
 	s.payload.Write(p)
@@ -781,8 +795,9 @@ func (s *httpScanner) render(i int, h hash.Hash) []byte {
 	return s.digests[i]
 }
 
-// mediaType is the response's Content-Type without parameters, lower case.
-func (s *httpScanner) mediaType() string {
+// field is the value of the response's first header field named name,
+// trimmed, and whether there is one.
+func (s *httpScanner) field(name string) ([]byte, bool) {
 	first := true
 	for line := range bytes.Lines(s.header) {
 		if first { // the status line is no field
@@ -790,16 +805,53 @@ func (s *httpScanner) mediaType() string {
 			continue
 		}
 		k, v, ok := bytes.Cut(line, []byte(":"))
-		if ok && bytes.EqualFold(bytes.TrimSpace(k), []byte("Content-Type")) {
-			mt, _, _ := bytes.Cut(v, []byte(";"))
-			mt = bytes.TrimSpace(mt)
-			if string(mt) == "text/html" {
-				return "text/html" // most responses: no allocation
-			}
-			return strings.ToLower(string(mt))
+		if ok && strings.EqualFold(string(bytes.TrimSpace(k)), name) {
+			return bytes.TrimSpace(v), true
 		}
 	}
-	return ""
+	return nil, false
+}
+
+// mediaType is the response's Content-Type without parameters, lower case.
+func (s *httpScanner) mediaType() string {
+	v, _ := s.field("Content-Type")
+	mt, _, _ := bytes.Cut(v, []byte(";"))
+	mt = bytes.TrimSpace(mt)
+	if string(mt) == "text/html" {
+		return "text/html" // most responses: no allocation
+	}
+	return strings.ToLower(string(mt))
+}
+
+// compressedPayload reports whether the payload is compressed already, so
+// that deflating its record again would only spend CPU: a Content-Encoding
+// other than identity, or a media type whose formats are compressed
+// (JPEG, PNG, GIF, WebP, AVIF, audio, video, archives, WOFF fonts). SVG and
+// BMP images are text or raw and still deflated.
+func (s *httpScanner) compressedPayload() bool {
+	if s.payloadSize < 64 {
+		return false
+	}
+	if v, ok := s.field("Content-Encoding"); ok && len(v) > 0 && !bytes.EqualFold(v, []byte("identity")) {
+		return true
+	}
+	mt := s.mediaType()
+	if kind, sub, ok := strings.Cut(mt, "/"); ok {
+		switch kind {
+		case "audio", "video":
+			return true
+		case "image":
+			return sub != "svg+xml" && sub != "bmp" && sub != "x-ms-bmp" && sub != "x-icon" && sub != "vnd.microsoft.icon"
+		case "font":
+			return sub == "woff" || sub == "woff2"
+		case "application":
+			switch sub {
+			case "zip", "gzip", "x-gzip", "zstd", "x-xz", "x-bzip2", "x-7z-compressed", "vnd.rar", "x-rar-compressed", "font-woff":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func appendDigest(b, sum []byte) []byte {

@@ -529,3 +529,63 @@ func TestWARCLargeRecord(t *testing.T) {
 		}
 	}
 }
+
+// A response whose payload is compressed already (a Content-Encoding, or a
+// compressed media type) goes in its member without deflate, small or
+// large; others are deflated. The bodies here all compress well, so the
+// member's length tells which happened; every record reads back whole.
+func TestWARCCompressedPayloadStored(t *testing.T) {
+	small := bytes.Repeat([]byte("<p>compressible text</p>\n"), 400)    // 10 KB
+	large := bytes.Repeat([]byte("<p>compressible text</p>\n"), 80_000) // 2 MB: compressed as it is written
+	cases := []struct {
+		name, header string
+		body         []byte
+		stored       bool
+	}{
+		{"html", "Content-Type: text/html", small, false},
+		{"gzip encoded", "Content-Type: text/html\r\nContent-Encoding: gzip", small, true},
+		{"br encoded, lower-case name", "content-type: text/html\r\ncontent-encoding:br", small, true},
+		{"identity encoding", "Content-Type: text/html\r\nContent-Encoding: identity", small, false},
+		{"png", "Content-Type: image/png", small, true},
+		{"svg", "Content-Type: image/svg+xml; charset=utf-8", small, false},
+		{"video", "Content-Type: VIDEO/MP4", small, true},
+		{"zip", "Content-Type: application/zip", small, true},
+		{"large png", "Content-Type: image/png", large, true},
+		{"large html", "Content-Type: text/html", large, false},
+	}
+	dir := t.TempDir()
+	w, err := store.NewWARC(dir, &store.WARCOptions{NoRevisits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resps := map[string][]byte{}
+	for i, c := range cases {
+		u, _ := url.Parse(fmt.Sprintf("http://h0.test/%d", i))
+		resp := append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\n%s\r\nContent-Length: %d\r\n\r\n", c.header, len(c.body))), c.body...)
+		resps[u.String()] = resp
+		ex := fetch.NewExchange(u, []byte(fmt.Sprintf("GET /%d HTTP/1.1\r\nHost: h0.test\r\n\r\n", i)), resp)
+		ex.Status, ex.Date, ex.RemoteAddr = 200, fixedClock, "127.0.0.1:80"
+		if err := w.PutExchange(context.Background(), ex); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	idx := readCDXJ(t, dir)
+	if len(idx) != len(cases) {
+		t.Fatalf("%d index entries, want %d", len(idx), len(cases))
+	}
+	for _, e := range idx {
+		var i int
+		fmt.Sscanf(e.URL, "http://h0.test/%d", &i)
+		c := cases[i]
+		n, _ := strconv.Atoi(e.Length)
+		if stored := n > len(c.body); stored != c.stored {
+			t.Errorf("%s: member of %d bytes for a %d-byte body: stored %v, want %v", c.name, n, len(c.body), stored, c.stored)
+		}
+		if got := member(t, dir, e); !bytes.Equal(got.block, resps[e.URL]) {
+			t.Errorf("%s: the record does not read back whole", c.name)
+		}
+	}
+}
