@@ -178,6 +178,7 @@ type cdxjWriter struct {
 	runBytes int // sortFileLines's memory bound
 	f        *os.File
 	bw       *bufio.Writer
+	lines    int64
 }
 
 func newCDXJWriter(path string) (*cdxjWriter, error) {
@@ -198,6 +199,7 @@ func (c *cdxjWriter) add(line []byte) error {
 	if _, err := c.bw.Write(line); err != nil {
 		return fmt.Errorf("store: CDXJ index: %w", err)
 	}
+	c.lines++
 	return nil
 }
 
@@ -214,7 +216,8 @@ func (c *cdxjWriter) flush() error {
 // close sorts the index, in runs of at most runBytes held in memory and
 // merged from temporary files, so memory does not grow with the crawl; it
 // is rewritten to a temporary file renamed over it, so a crash while
-// sorting leaves the unsorted index whole.
+// sorting leaves the unsorted index whole. An index nothing was added to
+// is removed: a store that wrote no record leaves no file.
 func (c *cdxjWriter) close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -226,10 +229,14 @@ func (c *cdxjWriter) close() error {
 		err = cerr
 	}
 	c.f = nil
-	if err != nil {
-		return fmt.Errorf("store: CDXJ index: %w", err)
+	if err == nil {
+		if c.lines == 0 {
+			err = os.Remove(c.path)
+		} else {
+			err = sortFileLines(c.path, c.runBytes)
+		}
 	}
-	if err := sortFileLines(c.path, c.runBytes); err != nil {
+	if err != nil {
 		return fmt.Errorf("store: CDXJ index: %w", err)
 	}
 	return nil

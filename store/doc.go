@@ -75,7 +75,8 @@
 // mime, status, digest, offset, length and filename), sorted when the store
 // is closed (in runs of 16 MiB merged from temporary files, so the sort
 // holds no more than that in memory however long the crawl); warcio.js's
-// cdx-index gives the same entries.
+// cdx-index gives the same entries (a store closed before its first
+// record leaves neither file nor index).
 //
 // Compression: WARCOptions.GzipLevel, by default FastGzip: each record of
 // up to 1 MiB is deflated by this package as a single block with the fixed

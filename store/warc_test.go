@@ -589,3 +589,19 @@ func TestWARCCompressedPayloadStored(t *testing.T) {
 		}
 	}
 }
+
+// A store closed before any record leaves no file behind: no WARC file
+// (they are opened with the first record) and no empty index.
+func TestWARCNothingWritten(t *testing.T) {
+	dir := t.TempDir()
+	w, err := store.NewWARC(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files left: %v", left)
+	}
+}
