@@ -59,7 +59,10 @@
 //     and WARC-Refers-To-Date and the HTTP header as its block (unless
 //     WARCOptions.NoRevisits); a 304 answer to a conditional GET is a revisit
 //     with the server-not-modified profile. The digests seen are kept in
-//     memory (about 150 bytes per distinct payload) and not across runs;
+//     memory, not across runs, and at most WARCOptions.MaxRevisitDigests
+//     of them (a million by default, about 180 bytes each with a 60-byte
+//     URL): when that many are kept, the oldest is forgotten for the next
+//     (a later copy of its payload is then written in full);
 //   - with WARCOptions.Outlinks, a metadata record per stored page lists its
 //     links ("outlink: URL"), concurrent to the page's response.
 //

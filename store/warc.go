@@ -73,7 +73,17 @@ type WARCOptions struct {
 	MinGzipSize int
 	// Now is the clock for record dates. Default time.Now.
 	Now func() time.Time
+	// MaxRevisitDigests bounds how many distinct payload digests the store
+	// remembers to write revisits (about 120 bytes each beside the URL's):
+	// when that many are remembered, the oldest is forgotten for the next.
+	// Default DefaultMaxRevisitDigests; negative: no bound.
+	MaxRevisitDigests int
 }
+
+// DefaultMaxRevisitDigests is WARCOptions.MaxRevisitDigests when it is
+// zero: about a million distinct payloads, at most about 180 MB with
+// URLs of 60 bytes (BenchmarkRevisitIndex).
+const DefaultMaxRevisitDigests = 1 << 20
 
 // WARC writes what a crawl fetched as WARC/1.1 files (ISO 28500), the
 // format of Heritrix, wget --warc-file and the Internet Archive, with a
@@ -97,8 +107,8 @@ type WARC struct {
 	infoSize int64      // the size of its warcinfo record
 
 	mu       sync.Mutex
-	payloads map[string]revisitRef // payload digest -> first response with it
-	lastResp map[string]string     // URL -> record ID of its latest response (for Outlinks)
+	payloads *revisitIndex     // payload digest -> first response with it
+	lastResp map[string]string // URL -> record ID of its latest response (for Outlinks)
 	closed   bool
 
 	records, revisits atomic.Int64
@@ -128,11 +138,6 @@ type warcKit struct {
 	scan    httpScanner
 	sizes   []int64 // the members in out
 	line    []byte  // the response's CDXJ line
-}
-
-type revisitRef struct {
-	id, uri string
-	date    time.Time
 }
 
 // maxLastResp bounds the URL -> response record map used by Outlinks.
@@ -174,6 +179,9 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.MaxRevisitDigests == 0 {
+		o.MaxRevisitDigests = DefaultMaxRevisitDigests
+	}
 	if strings.ContainsAny(o.Prefix, "/\\") {
 		return nil, fmt.Errorf("store: WARC prefix %q contains a path separator", o.Prefix)
 	}
@@ -186,7 +194,7 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 		return nil, err
 	}
 	w := &WARC{dir: dir, opts: o, names: names, cdx: cdx, marsh: gowarc.NewMarshaler(), kits: make(chan *warcKit, runtime.GOMAXPROCS(0)),
-		payloads: make(map[string]revisitRef), lastResp: make(map[string]string)}
+		payloads: newRevisitIndex(o.MaxRevisitDigests), lastResp: make(map[string]string)}
 	for range cap(w.kits) {
 		w.kits <- nil
 	}
@@ -301,7 +309,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		return fmt.Errorf("store: WARC response for %s: read %d bytes of %d", uri, scan.size, ex.ResponseSize())
 	}
 	payloadDigest := string(scan.payloadDigest())
-	respID, reqID := newRecordIDs()
+	respID, reqID, respUUID := newRecordIDs()
 
 	kind, profile := "response", ""
 	var first revisitRef
@@ -311,9 +319,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.payloadSize > 0:
 		w.mu.Lock()
 		var seen bool
-		if first, seen = w.payloads[payloadDigest]; !seen {
-			w.payloads[payloadDigest] = revisitRef{id: respID, uri: uri, date: date}
-		}
+		first, seen = w.payloads.firstOrAdd(scan.payloadSum, revisitRef{id: respUUID, uri: uri, date: date.UnixNano()})
 		w.mu.Unlock()
 		if seen {
 			kind, profile = "revisit", gowarc.ProfileIdenticalPayloadDigestV1_1
@@ -328,10 +334,10 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 			rb.AddWarcHeader(gowarc.WarcConcurrentTo, reqID)
 			rb.AddWarcHeader(gowarc.WarcProfile, profile)
 			rb.AddWarcHeader(gowarc.WarcPayloadDigest, payloadDigest)
-			if first.id != "" {
-				rb.AddWarcHeader(gowarc.WarcRefersTo, first.id)
+			if first.uri != "" {
+				rb.AddWarcHeader(gowarc.WarcRefersTo, first.recordID())
 				rb.AddWarcHeader(gowarc.WarcRefersToTargetURI, first.uri)
-				rb.AddWarcHeader(gowarc.WarcRefersToDate, first.date.Format(time.RFC3339Nano))
+				rb.AddWarcHeader(gowarc.WarcRefersToDate, first.when().Format(time.RFC3339Nano))
 			}
 			_, err := rb.Write(scan.header)
 			return err
@@ -735,6 +741,7 @@ type httpScanner struct {
 	payloadSize    int64
 	sum            [20]byte
 	digests        [2][]byte // rendered: block, payload
+	payloadSum     [20]byte  // the payload's, once payloadDigest has rendered it
 	joint          [6]byte   // where a header's end may straddle two writes
 }
 
@@ -787,8 +794,12 @@ func (s *httpScanner) Write(p []byte) (int, error) {
 
 // blockDigest and payloadDigest render a digest ("sha1:" and base 32);
 // the result is valid until the next scan.
-func (s *httpScanner) blockDigest() []byte   { return s.render(0, s.block) }
-func (s *httpScanner) payloadDigest() []byte { return s.render(1, s.payload) }
+func (s *httpScanner) blockDigest() []byte { return s.render(0, s.block) }
+func (s *httpScanner) payloadDigest() []byte {
+	d := s.render(1, s.payload)
+	s.payloadSum = s.sum
+	return d
+}
 
 func (s *httpScanner) render(i int, h hash.Hash) []byte {
 	s.digests[i] = appendDigest(s.digests[i][:0], h.Sum(s.sum[:0]))
@@ -920,10 +931,11 @@ func newRecordID() string {
 }
 
 // newRecordIDs returns two record IDs, from one read of random bytes.
-func newRecordIDs() (string, string) {
+func newRecordIDs() (resp, req string, respUUID [16]byte) {
 	var u [32]byte
 	_, _ = rand.Read(u[:])
-	return uuidURN((*[16]byte)(u[:16])), uuidURN((*[16]byte)(u[16:]))
+	resp, req = uuidURN((*[16]byte)(u[:16])), uuidURN((*[16]byte)(u[16:]))
+	return resp, req, [16]byte(u[:16]) // with the version bits uuidURN set
 }
 
 // uuidURN renders u as a version 4 UUID URN, <urn:uuid:...>.

@@ -605,3 +605,59 @@ func TestWARCNothingWritten(t *testing.T) {
 		t.Errorf("files left: %v", left)
 	}
 }
+
+// With MaxRevisitDigests, a payload whose digest was forgotten for newer
+// ones is written in full again; one still remembered is a revisit that
+// refers to its first response.
+func TestWARCMaxRevisitDigests(t *testing.T) {
+	for _, c := range []struct {
+		max  int
+		want []string // the record types of the responses, in order
+	}{
+		{0, []string{"response", "response", "revisit", "revisit"}},
+		{1, []string{"response", "response", "response", "revisit"}},
+	} {
+		dir := t.TempDir()
+		w, err := store.NewWARC(dir, &store.WARCOptions{MaxRevisitDigests: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Payloads a, b, a, a: with room for one digest, b makes the store
+		// forget a, so the first copy of a is written in full again.
+		for i, body := range []string{"payload a", "payload b", "payload a", "payload a"} {
+			u, _ := url.Parse(fmt.Sprintf("http://h0.test/%d", i))
+			resp := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+			ex := fetch.NewExchange(u, []byte(fmt.Sprintf("GET /%d HTTP/1.1\r\nHost: h0.test\r\n\r\n", i)), []byte(resp))
+			ex.Status, ex.Date, ex.RemoteAddr = 200, fixedClock.Add(time.Duration(i)*time.Second), "127.0.0.1:80"
+			if err := w.PutExchange(context.Background(), ex); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		ids := map[string]string{} // target URI -> record ID
+		for _, r := range readWARC(t, warcFiles(t, dir)[0]) {
+			switch r.typ() {
+			case "response":
+				ids[r.header.Get("WARC-Target-URI")] = r.header.Get("WARC-Record-ID")
+			case "revisit":
+				// It refers to the latest full copy of its payload.
+				target := r.header.Get("WARC-Refers-To-Target-URI")
+				if ids[target] == "" || r.header.Get("WARC-Refers-To") != ids[target] {
+					t.Errorf("max %d: revisit of %s refers to %s %s, not to a response written before", c.max, r.header.Get("WARC-Target-URI"), target, r.header.Get("WARC-Refers-To"))
+				}
+				if want := map[int]string{0: "http://h0.test/0", 1: "http://h0.test/2"}[c.max]; target != want {
+					t.Errorf("max %d: revisit refers to %s, want %s", c.max, target, want)
+				}
+			default:
+				continue
+			}
+			got = append(got, r.typ())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("max %d: records %v, want %v", c.max, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package store
+
+import "time"
+
+// revisitRef is what a revisit record says of the first response with its
+// payload: that record's ID, its target URI and its date.
+type revisitRef struct {
+	id   [16]byte // the UUID of its WARC-Record-ID
+	date int64    // Unix nanoseconds, UTC
+	uri  string
+}
+
+func (r *revisitRef) recordID() string {
+	id := r.id
+	return uuidURN(&id)
+}
+
+func (r *revisitRef) when() time.Time { return time.Unix(0, r.date).UTC() }
+
+// revisitIndex maps payload digests (raw SHA-1) to the first response
+// with each, remembering at most max of them: when full, the digest
+// remembered longest ago is forgotten for the new one (a later copy of
+// its payload is then written in full, as a new first). An entry takes
+// about 120 bytes beside the URL's (BenchmarkRevisitIndex). It is not
+// safe for concurrent use: the WARC store's mutex guards it.
+type revisitIndex struct {
+	first map[[20]byte]revisitRef
+	order [][20]byte // the digests in the order they were added, a ring once full
+	next  int        // where the ring's oldest digest is
+	max   int        // 0: no bound
+}
+
+func newRevisitIndex(max int) *revisitIndex {
+	return &revisitIndex{first: make(map[[20]byte]revisitRef), max: max}
+}
+
+// firstOrAdd returns the first response with payload digest sum, or adds
+// ref as that first and returns false.
+func (x *revisitIndex) firstOrAdd(sum [20]byte, ref revisitRef) (revisitRef, bool) {
+	if first, ok := x.first[sum]; ok {
+		return first, true
+	}
+	x.first[sum] = ref
+	switch {
+	case x.max <= 0:
+	case len(x.order) < x.max:
+		x.order = append(x.order, sum)
+	default:
+		delete(x.first, x.order[x.next])
+		x.order[x.next] = sum
+		x.next = (x.next + 1) % x.max
+	}
+	return revisitRef{}, false
+}

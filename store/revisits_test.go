@@ -1,0 +1,67 @@
+package store
+
+import (
+	"crypto/sha1"
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+func sumOf(i int) [20]byte { return sha1.Sum(fmt.Appendf(nil, "payload %d", i)) }
+
+// The index finds the first response of a payload, and, bounded, forgets
+// the digests it has remembered longest, one for each new one.
+func TestRevisitIndex(t *testing.T) {
+	for _, max := range []int{-1, 0, 1, 3, 10} {
+		x := newRevisitIndex(max)
+		const n = 10
+		for i := range n {
+			if _, seen := x.firstOrAdd(sumOf(i), revisitRef{uri: fmt.Sprint(i), date: int64(i)}); seen {
+				t.Fatalf("max %d: payload %d seen before it was added", max, i)
+			}
+		}
+		// Newest first: the remembered ones are all looked up before the
+		// first that is not (which is then added, forgetting another).
+		for i := n - 1; i >= 0; i-- {
+			first, seen := x.firstOrAdd(sumOf(i), revisitRef{uri: "later"})
+			// Unbounded (max <= 0) everything is remembered; bounded, the
+			// last max added are (looking one up adds nothing).
+			if want := max <= 0 || i >= n-max; seen != want {
+				t.Errorf("max %d: payload %d remembered %v, want %v", max, i, seen, want)
+			} else if seen && (first.uri != fmt.Sprint(i) || first.date != int64(i)) {
+				t.Errorf("max %d: payload %d refers to %q at %d", max, i, first.uri, first.date)
+			}
+		}
+		if max > 0 && len(x.first) > max {
+			t.Errorf("max %d: %d digests remembered", max, len(x.first))
+		}
+	}
+}
+
+// BenchmarkRevisitIndex measures the heap an entry takes, URL included
+// (a 60-byte URL), for 100,000 distinct payloads.
+func BenchmarkRevisitIndex(b *testing.B) {
+	const n = 100_000
+	sums := make([][20]byte, n)
+	uris := make([]string, n)
+	for i := range n {
+		sums[i] = sumOf(i)
+		uris[i] = fmt.Sprintf("http://www.example.com/section/articles/2026/11/%011d", i)
+	}
+	clear(uris) // the index's copies are the only ones left
+	var perEntry float64
+	for b.Loop() {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		x := newRevisitIndex(DefaultMaxRevisitDigests)
+		for i := range n {
+			x.firstOrAdd(sums[i], revisitRef{uri: fmt.Sprintf("http://www.example.com/section/articles/2026/11/%011d", i), date: int64(i)})
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		perEntry = float64(m1.HeapAlloc-m0.HeapAlloc) / n
+		runtime.KeepAlive(x)
+	}
+	b.ReportMetric(perEntry, "heap-B/entry")
+}
