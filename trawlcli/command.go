@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/trawl-dev/trawl"
@@ -42,9 +43,17 @@ type Command struct {
 }
 
 // Main runs the command with the process's arguments, with a context that
-// Ctrl-C (os.Interrupt) cancels, and exits with Run's status.
+// Ctrl-C (os.Interrupt) or SIGTERM (what kill, timeout, systemd, Docker
+// and Kubernetes send to stop a program) cancels, and exits with Run's
+// status: the crawl stops as it does on Ctrl-C, its stores closed (WARC
+// files finished, indexes sorted) and its summary printed. A second
+// signal is not caught: it ends the process at once.
 func (cmd *Command) Main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // the next signal kills, as it would have without Main
+	}()
 	code := cmd.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -35,8 +35,9 @@
 //
 // Command.Run returns 0 on success, 2 for bad flags or URLs (anything that
 // fails before the crawl starts, unless wrapped by Exit), 1 when the crawl
-// failed; a cancelled context (Ctrl-C under Command.Main) stops the crawl
-// cleanly, its summary begins with "interrupted" and the status is 0.
+// failed; a cancelled context (Ctrl-C or SIGTERM under Command.Main) stops
+// the crawl cleanly, its summary begins with "interrupted" and the status
+// is 0; a second signal ends the process at once.
 //
 // # Features
 //

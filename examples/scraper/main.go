@@ -8,7 +8,7 @@
 //
 // Only the start URL's host is crawled (the scope filter), politely:
 // robots.txt obeyed, one request at a time per host, 1 s apart, at most
-// -max-pages pages. Ctrl-C stops it; what was scraped is kept.
+// -max-pages pages. Ctrl-C (or SIGTERM) stops it; what was scraped is kept.
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/trawl-dev/trawl"
@@ -36,7 +37,7 @@ type Article struct {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
 		log.SetFlags(0)
