@@ -127,7 +127,8 @@ type WARC struct {
 // so that writing a record allocates almost nothing.
 type warcKit struct {
 	fast    *fastGzip    // for records in memory, at level FastGzip
-	zw      *gzip.Writer // at WARCOptions.GzipLevel (level 1 for FastGzip)
+	zw      *gzip.Writer // at level (nil until first needed)
+	level   int          // WARCOptions.GzipLevel, 1 for FastGzip's records over bufferedRecord
 	stored  *gzip.Writer // without compression, for records under minGzip bytes
 	minGzip int
 	out     bytes.Buffer // compressed members, written to the file in one call
@@ -205,14 +206,11 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 func (w *WARC) kit() *warcKit {
 	k := <-w.kits
 	if k == nil {
-		level := w.opts.GzipLevel
-		var fast *fastGzip
-		if level == FastGzip {
-			level, fast = gzip.BestSpeed, &fastGzip{}
+		k = &warcKit{level: w.opts.GzipLevel, minGzip: w.opts.MinGzipSize, scratch: make([]byte, 32<<10), head: make([]byte, 0, 1024)}
+		if k.level == FastGzip {
+			k.fast, k.level = &fastGzip{}, gzip.BestSpeed
 		}
-		zw, _ := gzip.NewWriterLevel(io.Discard, level)
-		stored, _ := gzip.NewWriterLevel(io.Discard, gzip.NoCompression)
-		k = &warcKit{fast: fast, zw: zw, stored: stored, minGzip: w.opts.MinGzipSize, scratch: make([]byte, 32<<10), head: make([]byte, 0, 1024)}
+		k.stored, _ = gzip.NewWriterLevel(io.Discard, gzip.NoCompression)
 	}
 	k.out.Reset()
 	k.sizes = k.sizes[:0]
@@ -543,6 +541,11 @@ func (w *WARC) marshaled(rec gowarc.WarcRecord) member {
 // compressor in one piece (FastGzip needs it whole, and a stateless
 // compressor compresses each write on its own).
 func (k *warcKit) compress(dst io.Writer, m member) error {
+	if k.zw == nil && !m.stored && (k.fast == nil || m.size > bufferedRecord) {
+		// Made when first needed: with FastGzip, only for a record over
+		// bufferedRecord (it holds a few hundred KB of tables).
+		k.zw, _ = gzip.NewWriterLevel(io.Discard, k.level)
+	}
 	zw := k.zw
 	if m.stored {
 		zw = k.stored
