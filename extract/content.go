@@ -193,6 +193,7 @@ type mcWeights struct {
 	captionWords    float64 // most words of an element with an image taken as its caption
 	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
 	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
+	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
 }
 
 // mcDefaultWeights returns the default weights: the first ten were tuned
@@ -218,6 +219,7 @@ func mcDefaultWeights() mcWeights {
 		captionWords:    25,
 		ldGain:          0.5,
 		bodyShare:       0.3,
+		boxShare:        1.0 / 3,
 	}
 }
 
@@ -396,6 +398,7 @@ func (w *mcWalker) trim(keep []bool) {
 	// (Before the first one, the same is a dateline as often.)
 	w.reattach(keep, last)
 	w.dropLabels(keep)
+	w.dropClosingBox(keep)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1
 	for i := len(keep) - 1; i >= 0; i-- {
@@ -429,6 +432,69 @@ func (w *mcWalker) dropLabels(keep []bool) {
 		}
 	}
 }
+
+// dropClosingBox drops a box closing the article: when the kept
+// paragraphs (p elements of running text) that hold the most words are
+// children of one element, at least three of them, the div and section
+// children of that element after its last such paragraph are a box set
+// after the text (a subscription or donation appeal, a "while you are
+// here" note, a citation box), not more of it, when the kept blocks in
+// them hold fewer words than boxShare of those paragraphs'.
+func (w *mcWalker) dropClosingBox(keep []bool) {
+	if w.wt.boxShare <= 0 {
+		return
+	}
+	words := make([]int32, len(w.elems))
+	paras := make([]int32, len(w.elems))
+	last := make([]int32, len(w.elems))
+	par := int32(-1)
+	for i, k := range keep {
+		b := &w.blocks[i]
+		if !k || b.heading != 0 || w.weak(b) || w.elems[b.elem].tag != atom.P {
+			continue
+		}
+		p := w.elems[b.elem].parent
+		if p < 0 {
+			continue
+		}
+		words[p] += b.words
+		paras[p]++
+		last[p] = int32(i)
+		if par < 0 || words[p] > words[par] {
+			par = p
+		}
+	}
+	if par < 0 || paras[par] < 3 {
+		return
+	}
+	var box []int
+	n := int32(0)
+	for i := last[par] + 1; i < w.elems[par].hi; i++ {
+		if !keep[i] {
+			continue
+		}
+		// The child of par that holds block i, looked up a few levels.
+		e := w.blocks[i].elem
+		for up := 0; e >= 0 && w.elems[e].parent != par && up < mcBoxDepth; up++ {
+			e = w.elems[e].parent
+		}
+		if e < 0 || w.elems[e].parent != par || w.elems[e].tag != atom.Div && w.elems[e].tag != atom.Section {
+			continue
+		}
+		box = append(box, int(i))
+		n += w.blocks[i].words
+	}
+	if float64(n) >= w.wt.boxShare*float64(words[par]) {
+		return
+	}
+	for _, i := range box {
+		keep[i] = false
+	}
+}
+
+// mcBoxDepth is how many levels below the paragraphs' parent a block of a
+// closing box is looked for.
+const mcBoxDepth = 16
 
 // keepListTail keeps again the blocks that trim dropped after the last
 // paragraph (dropped holds them in reverse document order) when they

@@ -131,6 +131,22 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"More on this", "Crawling the deep web"},
 		},
 		{
+			// An appeal in a box of its own after the last paragraph,
+			// without a class name that says so.
+			name:  "appeal closing the article",
+			after: `<div><div><h3>While you are here</h3><p>If you enjoyed reading this, would you consider supporting our work? Every donation keeps the newsroom going.</p></div><div><a href="/donate">Donate now</a></div></div>`,
+			gone:  []string{"While you are here", "supporting our work", "Donate now"},
+		},
+		{
+			// A wrapper after the last paragraph holding a good part of
+			// the text is more of the article, not a box.
+			name: "closing section in a wrapper",
+			after: `<div><p>The last part of the story was set in a wrapper of its own by the page's editor. It still reads as the rest does, with full sentences about crawlers and hosts.</p>` +
+				`<p>Crawlers that honour these rules are welcome on most sites. Those that do not are blocked sooner or later, and their operators are asked to explain themselves.</p>` +
+				`<p>So the advice of this article comes down to one line: ask the server what it allows, wait between requests, and stop when it says so.</p></div>`,
+			kept: []string{"The last part of the story", "their operators are asked"},
+		},
+		{
 			name:   "newsletter box",
 			inside: `<div class="newsletter-signup"><h3>Get the Crawler Times daily</h3><p>Sign up for our newsletter and get the best stories in your inbox every morning.</p><form><input type="email"><button>Subscribe</button></form></div>`,
 			gone:   []string{"Get the Crawler Times daily", "Sign up for our newsletter"},
