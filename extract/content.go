@@ -628,12 +628,20 @@ func (w *mcWalker) caption(b *mcBlock) bool {
 
 // credit reports whether block b is a photo credit or copyright line
 // standing among the article's paragraphs: a short block (at most
-// captionWords words, no heading) holding the copyright sign.
+// captionWords words, no heading) holding the copyright sign or opening
+// with a credit label, or a copyright notice of any length (a block
+// opening with the sign: "© 2022 Example News. All rights reserved ...").
 func (w *mcWalker) credit(b *mcBlock) bool {
-	if b.heading != 0 || w.captionsOK || float64(b.words) > w.wt.captionWords {
+	if b.heading != 0 || w.captionsOK {
 		return false
 	}
 	text := w.buf[b.start:b.end]
+	if bytes.HasPrefix(bytes.TrimLeft(text, " ("), []byte("\u00a9")) {
+		return true
+	}
+	if float64(b.words) > w.wt.captionWords {
+		return false
+	}
 	return bytes.Contains(text, []byte("\u00a9")) || mcCreditLabel(text)
 }
 

@@ -97,6 +97,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"Jane Lens", "at her desk"},
 		},
 		{
+			// A notice too long for a credit line, but opening with the
+			// sign.
+			name:  "copyright notice after the article",
+			after: `<p>© 2026 The Crawler Times. All rights reserved. This article is the property of the Crawler Times and may not be reprinted, broadcast or redistributed in print or online media without the written permission of the publisher.</p>`,
+			gone:  []string{"All rights reserved", "written permission"},
+		},
+		{
 			name:   "credit lines opening with a label",
 			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},
