@@ -584,12 +584,17 @@ func (w *mcWalker) keepRegion(keep []bool, e, region mcElem) {
 }
 
 // plausible reports whether block b may be content once its region is
-// chosen: not mostly links, and not inside a negatively hinted element or
-// a list of teasers below those of the region.
+// chosen: not mostly links, not inside a negatively hinted element or
+// a list of teasers below those of the region, and not a one-word
+// fragment repeated three or more times on the page (the label of ad
+// slots or share bars: "Advertisement", "Share").
 func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	e := &w.elems[b.elem]
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
+	}
+	if b.repeats >= 3 && b.words == 1 && w.weak(b) {
+		return false
 	}
 	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) && !w.credit(b) &&
 		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)

@@ -119,6 +119,15 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"It snowed all week."},
 		},
 		{
+			// The label of ad slots between paragraphs, in markup that
+			// does not say so: one word, three times on the page.
+			name: "labels of ad slots",
+			inside: `<div>Advertisement</div><p>The crawler slept for a second between two requests.</p>` +
+				`<div>Advertisement</div><p>Then it asked the same host again, as politely as before.</p><div>Advertisement</div>`,
+			gone: []string{"Advertisement"},
+			kept: []string{"slept for a second", "as politely as before"},
+		},
+		{
 			name:   "controls marked by ARIA roles",
 			inside: `<div role="button"><span>Show the picture</span></div><div role="toolbar"><span>Print this page</span></div>`,
 			gone:   []string{"Show the picture", "Print this page"},
