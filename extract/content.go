@@ -608,13 +608,19 @@ func (w *mcWalker) evidenced(b *mcBlock) bool {
 
 // caption reports whether block b is an image caption or credit: the text
 // of a short element that holds an image, or whose parent does, or that
-// follows an element holding only an image.
+// follows an element holding only an image, or whose class (or its
+// parent's) names a caption.
 func (w *mcWalker) caption(b *mcBlock) bool {
 	if b.heading != 0 || w.wt.captionWords <= 0 || w.captionsOK {
 		return false
 	}
 	for e, up := b.elem, 0; e >= 0 && up < 2; e, up = w.elems[e].parent, up+1 {
 		el := &w.elems[e]
+		// A short element whose class names a caption is one, its
+		// image wherever the page put it.
+		if el.captionClass {
+			return float64(w.wordPrefix[el.hi]-w.wordPrefix[el.lo]) <= w.wt.captionWords
+		}
 		// An image inside a paragraph or list item illustrates its
 		// text (a recipe step, a product description); that text is no
 		// caption.

@@ -128,6 +128,16 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"slept for a second", "as politely as before"},
 		},
 		{
+			// A caption whose image a script loads (no img element on
+			// the page), in an element whose class says what it is; a
+			// long text in such a class (a photo post) stays.
+			name: "caption named by its class",
+			inside: `<div class="article-image"><div class="lazy" data-src="/a.jpg"></div><div class="image-caption"><span>The data centre at night, seen from the car park</span></div></div>` +
+				`<div class="post-caption"><p>This long text sits in a caption class but tells the story of the night shift at the data centre, when the crawlers ran at full speed and nobody was there to watch them.</p></div>`,
+			gone: []string{"seen from the car park"},
+			kept: []string{"the story of the night shift"},
+		},
+		{
 			name:   "controls marked by ARIA roles",
 			inside: `<div role="button"><span>Show the picture</span></div><div role="toolbar"><span>Print this page</span></div>`,
 			gone:   []string{"Show the picture", "Print this page"},

@@ -46,6 +46,7 @@ type mcElem struct {
 	anyImg         bool   // holds an image (not an icon) at any depth
 	afterImg       bool   // follows, with no text in between, a sibling holding an image and no text
 	lastChild      int32  // the last block element child so far, -1 for none
+	captionClass   bool   // its class names a caption ("caption", "legend")
 }
 
 // mcWalker segments a DOM tree into blocks.
@@ -286,7 +287,8 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	}
 	w.flush(elem)
-	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1}
+	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1,
+		captionClass: mcCaptionClass(c)}
 	if prev := w.elems[elem].lastChild; prev >= 0 {
 		p := &w.elems[prev]
 		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
@@ -722,6 +724,19 @@ func mcSmallImage(c *html.Node) bool {
 			if n, err := strconv.Atoi(v); err == nil && n < 50 {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// mcCaptionClass reports whether c's class attribute names a caption: it
+// contains "caption" (also "figcaption", "img__caption") or "legend", in
+// any case.
+func mcCaptionClass(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "class" {
+			v := strings.ToLower(at.Val[:min(len(at.Val), 256)])
+			return strings.Contains(v, "caption") || strings.Contains(v, "legend")
 		}
 	}
 	return false
