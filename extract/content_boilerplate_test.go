@@ -138,6 +138,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"the story of the night shift"},
 		},
 		{
+			// Labels of form controls outside a form (or in a form that
+			// wraps the whole page, which stays) name fields, not text.
+			name:   "labels of form controls",
+			inside: `<p><label for="q">Search the archive of the Crawler Times</label> <input id="q"></p><div><label>Your email address</label><input type="email"></div>`,
+			gone:   []string{"Search the archive", "Your email address"},
+		},
+		{
 			name:   "controls marked by ARIA roles",
 			inside: `<div role="button"><span>Show the picture</span></div><div role="toolbar"><span>Print this page</span></div>`,
 			gone:   []string{"Show the picture", "Print this page"},

@@ -100,6 +100,7 @@ func mcSkipped(a atom.Atom) bool {
 		atom.Canvas, atom.Video, atom.Audio, atom.Select, atom.Option,
 		atom.Button, atom.Input, atom.Textarea, atom.Map, atom.Frameset,
 		atom.Frame, atom.Link, atom.Meta,
+		atom.Label,       // names a form control (a comment form inside a form that wraps the page)
 		atom.Rt, atom.Rp: // ruby annotations (readings of East Asian text), not text of their own
 		return true
 	}
