@@ -433,13 +433,15 @@ func (w *mcWalker) dropLabels(keep []bool) {
 	}
 }
 
-// dropClosingBox drops a box closing the article: when the kept
+// dropClosingBox drops the boxes closing the article: when the kept
 // paragraphs (p elements of running text) that hold the most words are
 // children of one element, at least three of them, the div and section
-// children of that element after its last such paragraph are a box set
-// after the text (a subscription or donation appeal, a "while you are
-// here" note, a citation box), not more of it, when the kept blocks in
-// them hold fewer words than boxShare of those paragraphs'.
+// elements after its last such paragraph, both children of that element
+// and children of its ancestors that come after it, are boxes set after
+// the text (a subscription or donation appeal, a "while you are here"
+// note, a citation box, a company fact box, an author box), not more of
+// it, when the kept blocks in them hold fewer words than boxShare of
+// those paragraphs'.
 func (w *mcWalker) dropClosingBox(keep []bool) {
 	if w.wt.boxShare <= 0 {
 		return
@@ -467,18 +469,25 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 	if par < 0 || paras[par] < 3 {
 		return
 	}
+	// par and its ancestors: a box is a child of one of them.
+	anc := make([]bool, len(w.elems))
+	for e := par; e >= 0; e = w.elems[e].parent {
+		anc[e] = true
+	}
 	var box []int
 	n := int32(0)
-	for i := last[par] + 1; i < w.elems[par].hi; i++ {
+	for i := last[par] + 1; i < int32(len(keep)); i++ {
 		if !keep[i] {
 			continue
 		}
-		// The child of par that holds block i, looked up a few levels.
+		// The child of par or of an ancestor that holds block i, looked
+		// up a few levels.
 		e := w.blocks[i].elem
-		for up := 0; e >= 0 && w.elems[e].parent != par && up < mcBoxDepth; up++ {
+		for up := 0; e >= 0 && w.elems[e].parent >= 0 && !anc[w.elems[e].parent] && up < mcBoxDepth; up++ {
 			e = w.elems[e].parent
 		}
-		if e < 0 || w.elems[e].parent != par || w.elems[e].tag != atom.Div && w.elems[e].tag != atom.Section {
+		if e < 0 || anc[e] || w.elems[e].parent < 0 || !anc[w.elems[e].parent] ||
+			w.elems[e].tag != atom.Div && w.elems[e].tag != atom.Section {
 			continue
 		}
 		box = append(box, int(i))
@@ -492,7 +501,7 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 	}
 }
 
-// mcBoxDepth is how many levels below the paragraphs' parent a block of a
+// mcBoxDepth is how many levels below par or its ancestors a block of a
 // closing box is looked for.
 const mcBoxDepth = 16
 

@@ -171,6 +171,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:  []string{"While you are here", "supporting our work", "Donate now"},
 		},
 		{
+			// A fact box after the element holding the paragraphs (the
+			// leading </div> closes the article body).
+			name:  "fact box after the article body",
+			after: `</div><div><div><p>Company: Crawler Times Inc.</p><p>Founded: 2009</p><p>The Crawler Times Inc. publishes news about web crawling. It was founded in Berlin.</p></div>`,
+			gone:  []string{"Crawler Times Inc", "Founded"},
+		},
+		{
 			// A wrapper after the last paragraph holding a good part of
 			// the text is more of the article, not a box.
 			name: "closing section in a wrapper",
