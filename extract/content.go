@@ -829,6 +829,9 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			}
 		}
 	}
+	if c.tag == atom.P {
+		w.keepNextParagraphs(keep, c, prefix)
+	}
 	w.keepLead(keep, c, prefix)
 	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
@@ -867,6 +870,25 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		}
 	}
 	return keep
+}
+
+// keepNextParagraphs keeps, after a container c that is one paragraph,
+// the paragraphs right after it in sibling p elements that are running
+// text (a sentence mark, not a fragment) scoring at least zero: a short
+// post whose second paragraph is heavy with links scores too little to
+// be a sibling worth taking in, yet goes on from the first.
+func (w *mcWalker) keepNextParagraphs(keep []bool, c mcElem, prefix []float64) {
+	if c.parent < 0 {
+		return
+	}
+	for i := c.hi; i < w.elems[c.parent].hi; i++ {
+		b := &w.blocks[i]
+		e := &w.elems[b.elem]
+		if e.parent != c.parent || e.tag != atom.P || b.heading != 0 || b.stops == 0 || w.weak(b) || prefix[i+1] < prefix[i] || !w.plausible(b, c) {
+			return
+		}
+		keep[i] = true
+	}
 }
 
 // textWords returns the words of the kept blocks other than headings.
