@@ -193,6 +193,7 @@ type mcWeights struct {
 	captionWords    float64 // most words of an element with an image taken as its caption
 	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
 	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
+	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
 }
 
 // mcDefaultWeights returns the default weights: the first ten were tuned
@@ -218,6 +219,7 @@ func mcDefaultWeights() mcWeights {
 		captionWords:    25,
 		ldGain:          0.5,
 		bodyShare:       0.3,
+		boxShare:        1.0 / 3,
 	}
 }
 
@@ -396,6 +398,7 @@ func (w *mcWalker) trim(keep []bool) {
 	// (Before the first one, the same is a dateline as often.)
 	w.reattach(keep, last)
 	w.dropLabels(keep)
+	w.dropClosingBox(keep)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1
 	for i := len(keep) - 1; i >= 0; i-- {
@@ -429,6 +432,78 @@ func (w *mcWalker) dropLabels(keep []bool) {
 		}
 	}
 }
+
+// dropClosingBox drops the boxes closing the article: when the kept
+// paragraphs (p elements of running text) that hold the most words are
+// children of one element, at least three of them, the div and section
+// elements after its last such paragraph, both children of that element
+// and children of its ancestors that come after it, are boxes set after
+// the text (a subscription or donation appeal, a "while you are here"
+// note, a citation box, a company fact box, an author box), not more of
+// it, when the kept blocks in them hold fewer words than boxShare of
+// those paragraphs'.
+func (w *mcWalker) dropClosingBox(keep []bool) {
+	if w.wt.boxShare <= 0 {
+		return
+	}
+	words := make([]int32, len(w.elems))
+	paras := make([]int32, len(w.elems))
+	last := make([]int32, len(w.elems))
+	par := int32(-1)
+	for i, k := range keep {
+		b := &w.blocks[i]
+		if !k || b.heading != 0 || w.weak(b) || w.elems[b.elem].tag != atom.P {
+			continue
+		}
+		p := w.elems[b.elem].parent
+		if p < 0 {
+			continue
+		}
+		words[p] += b.words
+		paras[p]++
+		last[p] = int32(i)
+		if par < 0 || words[p] > words[par] {
+			par = p
+		}
+	}
+	if par < 0 || paras[par] < 3 {
+		return
+	}
+	// par and its ancestors: a box is a child of one of them.
+	anc := make([]bool, len(w.elems))
+	for e := par; e >= 0; e = w.elems[e].parent {
+		anc[e] = true
+	}
+	var box []int
+	n := int32(0)
+	for i := last[par] + 1; i < int32(len(keep)); i++ {
+		if !keep[i] {
+			continue
+		}
+		// The child of par or of an ancestor that holds block i, looked
+		// up a few levels.
+		e := w.blocks[i].elem
+		for up := 0; e >= 0 && w.elems[e].parent >= 0 && !anc[w.elems[e].parent] && up < mcBoxDepth; up++ {
+			e = w.elems[e].parent
+		}
+		if e < 0 || anc[e] || w.elems[e].parent < 0 || !anc[w.elems[e].parent] ||
+			w.elems[e].tag != atom.Div && w.elems[e].tag != atom.Section {
+			continue
+		}
+		box = append(box, int(i))
+		n += w.blocks[i].words
+	}
+	if float64(n) >= w.wt.boxShare*float64(words[par]) {
+		return
+	}
+	for _, i := range box {
+		keep[i] = false
+	}
+}
+
+// mcBoxDepth is how many levels below par or its ancestors a block of a
+// closing box is looked for.
+const mcBoxDepth = 16
 
 // keepListTail keeps again the blocks that trim dropped after the last
 // paragraph (dropped holds them in reverse document order) when they
@@ -518,12 +593,17 @@ func (w *mcWalker) keepRegion(keep []bool, e, region mcElem) {
 }
 
 // plausible reports whether block b may be content once its region is
-// chosen: not mostly links, and not inside a negatively hinted element or
-// a list of teasers below those of the region.
+// chosen: not mostly links, not inside a negatively hinted element or
+// a list of teasers below those of the region, and not a one-word
+// fragment repeated three or more times on the page (the label of ad
+// slots or share bars: "Advertisement", "Share").
 func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	e := &w.elems[b.elem]
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
+	}
+	if b.repeats >= 3 && b.words == 1 && w.weak(b) {
+		return false
 	}
 	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) && !w.credit(b) &&
 		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
@@ -537,13 +617,19 @@ func (w *mcWalker) evidenced(b *mcBlock) bool {
 
 // caption reports whether block b is an image caption or credit: the text
 // of a short element that holds an image, or whose parent does, or that
-// follows an element holding only an image.
+// follows an element holding only an image, or whose class (or its
+// parent's) names a caption.
 func (w *mcWalker) caption(b *mcBlock) bool {
 	if b.heading != 0 || w.wt.captionWords <= 0 || w.captionsOK {
 		return false
 	}
 	for e, up := b.elem, 0; e >= 0 && up < 2; e, up = w.elems[e].parent, up+1 {
 		el := &w.elems[e]
+		// A short element whose class names a caption is one, its
+		// image wherever the page put it.
+		if el.captionClass {
+			return float64(w.wordPrefix[el.hi]-w.wordPrefix[el.lo]) <= w.wt.captionWords
+		}
 		// An image inside a paragraph or list item illustrates its
 		// text (a recipe step, a product description); that text is no
 		// caption.
@@ -562,12 +648,20 @@ func (w *mcWalker) caption(b *mcBlock) bool {
 
 // credit reports whether block b is a photo credit or copyright line
 // standing among the article's paragraphs: a short block (at most
-// captionWords words, no heading) holding the copyright sign.
+// captionWords words, no heading) holding the copyright sign or opening
+// with a credit label, or a copyright notice of any length (a block
+// opening with the sign: "© 2022 Example News. All rights reserved ...").
 func (w *mcWalker) credit(b *mcBlock) bool {
-	if b.heading != 0 || w.captionsOK || float64(b.words) > w.wt.captionWords {
+	if b.heading != 0 || w.captionsOK {
 		return false
 	}
 	text := w.buf[b.start:b.end]
+	if bytes.HasPrefix(bytes.TrimLeft(text, " ("), []byte("\u00a9")) {
+		return true
+	}
+	if float64(b.words) > w.wt.captionWords {
+		return false
+	}
 	return bytes.Contains(text, []byte("\u00a9")) || mcCreditLabel(text)
 }
 
@@ -735,6 +829,9 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			}
 		}
 	}
+	if c.tag == atom.P {
+		w.keepNextParagraphs(keep, c, prefix)
+	}
 	w.keepLead(keep, c, prefix)
 	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
@@ -773,6 +870,25 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		}
 	}
 	return keep
+}
+
+// keepNextParagraphs keeps, after a container c that is one paragraph,
+// the paragraphs right after it in sibling p elements that are running
+// text (a sentence mark, not a fragment) scoring at least zero: a short
+// post whose second paragraph is heavy with links scores too little to
+// be a sibling worth taking in, yet goes on from the first.
+func (w *mcWalker) keepNextParagraphs(keep []bool, c mcElem, prefix []float64) {
+	if c.parent < 0 {
+		return
+	}
+	for i := c.hi; i < w.elems[c.parent].hi; i++ {
+		b := &w.blocks[i]
+		e := &w.elems[b.elem]
+		if e.parent != c.parent || e.tag != atom.P || b.heading != 0 || b.stops == 0 || w.weak(b) || prefix[i+1] < prefix[i] || !w.plausible(b, c) {
+			return
+		}
+		keep[i] = true
+	}
 }
 
 // textWords returns the words of the kept blocks other than headings.

@@ -97,6 +97,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"Jane Lens", "at her desk"},
 		},
 		{
+			// A notice too long for a credit line, but opening with the
+			// sign.
+			name:  "copyright notice after the article",
+			after: `<p>© 2026 The Crawler Times. All rights reserved. This article is the property of the Crawler Times and may not be reprinted, broadcast or redistributed in print or online media without the written permission of the publisher.</p>`,
+			gone:  []string{"All rights reserved", "written permission"},
+		},
+		{
 			name:   "credit lines opening with a label",
 			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},
@@ -110,6 +117,32 @@ func TestMainTextBoilerplate(t *testing.T) {
 				`<div class="frame"><img src="/b.jpg" width="800"></div><p>It snowed all week.</p>`,
 			gone: []string{"data centre"},
 			kept: []string{"It snowed all week."},
+		},
+		{
+			// The label of ad slots between paragraphs, in markup that
+			// does not say so: one word, three times on the page.
+			name: "labels of ad slots",
+			inside: `<div>Advertisement</div><p>The crawler slept for a second between two requests.</p>` +
+				`<div>Advertisement</div><p>Then it asked the same host again, as politely as before.</p><div>Advertisement</div>`,
+			gone: []string{"Advertisement"},
+			kept: []string{"slept for a second", "as politely as before"},
+		},
+		{
+			// A caption whose image a script loads (no img element on
+			// the page), in an element whose class says what it is; a
+			// long text in such a class (a photo post) stays.
+			name: "caption named by its class",
+			inside: `<div class="article-image"><div class="lazy" data-src="/a.jpg"></div><div class="image-caption"><span>The data centre at night, seen from the car park</span></div></div>` +
+				`<div class="post-caption"><p>This long text sits in a caption class but tells the story of the night shift at the data centre, when the crawlers ran at full speed and nobody was there to watch them.</p></div>`,
+			gone: []string{"seen from the car park"},
+			kept: []string{"the story of the night shift"},
+		},
+		{
+			// Labels of form controls outside a form (or in a form that
+			// wraps the whole page, which stays) name fields, not text.
+			name:   "labels of form controls",
+			inside: `<p><label for="q">Search the archive of the Crawler Times</label> <input id="q"></p><div><label>Your email address</label><input type="email"></div>`,
+			gone:   []string{"Search the archive", "Your email address"},
 		},
 		{
 			name:   "controls marked by ARIA roles",
@@ -129,6 +162,29 @@ func TestMainTextBoilerplate(t *testing.T) {
 			name:   "heading over a related-links box",
 			inside: `<h3>More on this</h3><div class="related-links"><p><a href="/a">Crawling the deep web</a></p><p><a href="/b">Robots.txt explained</a></p></div>`,
 			gone:   []string{"More on this", "Crawling the deep web"},
+		},
+		{
+			// An appeal in a box of its own after the last paragraph,
+			// without a class name that says so.
+			name:  "appeal closing the article",
+			after: `<div><div><h3>While you are here</h3><p>If you enjoyed reading this, would you consider supporting our work? Every donation keeps the newsroom going.</p></div><div><a href="/donate">Donate now</a></div></div>`,
+			gone:  []string{"While you are here", "supporting our work", "Donate now"},
+		},
+		{
+			// A fact box after the element holding the paragraphs (the
+			// leading </div> closes the article body).
+			name:  "fact box after the article body",
+			after: `</div><div><div><p>Company: Crawler Times Inc.</p><p>Founded: 2009</p><p>The Crawler Times Inc. publishes news about web crawling. It was founded in Berlin.</p></div>`,
+			gone:  []string{"Crawler Times Inc", "Founded"},
+		},
+		{
+			// A wrapper after the last paragraph holding a good part of
+			// the text is more of the article, not a box.
+			name: "closing section in a wrapper",
+			after: `<div><p>The last part of the story was set in a wrapper of its own by the page's editor. It still reads as the rest does, with full sentences about crawlers and hosts.</p>` +
+				`<p>Crawlers that honour these rules are welcome on most sites. Those that do not are blocked sooner or later, and their operators are asked to explain themselves.</p>` +
+				`<p>So the advice of this article comes down to one line: ask the server what it allows, wait between requests, and stop when it says so.</p></div>`,
+			kept: []string{"The last part of the story", "their operators are asked"},
 		},
 		{
 			name:   "newsletter box",

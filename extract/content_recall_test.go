@@ -177,6 +177,18 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Share", "Published 11 hours ago"},
 		},
 		{
+			// A short post of two paragraphs, the second heavy with links:
+			// the first alone is the container, and the second scores too
+			// little to be a sibling worth taking in; the links after it go.
+			name: "paragraph heavy with links after a one-paragraph post",
+			html: `<html><head><title>New lens in stock</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/c">Cameras</a></li></ul><h1>New lens in stock</h1><div>
+<p>This is the very first time the new 35-100mm lens is in stock at a shop in the United States, and only two of them are left. In Germany the lens has been in stock for a week already.</p>
+<p>P.S.: A long list of cameras is sold by <a href="/s">the shop on Amazon</a> <a href="/c">(click here)</a> and by the other shop too.</p>
+<h4>Previous post:</h4><p><a href="/p/1">Old lens out of stock again</a></p><p><a href="/p/2">Three new cameras announced today</a></p><p><a href="/p/3">Rumours about the next one</a></p></div></body></html>`,
+			want:    []string{"This is the very first time", "A long list of cameras is sold by"},
+			wantNot: []string{"Home", "Previous post", "Old lens out of stock"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},

@@ -46,6 +46,7 @@ type mcElem struct {
 	anyImg         bool   // holds an image (not an icon) at any depth
 	afterImg       bool   // follows, with no text in between, a sibling holding an image and no text
 	lastChild      int32  // the last block element child so far, -1 for none
+	captionClass   bool   // its class names a caption ("caption", "legend")
 }
 
 // mcWalker segments a DOM tree into blocks.
@@ -99,6 +100,7 @@ func mcSkipped(a atom.Atom) bool {
 		atom.Canvas, atom.Video, atom.Audio, atom.Select, atom.Option,
 		atom.Button, atom.Input, atom.Textarea, atom.Map, atom.Frameset,
 		atom.Frame, atom.Link, atom.Meta,
+		atom.Label,       // names a form control (a comment form inside a form that wraps the page)
 		atom.Rt, atom.Rp: // ruby annotations (readings of East Asian text), not text of their own
 		return true
 	}
@@ -286,7 +288,8 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	}
 	w.flush(elem)
-	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1}
+	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1,
+		captionClass: mcCaptionClass(c)}
 	if prev := w.elems[elem].lastChild; prev >= 0 {
 		p := &w.elems[prev]
 		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
@@ -722,6 +725,19 @@ func mcSmallImage(c *html.Node) bool {
 			if n, err := strconv.Atoi(v); err == nil && n < 50 {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// mcCaptionClass reports whether c's class attribute names a caption: it
+// contains "caption" (also "figcaption", "img__caption") or "legend", in
+// any case.
+func mcCaptionClass(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "class" {
+			v := strings.ToLower(at.Val[:min(len(at.Val), 256)])
+			return strings.Contains(v, "caption") || strings.Contains(v, "legend")
 		}
 	}
 	return false
