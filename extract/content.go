@@ -441,7 +441,10 @@ func (w *mcWalker) dropLabels(keep []bool) {
 // the text (a subscription or donation appeal, a "while you are here"
 // note, a citation box, a company fact box, an author box), not more of
 // it, when the kept blocks in them hold fewer words than boxShare of
-// those paragraphs'.
+// those paragraphs'. A box that holds code (pre), a table, or, for a
+// section element, a heading with a paragraph of running text under it
+// is more of the article and stays (its words still count toward the
+// share): a technical post that ends on a code sample, a last section.
 func (w *mcWalker) dropClosingBox(keep []bool) {
 	if w.wt.boxShare <= 0 {
 		return
@@ -474,7 +477,8 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 	for e := par; e >= 0; e = w.elems[e].parent {
 		anc[e] = true
 	}
-	var box []int
+	var box, boxElem []int32
+	content := map[int32]int8{} // box element -> 1 after a heading, 2 when it holds article content
 	n := int32(0)
 	for i := last[par] + 1; i < int32(len(keep)); i++ {
 		if !keep[i] {
@@ -490,15 +494,38 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 			w.elems[e].tag != atom.Div && w.elems[e].tag != atom.Section {
 			continue
 		}
-		box = append(box, int(i))
-		n += w.blocks[i].words
+		b := &w.blocks[i]
+		switch t := w.elems[b.elem].tag; {
+		case b.heading != 0:
+			content[e] = max(content[e], 1)
+		case t == atom.Pre || w.inCell(b.elem),
+			content[e] == 1 && t == atom.P && !w.weak(b) && w.elems[e].tag == atom.Section:
+			content[e] = 2 // code, a table, a heading and a paragraph under it
+		}
+		box = append(box, i)
+		boxElem = append(boxElem, e)
+		n += b.words
 	}
 	if float64(n) >= w.wt.boxShare*float64(words[par]) {
 		return
 	}
-	for _, i := range box {
-		keep[i] = false
+	for j, i := range box {
+		if content[boxElem[j]] != 2 {
+			keep[i] = false
+		}
 	}
+}
+
+// inCell reports whether element e is a table cell or in one (a cell's
+// text is often in a p of its own).
+func (w *mcWalker) inCell(e int32) bool {
+	for up := 0; e >= 0 && up < 3; up++ {
+		if t := w.elems[e].tag; t == atom.Td || t == atom.Th {
+			return true
+		}
+		e = w.elems[e].parent
+	}
+	return false
 }
 
 // mcBoxDepth is how many levels below par or its ancestors a block of a
@@ -596,13 +623,14 @@ func (w *mcWalker) keepRegion(keep []bool, e, region mcElem) {
 // chosen: not mostly links, not inside a negatively hinted element or
 // a list of teasers below those of the region, and not a one-word
 // fragment repeated three or more times on the page (the label of ad
-// slots or share bars: "Advertisement", "Share").
+// slots or share bars: "Advertisement", "Share"; a table's cells, "Yes"
+// or "No" in every row, are not labels).
 func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	e := &w.elems[b.elem]
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
 	}
-	if b.repeats >= 3 && b.words == 1 && w.weak(b) {
+	if b.repeats >= 3 && b.words == 1 && w.weak(b) && !w.inCell(b.elem) {
 		return false
 	}
 	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) && !w.credit(b) &&

@@ -187,6 +187,29 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"The last part of the story", "their operators are asked"},
 		},
 		{
+			// An example with code after the last paragraph, in a box of
+			// its own, is the end of a technical post, not a box closing it.
+			name: "code closing the article",
+			after: `<div><p>For example, a crawler that honours the file asks for it first:</p><pre>GET /robots.txt HTTP/1.1</pre>` +
+				`<p>Then it fetches what the file allows, one page at a time.</p></div>`,
+			kept: []string{"GET /robots.txt HTTP/1.1", "one page at a time"},
+		},
+		{
+			// The same for a last section element with its heading.
+			name:  "last section of the article",
+			after: `<section><h2>What comes next</h2><p>The next release of the crawler will ask each host for its sitemap first, then spread its visits over the day.</p></section>`,
+			kept:  []string{"What comes next", "spread its visits over the day"},
+		},
+		{
+			// One-word cells repeated in every row are a table's data, not
+			// labels of ad slots.
+			name: "table of one-word cells",
+			inside: `<table><tr><th><p>Rule</p></th><th><p>Obeyed</p></th></tr>` +
+				`<tr><td><p>robots.txt</p></td><td><p>Yes</p></td></tr><tr><td><p>Crawl-delay</p></td><td><p>Yes</p></td></tr>` +
+				`<tr><td><p>nofollow</p></td><td><p>Yes</p></td></tr><tr><td><p>noarchive</p></td><td><p>No</p></td></tr></table>`,
+			kept: []string{"robots.txt\n\nYes"},
+		},
+		{
 			name:   "newsletter box",
 			inside: `<div class="newsletter-signup"><h3>Get the Crawler Times daily</h3><p>Sign up for our newsletter and get the best stories in your inbox every morning.</p><form><input type="email"><button>Subscribe</button></form></div>`,
 			gone:   []string{"Get the Crawler Times daily", "Sign up for our newsletter"},
