@@ -334,7 +334,7 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		}
 		b := w.blocks[i]
 		text := w.buf[b.start:b.end]
-		if b.repeats > 1 {
+		if b.repeats > 1 && !w.inCell(b.elem) { // a table repeats its values
 			if emitted[string(text)] {
 				continue
 			}
