@@ -352,10 +352,10 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 }
 
 // weak reports whether block b is a fragment rather than running text: no
-// sentence mark, few words, not a heading. Bylines, datelines, share bars,
-// "filed under" lines and credits look like this.
+// sentence mark, few words, not a heading, not code (pre). Bylines,
+// datelines, share bars, "filed under" lines and credits look like this.
 func (w *mcWalker) weak(b *mcBlock) bool {
-	return b.heading == 0 && b.stops == 0 && float64(b.words) < w.wt.tailWords
+	return b.heading == 0 && b.stops == 0 && float64(b.words) < w.wt.tailWords && w.elems[b.elem].tag != atom.Pre
 }
 
 // trim drops from the kept blocks the fragments at the edges of the

@@ -195,6 +195,12 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"GET /robots.txt HTTP/1.1", "one page at a time"},
 		},
 		{
+			// A short code sample is no fragment to trim off the end.
+			name:  "short code after the last paragraph",
+			after: "<pre>for url := range frontier {\n\tfetch(url)\n}</pre>",
+			kept:  []string{"fetch(url)"},
+		},
+		{
 			// The same for a last section element with its heading.
 			name:  "last section of the article",
 			after: `<section><h2>What comes next</h2><p>The next release of the crawler will ask each host for its sitemap first, then spread its visits over the day.</p></section>`,
