@@ -746,6 +746,8 @@ type httpScanner struct {
 	digests        [2][]byte // rendered: block, payload
 	payloadSum     [20]byte  // the payload's, once payloadDigest has rendered it
 	joint          [6]byte   // where a header's end may straddle two writes
+	mt             string    // mediaType's result, once mtDone
+	mtDone         bool
 }
 
 // maxHTTPHeader bounds the header the scanner looks for.
@@ -760,6 +762,7 @@ func (s *httpScanner) scan(r io.Reader, buf []byte) error {
 	s.block.Reset()
 	s.payload.Reset()
 	s.header, s.inHeader, s.size, s.payloadSize = s.header[:0], true, 0, 0
+	s.mt, s.mtDone = "", false
 	_, err := io.CopyBuffer(s, r, buf)
 	return err
 }
@@ -826,8 +829,16 @@ func (s *httpScanner) field(name string) ([]byte, bool) {
 	return nil, false
 }
 
-// mediaType is the response's Content-Type without parameters, lower case.
+// mediaType is the response's Content-Type without parameters, lower case
+// (worked out once per scan).
 func (s *httpScanner) mediaType() string {
+	if !s.mtDone {
+		s.mt, s.mtDone = s.findMediaType(), true
+	}
+	return s.mt
+}
+
+func (s *httpScanner) findMediaType() string {
 	v, _ := s.field("Content-Type")
 	mt, _, _ := bytes.Cut(v, []byte(";"))
 	mt = bytes.TrimSpace(mt)
