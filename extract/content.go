@@ -445,6 +445,9 @@ func (w *mcWalker) dropLabels(keep []bool) {
 // section element, a heading with a paragraph of running text under it
 // is more of the article and stays (its words still count toward the
 // share): a technical post that ends on a code sample, a last section.
+// So does a box that holds mcBoxParas or more paragraphs (p) of running
+// text: a last part of the text in a wrapper of its own, an excerpt's
+// note, a "see also" passage; appeals and author boxes are shorter.
 func (w *mcWalker) dropClosingBox(keep []bool) {
 	if w.wt.boxShare <= 0 {
 		return
@@ -479,6 +482,7 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 	}
 	var box, boxElem []int32
 	content := map[int32]int8{} // box element -> 1 after a heading, 2 when it holds article content
+	paraRun := map[int32]int{}  // box element -> paragraphs of running text in it
 	n := int32(0)
 	for i := last[par] + 1; i < int32(len(keep)); i++ {
 		if !keep[i] {
@@ -501,6 +505,11 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 		case t == atom.Pre || w.inCell(b.elem),
 			content[e] == 1 && t == atom.P && !w.weak(b) && w.elems[e].tag == atom.Section:
 			content[e] = 2 // code, a table, a heading and a paragraph under it
+		}
+		if w.elems[b.elem].tag == atom.P && b.heading == 0 && !w.weak(b) && b.stops > 0 {
+			if paraRun[e]++; paraRun[e] >= mcBoxParas {
+				content[e] = 2 // paragraphs of running text: a last part in a wrapper
+			}
 		}
 		box = append(box, i)
 		boxElem = append(boxElem, e)
@@ -531,6 +540,11 @@ func (w *mcWalker) inCell(e int32) bool {
 // mcBoxDepth is how many levels below par or its ancestors a block of a
 // closing box is looked for.
 const mcBoxDepth = 16
+
+// mcBoxParas is how many paragraphs of running text make a box after the
+// last paragraph more of the article (chosen on the design folds: 2 kept
+// too many boxes).
+const mcBoxParas = 3
 
 // keepListTail keeps again the blocks that trim dropped after the last
 // paragraph (dropped holds them in reverse document order) when they

@@ -187,6 +187,22 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"The last part of the story", "their operators are asked"},
 		},
 		{
+			// Three paragraphs of running text in a wrapper of their own
+			// after the last one are the end of the text, even when they
+			// hold fewer words than a closing box may.
+			name: "last paragraphs in a wrapper",
+			after: `<div><div><h3>Pace</h3><p>Crawlers wait between requests.</p>` +
+				`<p>A second is the usual pause for a host.</p><p>Slow hosts ask for more in their rules.</p></div></div>`,
+			kept: []string{"Crawlers wait between requests.", "Slow hosts ask for more"},
+		},
+		{
+			// An appeal of two paragraphs is still a box.
+			name: "appeal of two paragraphs",
+			after: `<div><div><h3>Before you go</h3><p>Our reporting is free to read, and we want to keep it that way.</p>` +
+				`<p>Would you consider a small gift to the newsroom this month?</p></div></div>`,
+			gone: []string{"Before you go", "free to read", "small gift"},
+		},
+		{
 			// An example with code after the last paragraph, in a box of
 			// its own, is the end of a technical post, not a box closing it.
 			name: "code closing the article",
