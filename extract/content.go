@@ -894,6 +894,12 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 				}
 			}
 		}
+		// Keep a date header right over the headline: a heading of a
+		// higher level, a few words with a digit and no link (a blog's
+		// "Sunday, October 14, 2012" over each post's title).
+		if h > 0 && !keep[h-1] && w.dateHeader(&w.blocks[h-1], &w.blocks[h]) {
+			keep[h-1] = true
+		}
 		// Keep a deck right after the headline: a heading of a lower
 		// level, plain text (no link) of at least leadMinWords words.
 		k := h + 1
@@ -912,6 +918,21 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		}
 	}
 	return keep
+}
+
+// dateHeader reports whether block b, right before headline h, is a date
+// set over it: a heading of a higher level than h, no link, no sentence
+// mark, fewer than tailWords words, one of them holding a digit.
+func (w *mcWalker) dateHeader(b, h *mcBlock) bool {
+	if b.heading == 0 || b.heading >= h.heading || b.linkWords > 0 || b.stops > 0 || float64(b.words) >= w.wt.tailWords {
+		return false
+	}
+	for _, r := range string(w.buf[b.start:b.end]) {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepNextParagraphs keeps, after a container c that is one paragraph,

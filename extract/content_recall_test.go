@@ -177,6 +177,19 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Share", "Published 11 hours ago"},
 		},
 		{
+			// A blog's date header over the post's title: a heading of a
+			// higher level with a digit. A sidebar heading over a link
+			// list with a year in it stays out.
+			name: "date header over the headline",
+			html: `<html><head><title>Polite crawling pays off</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
+<div class="date-outer"><h2 class="date-header"><span>Sunday, October 14, 2012</span></h2><div class="date-posts"><div class="post"><h3>Polite crawling pays off</h3>
+<div class="post-body"><p>` + strings.Join(ps[:6], `</p><p>`) + `</p></div><div class="post-footer">Posted by <a href="/u/ann">Ann</a> at 12:16 AM</div></div>
+<div class="comments"><h4>No comments:</h4><p><a href="/c">Post a Comment</a></p></div></div></div><div class="blog-pager"><a href="/n">Newer Post</a> <a href="/o">Older Post</a> <a href="/">Home</a></div>
+<div class="sidebar"><h2>Archive 2012</h2><ul><li><a href="/2012/10">October</a></li><li><a href="/2012/09">September</a></li></ul></div></body></html>`,
+			want:    []string{"Sunday, October 14, 2012\n\nPolite crawling pays off", ps[5]},
+			wantNot: []string{"Home", "Archive 2012", "September", "Post a Comment"},
+		},
+		{
 			// A short post of two paragraphs, the second heavy with links:
 			// the first alone is the container, and the second scores too
 			// little to be a sibling worth taking in; the links after it go.
