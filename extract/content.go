@@ -541,6 +541,10 @@ func (w *mcWalker) inCell(e int32) bool {
 // closing box is looked for.
 const mcBoxDepth = 16
 
+// mcBetweenItems is how many table cells or list items make a sibling
+// between two kept blocks more of the article (keepTablesBetween).
+const mcBetweenItems = 3
+
 // mcBoxParas is how many paragraphs of running text make a box after the
 // last paragraph more of the article (chosen on the design folds: 2 kept
 // too many boxes).
@@ -871,6 +875,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			}
 		}
 	}
+	w.keepTablesBetween(keep, c)
 	if c.tag == atom.P {
 		w.keepNextParagraphs(keep, c, prefix)
 	}
@@ -918,6 +923,51 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		}
 	}
 	return keep
+}
+
+// keepTablesBetween keeps the sibling elements of container c that lie
+// between two kept blocks of its parent, none of whose blocks is kept,
+// and hold mcBetweenItems or more table cells or list items: a data
+// table or a list of figures between the paragraphs of an article scores
+// below zero (many short cells) and so is no sibling worth taking in on
+// its score, yet it is part of the text around it. Its blocks must be
+// plausible as c's are (no more negative hints or teasers, few links).
+func (w *mcWalker) keepTablesBetween(keep []bool, c mcElem) {
+	p := c.parent
+	if p < 0 {
+		return
+	}
+	first, last := int32(-1), int32(-1)
+	for i := w.elems[p].lo; i < w.elems[p].hi; i++ {
+		if keep[i] {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return
+	}
+	for i := int(p) + 1; i < len(w.elems); i++ {
+		e := w.elems[i]
+		if e.lo >= w.elems[p].hi {
+			break
+		}
+		if e.parent != p || e.lo <= first || e.hi > last {
+			continue
+		}
+		items, kept := 0, false
+		for j := e.lo; j < e.hi; j++ {
+			kept = kept || keep[j]
+			if w.inCell(w.blocks[j].elem) || w.elems[w.blocks[j].elem].tag == atom.Li {
+				items++
+			}
+		}
+		if !kept && items >= mcBetweenItems {
+			w.keepRegion(keep, e, c)
+		}
+	}
 }
 
 // dateHeader reports whether block b, right before headline h, is a date

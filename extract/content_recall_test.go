@@ -177,6 +177,18 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Share", "Published 11 hours ago"},
 		},
 		{
+			// A data table between the paragraphs of an article, in a
+			// wrapper of its own: its many short cells score below zero,
+			// so it is no sibling worth taking in on its score alone.
+			name: "table between paragraphs",
+			html: `<html><head><title>Crawl rates in July</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
+<div class="post"><h1>Crawl rates in July</h1><p>` + ps[0] + `</p><p>` + ps[1] + `</p><div class="chart"><table><tr><th>Host</th><th>Pages</th><th>Change</th></tr>` +
+				strings.Repeat(`<tr><td>Alpha</td><td>120</td><td>3.1%</td></tr><tr><td>Beta</td><td>85</td><td>-2.4%</td></tr><tr><td>Gamma</td><td>310</td><td>0.5%</td></tr>`, 8) +
+				`<tr><td>Delta</td><td>4711</td><td>9.9%</td></tr></table></div><p>` + ps[2] + `</p><p>` + ps[3] + `</p></div><div class="footer"><a href="/about">About us</a></div></body></html>`,
+			want:    []string{"Crawl rates in July", ps[0], "Delta\n\n4711\n\n9.9%", ps[3]},
+			wantNot: []string{"Home", "About us"},
+		},
+		{
 			// A blog's date header over the post's title: a heading of a
 			// higher level with a digit. A sidebar heading over a link
 			// list with a year in it stays out.
