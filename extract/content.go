@@ -541,6 +541,11 @@ func (w *mcWalker) inCell(e int32) bool {
 // closing box is looked for.
 const mcBoxDepth = 16
 
+// mcDeckSkip is how many fragments (a date, a byline, a reading time) may
+// stand between the headline and its deck (chosen on the design folds: 3
+// found fewer decks, 9 no more).
+const mcDeckSkip = 5
+
 // mcBetweenItems is how many table cells or list items make a sibling
 // between two kept blocks more of the article (keepTablesBetween).
 const mcBetweenItems = 3
@@ -912,6 +917,18 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			if b := &w.blocks[k]; b.heading > w.blocks[h].heading && b.linkWords == 0 && float64(b.words) >= w.wt.leadMinWords && w.plausible(b, w.elems[b.elem]) {
 				keep[k] = true
 			}
+		}
+		// The same deck after a few fragments (date, byline, reading time)
+		// set between it and the headline: up to mcDeckSkip of them.
+		for j := k; int(j) < len(keep) && j-k <= mcDeckSkip; j++ {
+			b := &w.blocks[j]
+			if b.heading == 0 && w.weak(b) && !keep[j] {
+				continue
+			}
+			if j > k && !keep[j] && b.heading > w.blocks[h].heading && b.linkWords == 0 && float64(b.words) >= w.wt.leadMinWords && w.plausible(b, w.elems[b.elem]) {
+				keep[j] = true
+			}
+			break
 		}
 		// Keep the first byline: a short block right after the headline
 		// (bylines further down, author boxes and repeats go).

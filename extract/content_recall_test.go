@@ -169,6 +169,16 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Share", "Tweet"},
 		},
 		{
+			// The same deck after the date, the byline and the reading time.
+			name: "deck under the headline after fragments",
+			html: `<html><head><title>Polite crawling pays off</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
+<div class="head"><h1>Polite crawling pays off</h1><div class="date">Published on 11 May</div><div class="author">By Ann Writer</div><div class="time">8 minutes to read</div>
+<h2>Crawlers that wait between requests get banned less often and end up fetching more pages in a day</h2></div>
+<div class="body"><p>` + strings.Join(ps[:10], `</p><p>`) + `</p></div><div class="share"><a href="/s">Share</a></div></body></html>`,
+			want:    []string{"Polite crawling pays off", "Crawlers that wait between requests", ps[2]},
+			wantNot: []string{"Home", "Share", "8 minutes to read"},
+		},
+		{
 			name: "short heading under the headline",
 			html: `<html><head><title>Polite crawling pays off</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
 <div class="head"><h1>Polite crawling pays off</h1><h6>Published 11 hours ago</h6></div>
