@@ -944,11 +944,13 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 
 // keepTablesBetween keeps the sibling elements of container c that lie
 // between two kept blocks of its parent, none of whose blocks is kept,
-// and hold mcBetweenItems or more table cells or list items: a data
-// table or a list of figures between the paragraphs of an article scores
-// below zero (many short cells) and so is no sibling worth taking in on
-// its score, yet it is part of the text around it. Its blocks must be
-// plausible as c's are (no more negative hints or teasers, few links).
+// and hold mcBetweenItems or more table cells or list items, or are a
+// run of mcBetweenItems or more p elements of one block each: a data
+// table, a list of figures or of places between the paragraphs of an
+// article scores below zero (many short items) and so is no sibling worth
+// taking in on its score, yet it is part of the text around it. Its
+// blocks must be plausible as c's are (no more negative hints or
+// teasers, few links).
 func (w *mcWalker) keepTablesBetween(keep []bool, c mcElem) {
 	p := c.parent
 	if p < 0 {
@@ -966,12 +968,27 @@ func (w *mcWalker) keepTablesBetween(keep []bool, c mcElem) {
 	if first < 0 {
 		return
 	}
+	var run []int32
+	flush := func() {
+		if len(run) >= mcBetweenItems {
+			for _, b := range run {
+				if w.plausible(&w.blocks[b], c) {
+					keep[b] = true
+				}
+			}
+		}
+		run = run[:0]
+	}
 	for i := int(p) + 1; i < len(w.elems); i++ {
 		e := w.elems[i]
 		if e.lo >= w.elems[p].hi {
 			break
 		}
-		if e.parent != p || e.lo <= first || e.hi > last {
+		if e.parent != p {
+			continue
+		}
+		if e.lo <= first || e.hi > last {
+			flush()
 			continue
 		}
 		items, kept := 0, false
@@ -984,7 +1001,15 @@ func (w *mcWalker) keepTablesBetween(keep []bool, c mcElem) {
 		if !kept && items >= mcBetweenItems {
 			w.keepRegion(keep, e, c)
 		}
+		// Short p elements one after another, none kept, are a list
+		// written as paragraphs.
+		if !kept && e.tag == atom.P && e.hi == e.lo+1 {
+			run = append(run, e.lo)
+			continue
+		}
+		flush()
 	}
+	flush()
 }
 
 // dateHeader reports whether block b, right before headline h, is a date

@@ -199,6 +199,16 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "About us"},
 		},
 		{
+			// The same for a list written as one short p element an item.
+			name: "short paragraphs listed between paragraphs",
+			html: `<html><head><title>Our tour in 2013</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tours</a></li></ul>
+<div class="post"><h1>Our tour in 2013</h1><p>` + ps[0] + `</p><p>Here are the cities we will visit:</p>` +
+				`<p>` + strings.Join(strings.Fields(`Brasilia Colombo Sydney Jakarta Toronto Ottawa Paris Dublin Oslo Bergen Lisbon Porto Madrid Seville Rome Milan Vienna Graz Prague Brno Warsaw Gdansk Riga Tallinn`), `</p><p>`) +
+				`</p><p>Kyoto</p><p>` + ps[3] + `</p></div><div class="footer"><a href="/about">About us</a></div></body></html>`,
+			want:    []string{"Our tour in 2013", ps[0], "Colombo\n\nSydney", "Tallinn\n\nKyoto", ps[3]},
+			wantNot: []string{"Home", "About us"},
+		},
+		{
 			// A blog's date header over the post's title: a heading of a
 			// higher level with a digit. A sidebar heading over a link
 			// list with a year in it stays out.
