@@ -446,8 +446,10 @@ func (w *mcWalker) dropLabels(keep []bool) {
 // is more of the article and stays (its words still count toward the
 // share): a technical post that ends on a code sample, a last section.
 // So does a box that holds mcBoxParas or more paragraphs (p) of running
-// text: a last part of the text in a wrapper of its own, an excerpt's
-// note, a "see also" passage; appeals and author boxes are shorter.
+// text or list items of it (li of tailWords words or more: a recipe's
+// steps, not a list of specifications): a last part of the text in a
+// wrapper of its own, an excerpt's note, a "see also" passage, a recipe
+// card; appeals and author boxes are shorter.
 func (w *mcWalker) dropClosingBox(keep []bool) {
 	if w.wt.boxShare <= 0 {
 		return
@@ -482,7 +484,7 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 	}
 	var box, boxElem []int32
 	content := map[int32]int8{} // box element -> 1 after a heading, 2 when it holds article content
-	paraRun := map[int32]int{}  // box element -> paragraphs of running text in it
+	paraRun := map[int32]int{}  // box element -> paragraphs (and items) of running text in it
 	n := int32(0)
 	for i := last[par] + 1; i < int32(len(keep)); i++ {
 		if !keep[i] {
@@ -506,7 +508,7 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 			content[e] == 1 && t == atom.P && !w.weak(b) && w.elems[e].tag == atom.Section:
 			content[e] = 2 // code, a table, a heading and a paragraph under it
 		}
-		if w.elems[b.elem].tag == atom.P && b.heading == 0 && !w.weak(b) && b.stops > 0 {
+		if t := w.elems[b.elem].tag; (t == atom.P || t == atom.Li && float64(b.words) >= w.wt.tailWords) && b.heading == 0 && !w.weak(b) && b.stops > 0 {
 			if paraRun[e]++; paraRun[e] >= mcBoxParas {
 				content[e] = 2 // paragraphs of running text: a last part in a wrapper
 			}
