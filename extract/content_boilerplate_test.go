@@ -206,7 +206,7 @@ func TestMainTextBoilerplate(t *testing.T) {
 		{
 			// A box of specifications (short items with decimal points)
 			// is still a box.
-			name: "specifications after the post",
+			name:  "specifications after the post",
 			after: `<div><div><h3>Device info</h3><ul><li>Height: 4.6 in.</li><li>Width: 2.6 in.</li><li>Depth: 0.47 in.</li><li>Weight: 141 g.</li></ul></div></div>`,
 			gone:  []string{"Device info", "Height", "Weight"},
 		},
