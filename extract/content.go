@@ -601,7 +601,8 @@ func (w *mcWalker) keepListHead(keep []bool, dropped []int, first int) {
 // reattach keeps again the fragments that trim dropped right after block
 // at, the last paragraph of running text, when they are paragraphs of
 // their own like it: plain text (no link) in a sibling element of the
-// same tag, plausible in its region.
+// same tag, plausible in its region. Code (pre) among those siblings is
+// taken too: a how-to that ends on commands, each under a short label.
 func (w *mcWalker) reattach(keep []bool, at int) {
 	if at < 0 {
 		return
@@ -610,7 +611,7 @@ func (w *mcWalker) reattach(keep []bool, at int) {
 	for i := at + 1; i < len(keep); i++ {
 		b := &w.blocks[i]
 		e := &w.elems[b.elem]
-		if b.heading != 0 || b.linkWords > 0 || b.elem == w.blocks[at].elem || e.parent != ref.parent || e.tag != ref.tag || !w.plausible(b, *ref) {
+		if b.heading != 0 || b.linkWords > 0 || b.elem == w.blocks[at].elem || e.parent != ref.parent || e.tag != ref.tag && e.tag != atom.Pre || !w.plausible(b, *ref) {
 			return
 		}
 		keep[i] = true

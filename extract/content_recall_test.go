@@ -209,6 +209,16 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "About us"},
 		},
 		{
+			// A how-to that ends on commands, each under a short label:
+			// after the last paragraph, the labels and the code go on.
+			name: "commands closing a how-to",
+			html: `<html><head><title>Slow network</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tips</a></li></ul>
+<article><h1>Slow network</h1><div class="body"><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>Current status</p><pre>netsh interface tcp show global</pre>` +
+				`<p>Turn it off:</p><pre>netsh interface tcp set global autotuninglevel=disabled</pre></div><ul class="tags"><li><a href="/t/net">Network</a></li></ul></article></body></html>`,
+			want:    []string{"Slow network", ps[1], "netsh interface tcp show global", "Turn it off:", "autotuninglevel=disabled"},
+			wantNot: []string{"Home", "Network"},
+		},
+		{
 			// A blog's date header over the post's title: a heading of a
 			// higher level with a digit. A sidebar heading over a link
 			// list with a year in it stays out.
