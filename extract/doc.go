@@ -471,9 +471,8 @@
 // 0.9215/0.9382/0.9298 on the snippets, go-trafilatura with its fallback
 // 0.8987/0.9386/0.9182 on the snippets. (ms/page is wall time on a shared
 // machine; the ratios within one run are what to compare: MainText was
-// 5.5× to 5.7× go-trafilatura's speed on the snippets and 6.4× to 6.5× on
-// Dragnet over the four runs of this round; the tables are the latest
-// run.) Per
+// 5.5× go-trafilatura's speed on the snippets and 6.5× on Dragnet in both
+// runs of this round; the tables are the first of them.) Per
 // fold (F1), MainText against go-trafilatura with its fallback: Dragnet
 // 0.934/0.948/0.940/0.952/0.910 against 0.822/0.877/0.843/0.906/0.885;
 // snippets 0.943/0.947/0.919/0.917/0.921 against
