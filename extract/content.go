@@ -445,6 +445,11 @@ func (w *mcWalker) dropLabels(keep []bool) {
 // section element, a heading with a paragraph of running text under it
 // is more of the article and stays (its words still count toward the
 // share): a technical post that ends on a code sample, a last section.
+// So does a box that holds mcBoxParas or more paragraphs (p) of running
+// text or list items of it (li of tailWords words or more: a recipe's
+// steps, not a list of specifications): a last part of the text in a
+// wrapper of its own, an excerpt's note, a "see also" passage, a recipe
+// card; appeals and author boxes are shorter.
 func (w *mcWalker) dropClosingBox(keep []bool) {
 	if w.wt.boxShare <= 0 {
 		return
@@ -479,6 +484,7 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 	}
 	var box, boxElem []int32
 	content := map[int32]int8{} // box element -> 1 after a heading, 2 when it holds article content
+	paraRun := map[int32]int{}  // box element -> paragraphs (and items) of running text in it
 	n := int32(0)
 	for i := last[par] + 1; i < int32(len(keep)); i++ {
 		if !keep[i] {
@@ -501,6 +507,11 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 		case t == atom.Pre || w.inCell(b.elem),
 			content[e] == 1 && t == atom.P && !w.weak(b) && w.elems[e].tag == atom.Section:
 			content[e] = 2 // code, a table, a heading and a paragraph under it
+		}
+		if t := w.elems[b.elem].tag; (t == atom.P || t == atom.Li && float64(b.words) >= w.wt.tailWords) && b.heading == 0 && !w.weak(b) && b.stops > 0 {
+			if paraRun[e]++; paraRun[e] >= mcBoxParas {
+				content[e] = 2 // paragraphs of running text: a last part in a wrapper
+			}
 		}
 		box = append(box, i)
 		boxElem = append(boxElem, e)
@@ -531,6 +542,20 @@ func (w *mcWalker) inCell(e int32) bool {
 // mcBoxDepth is how many levels below par or its ancestors a block of a
 // closing box is looked for.
 const mcBoxDepth = 16
+
+// mcDeckSkip is how many fragments (a date, a byline, a reading time) may
+// stand between the headline and its deck (chosen on the design folds: 3
+// found fewer decks, 9 no more).
+const mcDeckSkip = 5
+
+// mcBetweenItems is how many table cells or list items make a sibling
+// between two kept blocks more of the article (keepTablesBetween).
+const mcBetweenItems = 3
+
+// mcBoxParas is how many paragraphs of running text make a box after the
+// last paragraph more of the article (chosen on the design folds: 2 kept
+// too many boxes).
+const mcBoxParas = 3
 
 // keepListTail keeps again the blocks that trim dropped after the last
 // paragraph (dropped holds them in reverse document order) when they
@@ -576,7 +601,8 @@ func (w *mcWalker) keepListHead(keep []bool, dropped []int, first int) {
 // reattach keeps again the fragments that trim dropped right after block
 // at, the last paragraph of running text, when they are paragraphs of
 // their own like it: plain text (no link) in a sibling element of the
-// same tag, plausible in its region.
+// same tag, plausible in its region. Code (pre) among those siblings is
+// taken too: a how-to that ends on commands, each under a short label.
 func (w *mcWalker) reattach(keep []bool, at int) {
 	if at < 0 {
 		return
@@ -585,7 +611,7 @@ func (w *mcWalker) reattach(keep []bool, at int) {
 	for i := at + 1; i < len(keep); i++ {
 		b := &w.blocks[i]
 		e := &w.elems[b.elem]
-		if b.heading != 0 || b.linkWords > 0 || b.elem == w.blocks[at].elem || e.parent != ref.parent || e.tag != ref.tag || !w.plausible(b, *ref) {
+		if b.heading != 0 || b.linkWords > 0 || b.elem == w.blocks[at].elem || e.parent != ref.parent || e.tag != ref.tag && e.tag != atom.Pre || !w.plausible(b, *ref) {
 			return
 		}
 		keep[i] = true
@@ -857,6 +883,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			}
 		}
 	}
+	w.keepTablesBetween(keep, c)
 	if c.tag == atom.P {
 		w.keepNextParagraphs(keep, c, prefix)
 	}
@@ -880,6 +907,12 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 				}
 			}
 		}
+		// Keep a date header right over the headline: a heading of a
+		// higher level, a few words with a digit and no link (a blog's
+		// "Sunday, October 14, 2012" over each post's title).
+		if h > 0 && !keep[h-1] && w.dateHeader(&w.blocks[h-1], &w.blocks[h]) {
+			keep[h-1] = true
+		}
 		// Keep a deck right after the headline: a heading of a lower
 		// level, plain text (no link) of at least leadMinWords words.
 		k := h + 1
@@ -887,6 +920,18 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			if b := &w.blocks[k]; b.heading > w.blocks[h].heading && b.linkWords == 0 && float64(b.words) >= w.wt.leadMinWords && w.plausible(b, w.elems[b.elem]) {
 				keep[k] = true
 			}
+		}
+		// The same deck after a few fragments (date, byline, reading time)
+		// set between it and the headline: up to mcDeckSkip of them.
+		for j := k; int(j) < len(keep) && j-k <= mcDeckSkip; j++ {
+			b := &w.blocks[j]
+			if b.heading == 0 && w.weak(b) && !keep[j] {
+				continue
+			}
+			if j > k && !keep[j] && b.heading > w.blocks[h].heading && b.linkWords == 0 && float64(b.words) >= w.wt.leadMinWords && w.plausible(b, w.elems[b.elem]) {
+				keep[j] = true
+			}
+			break
 		}
 		// Keep the first byline: a short block right after the headline
 		// (bylines further down, author boxes and repeats go).
@@ -898,6 +943,91 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		}
 	}
 	return keep
+}
+
+// keepTablesBetween keeps the sibling elements of container c that lie
+// between two kept blocks of its parent, none of whose blocks is kept,
+// and hold mcBetweenItems or more table cells or list items, or are a
+// run of mcBetweenItems or more p elements of one block each: a data
+// table, a list of figures or of places between the paragraphs of an
+// article scores below zero (many short items) and so is no sibling worth
+// taking in on its score, yet it is part of the text around it. Its
+// blocks must be plausible as c's are (no more negative hints or
+// teasers, few links).
+func (w *mcWalker) keepTablesBetween(keep []bool, c mcElem) {
+	p := c.parent
+	if p < 0 {
+		return
+	}
+	first, last := int32(-1), int32(-1)
+	for i := w.elems[p].lo; i < w.elems[p].hi; i++ {
+		if keep[i] {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return
+	}
+	var run []int32
+	flush := func() {
+		if len(run) >= mcBetweenItems {
+			for _, b := range run {
+				if w.plausible(&w.blocks[b], c) {
+					keep[b] = true
+				}
+			}
+		}
+		run = run[:0]
+	}
+	for i := int(p) + 1; i < len(w.elems); i++ {
+		e := w.elems[i]
+		if e.lo >= w.elems[p].hi {
+			break
+		}
+		if e.parent != p {
+			continue
+		}
+		if e.lo <= first || e.hi > last {
+			flush()
+			continue
+		}
+		items, kept := 0, false
+		for j := e.lo; j < e.hi; j++ {
+			kept = kept || keep[j]
+			if w.inCell(w.blocks[j].elem) || w.elems[w.blocks[j].elem].tag == atom.Li {
+				items++
+			}
+		}
+		if !kept && items >= mcBetweenItems {
+			w.keepRegion(keep, e, c)
+		}
+		// Short p elements one after another, none kept, are a list
+		// written as paragraphs.
+		if !kept && e.tag == atom.P && e.hi == e.lo+1 {
+			run = append(run, e.lo)
+			continue
+		}
+		flush()
+	}
+	flush()
+}
+
+// dateHeader reports whether block b, right before headline h, is a date
+// set over it: a heading of a higher level than h, no link, no sentence
+// mark, fewer than tailWords words, one of them holding a digit.
+func (w *mcWalker) dateHeader(b, h *mcBlock) bool {
+	if b.heading == 0 || b.heading >= h.heading || b.linkWords > 0 || b.stops > 0 || float64(b.words) >= w.wt.tailWords {
+		return false
+	}
+	for _, r := range string(w.buf[b.start:b.end]) {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepNextParagraphs keeps, after a container c that is one paragraph,

@@ -187,6 +187,37 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"The last part of the story", "their operators are asked"},
 		},
 		{
+			// Three paragraphs of running text in a wrapper of their own
+			// after the last one are the end of the text, even when they
+			// hold fewer words than a closing box may.
+			name: "last paragraphs in a wrapper",
+			after: `<div><div><h3>Pace</h3><p>Crawlers wait between requests.</p>` +
+				`<p>A second is the usual pause for a host.</p><p>Slow hosts ask for more in their rules.</p></div></div>`,
+			kept: []string{"Crawlers wait between requests.", "Slow hosts ask for more"},
+		},
+		{
+			// A recipe card after the post: its steps are list items of
+			// running text.
+			name: "recipe card after the post",
+			after: `<div><div><h2>Crawler biscuits</h2><ul><li>2 cups flour</li><li>3 eggs</li></ul><ol><li>Mix the flour and the eggs in a bowl until smooth.</li>` +
+				`<li>Roll out the dough thinly and cut it into small squares.</li><li>Bake the squares for twenty minutes until they are golden.</li></ol></div></div>`,
+			kept: []string{"Crawler biscuits", "2 cups flour", "Bake the squares"},
+		},
+		{
+			// A box of specifications (short items with decimal points)
+			// is still a box.
+			name:  "specifications after the post",
+			after: `<div><div><h3>Device info</h3><ul><li>Height: 4.6 in.</li><li>Width: 2.6 in.</li><li>Depth: 0.47 in.</li><li>Weight: 141 g.</li></ul></div></div>`,
+			gone:  []string{"Device info", "Height", "Weight"},
+		},
+		{
+			// An appeal of two paragraphs is still a box.
+			name: "appeal of two paragraphs",
+			after: `<div><div><h3>Before you go</h3><p>Our reporting is free to read, and we want to keep it that way.</p>` +
+				`<p>Would you consider a small gift to the newsroom this month?</p></div></div>`,
+			gone: []string{"Before you go", "free to read", "small gift"},
+		},
+		{
 			// An example with code after the last paragraph, in a box of
 			// its own, is the end of a technical post, not a box closing it.
 			name: "code closing the article",

@@ -169,12 +169,67 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Share", "Tweet"},
 		},
 		{
+			// The same deck after the date, the byline and the reading time.
+			name: "deck under the headline after fragments",
+			html: `<html><head><title>Polite crawling pays off</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
+<div class="head"><h1>Polite crawling pays off</h1><div class="date">Published on 11 May</div><div class="author">By Ann Writer</div><div class="time">8 minutes to read</div>
+<h2>Crawlers that wait between requests get banned less often and end up fetching more pages in a day</h2></div>
+<div class="body"><p>` + strings.Join(ps[:10], `</p><p>`) + `</p></div><div class="share"><a href="/s">Share</a></div></body></html>`,
+			want:    []string{"Polite crawling pays off", "Crawlers that wait between requests", ps[2]},
+			wantNot: []string{"Home", "Share", "8 minutes to read"},
+		},
+		{
 			name: "short heading under the headline",
 			html: `<html><head><title>Polite crawling pays off</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
 <div class="head"><h1>Polite crawling pays off</h1><h6>Published 11 hours ago</h6></div>
 <div class="body"><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] + `</p></div><div class="share"><a href="/s">Share</a></div></body></html>`,
 			want:    []string{"Polite crawling pays off", ps[2]},
 			wantNot: []string{"Home", "Share", "Published 11 hours ago"},
+		},
+		{
+			// A data table between the paragraphs of an article, in a
+			// wrapper of its own: its many short cells score below zero,
+			// so it is no sibling worth taking in on its score alone.
+			name: "table between paragraphs",
+			html: `<html><head><title>Crawl rates in July</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
+<div class="post"><h1>Crawl rates in July</h1><p>` + ps[0] + `</p><p>` + ps[1] + `</p><div class="chart"><table><tr><th>Host</th><th>Pages</th><th>Change</th></tr>` +
+				strings.Repeat(`<tr><td>Alpha</td><td>120</td><td>3.1%</td></tr><tr><td>Beta</td><td>85</td><td>-2.4%</td></tr><tr><td>Gamma</td><td>310</td><td>0.5%</td></tr>`, 8) +
+				`<tr><td>Delta</td><td>4711</td><td>9.9%</td></tr></table></div><p>` + ps[2] + `</p><p>` + ps[3] + `</p></div><div class="footer"><a href="/about">About us</a></div></body></html>`,
+			want:    []string{"Crawl rates in July", ps[0], "Delta\n\n4711\n\n9.9%", ps[3]},
+			wantNot: []string{"Home", "About us"},
+		},
+		{
+			// The same for a list written as one short p element an item.
+			name: "short paragraphs listed between paragraphs",
+			html: `<html><head><title>Our tour in 2013</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tours</a></li></ul>
+<div class="post"><h1>Our tour in 2013</h1><p>` + ps[0] + `</p><p>Here are the cities we will visit:</p>` +
+				`<p>` + strings.Join(strings.Fields(`Brasilia Colombo Sydney Jakarta Toronto Ottawa Paris Dublin Oslo Bergen Lisbon Porto Madrid Seville Rome Milan Vienna Graz Prague Brno Warsaw Gdansk Riga Tallinn`), `</p><p>`) +
+				`</p><p>Kyoto</p><p>` + ps[3] + `</p></div><div class="footer"><a href="/about">About us</a></div></body></html>`,
+			want:    []string{"Our tour in 2013", ps[0], "Colombo\n\nSydney", "Tallinn\n\nKyoto", ps[3]},
+			wantNot: []string{"Home", "About us"},
+		},
+		{
+			// A how-to that ends on commands, each under a short label:
+			// after the last paragraph, the labels and the code go on.
+			name: "commands closing a how-to",
+			html: `<html><head><title>Slow network</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tips</a></li></ul>
+<article><h1>Slow network</h1><div class="body"><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>Current status</p><pre>netsh interface tcp show global</pre>` +
+				`<p>Turn it off:</p><pre>netsh interface tcp set global autotuninglevel=disabled</pre></div><ul class="tags"><li><a href="/t/net">Network</a></li></ul></article></body></html>`,
+			want:    []string{"Slow network", ps[1], "netsh interface tcp show global", "Turn it off:", "autotuninglevel=disabled"},
+			wantNot: []string{"Home", "Network"},
+		},
+		{
+			// A blog's date header over the post's title: a heading of a
+			// higher level with a digit. A sidebar heading over a link
+			// list with a year in it stays out.
+			name: "date header over the headline",
+			html: `<html><head><title>Polite crawling pays off</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tech</a></li></ul>
+<div class="date-outer"><h2 class="date-header"><span>Sunday, October 14, 2012</span></h2><div class="date-posts"><div class="post"><h3>Polite crawling pays off</h3>
+<div class="post-body"><p>` + strings.Join(ps[:6], `</p><p>`) + `</p></div><div class="post-footer">Posted by <a href="/u/ann">Ann</a> at 12:16 AM</div></div>
+<div class="comments"><h4>No comments:</h4><p><a href="/c">Post a Comment</a></p></div></div></div><div class="blog-pager"><a href="/n">Newer Post</a> <a href="/o">Older Post</a> <a href="/">Home</a></div>
+<div class="sidebar"><h2>Archive 2012</h2><ul><li><a href="/2012/10">October</a></li><li><a href="/2012/09">September</a></li></ul></div></body></html>`,
+			want:    []string{"Sunday, October 14, 2012\n\nPolite crawling pays off", ps[5]},
+			wantNot: []string{"Home", "Archive 2012", "September", "Post a Comment"},
 		},
 		{
 			// A short post of two paragraphs, the second heavy with links:
