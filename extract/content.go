@@ -899,8 +899,17 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			for i := h + 1; i < c.lo; i++ {
 				n += w.blocks[i].words
 			}
+			// Only blocks after the last teaser in between: text above
+			// a list of teasers (an author box over related posts) is
+			// no standfirst.
+			from := h + 1
+			for i := from; i < c.lo; i++ {
+				if w.elems[w.blocks[i].elem].teaser > c.teaser {
+					from = i + 1
+				}
+			}
 			if float64(n) <= w.wt.leadWords {
-				for i := h + 1; i < c.lo; i++ {
+				for i := from; i < c.lo; i++ {
 					if b := &w.blocks[i]; w.plausible(b, w.elems[b.elem]) && b.stops > 0 && float64(b.words) >= w.wt.leadMinWords {
 						keep[i] = true
 					}

@@ -91,6 +91,19 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Ann Writer"},
 		},
 		{
+			// An author box between the headline and the body, set above
+			// a list of related posts: text above teasers is no
+			// standfirst, though it is short and ends on a sentence mark.
+			name: "author box above related posts",
+			html: `<html><head><title>Polite crawling | The Daily Fetch</title></head><body><ul class="menu"><li><a href="/">Home</a></li></ul>
+<div class="page"><h1>Polite crawling</h1><div class="byline"><a href="/a/ann">Ann Writer</a> 9 Apr 2026</div>
+<div class="author-info">Ann Writer is a reporter at the Daily Fetch.</div><h3>Related</h3>
+<div class="rel"><a href="/p/1">Crawling the deep web</a></div><div class="rel"><a href="/p/2">Robots.txt explained to everyone</a></div><div class="rel"><a href="/p/3">Why crawlers wait</a></div>
+<div class="body"><p>` + ps[0] + `</p><p>` + ps[1] + `</p><p>` + ps[2] + `</p><p>` + ps[3] + `</p></div></div></body></html>`,
+			want:    []string{"Polite crawling", ps[0], ps[3]},
+			wantNot: []string{"Home", "is a reporter", "Robots.txt"},
+		},
+		{
 			// Steps of a recipe, each a list item with its photo inside:
 			// the text illustrated is no caption of the photo.
 			name: "list items holding their own image",
