@@ -454,9 +454,13 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 	if w.wt.boxShare <= 0 {
 		return
 	}
-	words := make([]int32, len(w.elems))
-	paras := make([]int32, len(w.elems))
-	last := make([]int32, len(w.elems))
+	// Per element: the words, number and last block of its kept
+	// paragraphs, and whether it is par or one of its ancestors.
+	type elemSum struct {
+		words, paras, last int32
+		anc                bool
+	}
+	sum := make([]elemSum, len(w.elems))
 	par := int32(-1)
 	for i, k := range keep {
 		b := &w.blocks[i]
@@ -467,63 +471,78 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 		if p < 0 {
 			continue
 		}
-		words[p] += b.words
-		paras[p]++
-		last[p] = int32(i)
-		if par < 0 || words[p] > words[par] {
+		sum[p].words += b.words
+		sum[p].paras++
+		sum[p].last = int32(i)
+		if par < 0 || sum[p].words > sum[par].words {
 			par = p
 		}
 	}
-	if par < 0 || paras[par] < 3 {
+	if par < 0 || sum[par].paras < 3 {
 		return
 	}
 	// par and its ancestors: a box is a child of one of them.
-	anc := make([]bool, len(w.elems))
 	for e := par; e >= 0; e = w.elems[e].parent {
-		anc[e] = true
+		sum[e].anc = true
 	}
-	var box, boxElem []int32
-	content := map[int32]int8{} // box element -> 1 after a heading, 2 when it holds article content
-	paraRun := map[int32]int{}  // box element -> paragraphs (and items) of running text in it
+	anc := func(e int32) bool { return sum[e].anc }
+	// The blocks of one box are consecutive (blocks come in document
+	// order), so a box is read whole before the next: cur is the box
+	// being read, its blocks are box[from:], and article says it holds
+	// more of the article (code, a table, a section's heading with a
+	// paragraph under it, mcBoxParas paragraphs of running text), which
+	// stays, though its words count toward the share.
+	var box []int32
 	n := int32(0)
-	for i := last[par] + 1; i < int32(len(keep)); i++ {
+	cur, from := int32(-1), 0
+	heading, article, paraRun := false, false, 0
+	endBox := func() {
+		if article {
+			box = box[:from]
+		}
+	}
+	for i := sum[par].last + 1; i < int32(len(keep)); i++ {
 		if !keep[i] {
 			continue
 		}
 		// The child of par or of an ancestor that holds block i, looked
 		// up a few levels.
 		e := w.blocks[i].elem
-		for up := 0; e >= 0 && w.elems[e].parent >= 0 && !anc[w.elems[e].parent] && up < mcBoxDepth; up++ {
+		for up := 0; e >= 0 && w.elems[e].parent >= 0 && !anc(w.elems[e].parent) && up < mcBoxDepth; up++ {
 			e = w.elems[e].parent
 		}
-		if e < 0 || anc[e] || w.elems[e].parent < 0 || !anc[w.elems[e].parent] ||
+		if e < 0 || anc(e) || w.elems[e].parent < 0 || !anc(w.elems[e].parent) ||
 			w.elems[e].tag != atom.Div && w.elems[e].tag != atom.Section {
 			continue
 		}
-		b := &w.blocks[i]
-		switch t := w.elems[b.elem].tag; {
-		case b.heading != 0:
-			content[e] = max(content[e], 1)
-		case t == atom.Pre || w.inCell(b.elem),
-			content[e] == 1 && t == atom.P && !w.weak(b) && w.elems[e].tag == atom.Section:
-			content[e] = 2 // code, a table, a heading and a paragraph under it
+		if e != cur {
+			endBox()
+			cur, from = e, len(box)
+			heading, article, paraRun = false, false, 0
 		}
-		if t := w.elems[b.elem].tag; (t == atom.P || t == atom.Li && float64(b.words) >= w.wt.tailWords) && b.heading == 0 && !w.weak(b) && b.stops > 0 {
-			if paraRun[e]++; paraRun[e] >= mcBoxParas {
-				content[e] = 2 // paragraphs of running text: a last part in a wrapper
+		b := &w.blocks[i]
+		t := w.elems[b.elem].tag
+		switch {
+		case b.heading != 0:
+			heading = true
+		case t == atom.Pre || w.inCell(b.elem),
+			heading && t == atom.P && !w.weak(b) && w.elems[e].tag == atom.Section:
+			article = true
+		}
+		if (t == atom.P || t == atom.Li && float64(b.words) >= w.wt.tailWords) && b.heading == 0 && !w.weak(b) && b.stops > 0 {
+			if paraRun++; paraRun >= mcBoxParas {
+				article = true
 			}
 		}
 		box = append(box, i)
-		boxElem = append(boxElem, e)
 		n += b.words
 	}
-	if float64(n) >= w.wt.boxShare*float64(words[par]) {
+	endBox()
+	if float64(n) >= w.wt.boxShare*float64(sum[par].words) {
 		return
 	}
-	for j, i := range box {
-		if content[boxElem[j]] != 2 {
-			keep[i] = false
-		}
+	for _, i := range box {
+		keep[i] = false
 	}
 }
 
