@@ -18,7 +18,7 @@ func (r *revisitRef) recordID() string {
 func (r *revisitRef) when() time.Time { return time.Unix(0, r.date).UTC() }
 
 // revisitIndex maps payload digests (raw SHA-1) to the first response
-// with each, remembering at most max of them: when full, the digest
+// with each, remembering at most limit of them: when full, the digest
 // remembered longest ago is forgotten for the new one (a later copy of
 // its payload is then written in full, as a new first). An entry takes
 // about 120 bytes beside the URL's (BenchmarkRevisitIndex). It is not
@@ -27,11 +27,11 @@ type revisitIndex struct {
 	first map[[20]byte]revisitRef
 	order [][20]byte // the digests in the order they were added, a ring once full
 	next  int        // where the ring's oldest digest is
-	max   int        // 0: no bound
+	limit int        // 0 or less: no bound
 }
 
-func newRevisitIndex(max int) *revisitIndex {
-	return &revisitIndex{first: make(map[[20]byte]revisitRef), max: max}
+func newRevisitIndex(limit int) *revisitIndex {
+	return &revisitIndex{first: make(map[[20]byte]revisitRef), limit: limit}
 }
 
 // firstOrAdd returns the first response with payload digest sum, or adds
@@ -42,13 +42,13 @@ func (x *revisitIndex) firstOrAdd(sum [20]byte, ref revisitRef) (revisitRef, boo
 	}
 	x.first[sum] = ref
 	switch {
-	case x.max <= 0:
-	case len(x.order) < x.max:
+	case x.limit <= 0:
+	case len(x.order) < x.limit:
 		x.order = append(x.order, sum)
 	default:
 		delete(x.first, x.order[x.next])
 		x.order[x.next] = sum
-		x.next = (x.next + 1) % x.max
+		x.next = (x.next + 1) % x.limit
 	}
 	return revisitRef{}, false
 }

@@ -12,28 +12,28 @@ func sumOf(i int) [20]byte { return sha1.Sum(fmt.Appendf(nil, "payload %d", i)) 
 // The index finds the first response of a payload, and, bounded, forgets
 // the digests it has remembered longest, one for each new one.
 func TestRevisitIndex(t *testing.T) {
-	for _, max := range []int{-1, 0, 1, 3, 10} {
-		x := newRevisitIndex(max)
+	for _, limit := range []int{-1, 0, 1, 3, 10} {
+		x := newRevisitIndex(limit)
 		const n = 10
 		for i := range n {
 			if _, seen := x.firstOrAdd(sumOf(i), revisitRef{uri: fmt.Sprint(i), date: int64(i)}); seen {
-				t.Fatalf("max %d: payload %d seen before it was added", max, i)
+				t.Fatalf("limit %d: payload %d seen before it was added", limit, i)
 			}
 		}
 		// Newest first: the remembered ones are all looked up before the
 		// first that is not (which is then added, forgetting another).
 		for i := n - 1; i >= 0; i-- {
 			first, seen := x.firstOrAdd(sumOf(i), revisitRef{uri: "later"})
-			// Unbounded (max <= 0) everything is remembered; bounded, the
-			// last max added are (looking one up adds nothing).
-			if want := max <= 0 || i >= n-max; seen != want {
-				t.Errorf("max %d: payload %d remembered %v, want %v", max, i, seen, want)
+			// Unbounded (limit <= 0) everything is remembered; bounded, the
+			// last limit added are (looking one up adds nothing).
+			if want := limit <= 0 || i >= n-limit; seen != want {
+				t.Errorf("limit %d: payload %d remembered %v, want %v", limit, i, seen, want)
 			} else if seen && (first.uri != fmt.Sprint(i) || first.date != int64(i)) {
-				t.Errorf("max %d: payload %d refers to %q at %d", max, i, first.uri, first.date)
+				t.Errorf("limit %d: payload %d refers to %q at %d", limit, i, first.uri, first.date)
 			}
 		}
-		if max > 0 && len(x.first) > max {
-			t.Errorf("max %d: %d digests remembered", max, len(x.first))
+		if limit > 0 && len(x.first) > limit {
+			t.Errorf("limit %d: %d digests remembered", limit, len(x.first))
 		}
 	}
 }
