@@ -10,5 +10,6 @@
 // go-readability on the two evaluation corpora, and cmd/maintextdiff
 // shows what a change to MainText does to pages of another kind (a
 // directory of HTML files, such as Debian's python3-doc). bench/run reruns
-// the crawls and micro-benchmarks and README.md holds the results.
+// the crawls, the profile and the micro-benchmarks; README.md holds the
+// results.
 package bench
