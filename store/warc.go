@@ -744,7 +744,7 @@ type httpScanner struct {
 	payloadSize    int64
 	sum            [20]byte
 	digests        [2][]byte // rendered: block, payload
-	payloadSum     [20]byte  // the payload's, once payloadDigest has rendered it
+	payloadSum     [20]byte  // the payload's, set when scan returns
 	joint          [6]byte   // where a header's end may straddle two writes
 	mt             string    // mediaType's result, once mtDone
 	mtDone         bool
@@ -763,8 +763,11 @@ func (s *httpScanner) scan(r io.Reader, buf []byte) error {
 	s.payload.Reset()
 	s.header, s.inHeader, s.size, s.payloadSize = s.header[:0], true, 0, 0
 	s.mt, s.mtDone = "", false
-	_, err := io.CopyBuffer(s, r, buf)
-	return err
+	if _, err := io.CopyBuffer(s, r, buf); err != nil {
+		return err
+	}
+	s.payload.Sum(s.payloadSum[:0])
+	return nil
 }
 
 func (s *httpScanner) Write(p []byte) (int, error) {
@@ -800,16 +803,14 @@ func (s *httpScanner) Write(p []byte) (int, error) {
 
 // blockDigest and payloadDigest render a digest ("sha1:" and base 32);
 // the result is valid until the next scan.
-func (s *httpScanner) blockDigest() []byte { return s.render(0, s.block) }
-func (s *httpScanner) payloadDigest() []byte {
-	d := s.render(1, s.payload)
-	s.payloadSum = s.sum
-	return d
+func (s *httpScanner) blockDigest() []byte {
+	s.digests[0] = appendDigest(s.digests[0][:0], s.block.Sum(s.sum[:0]))
+	return s.digests[0]
 }
 
-func (s *httpScanner) render(i int, h hash.Hash) []byte {
-	s.digests[i] = appendDigest(s.digests[i][:0], h.Sum(s.sum[:0]))
-	return s.digests[i]
+func (s *httpScanner) payloadDigest() []byte {
+	s.digests[1] = appendDigest(s.digests[1][:0], s.payloadSum[:])
+	return s.digests[1]
 }
 
 // field is the value of the response's first header field named name,

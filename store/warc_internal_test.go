@@ -51,6 +51,11 @@ func FuzzScanHTTP(f *testing.F) {
 		if s.size != int64(len(data)) {
 			t.Fatalf("size %d, want %d", s.size, len(data))
 		}
+		// The raw payload sum keys the revisit index: valid as soon as
+		// scan returns, before any digest is rendered.
+		if s.payloadSum != sha1.Sum(data[end:]) {
+			t.Fatalf("payload sum %x, want %x", s.payloadSum, sha1.Sum(data[end:]))
+		}
 		block, payload := string(s.blockDigest()), string(s.payloadDigest())
 		if block != digestOf(data) || payload != digestOf(data[end:]) {
 			t.Fatalf("digests %s %s, want %s %s", block, payload, digestOf(data), digestOf(data[end:]))
