@@ -326,24 +326,18 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	if !w.hasText(keep) {
 		return "", ReasonNoArticle
 	}
+	// A text the article repeats is written each time: a note under
+	// every function it applies to, a table's values.
 	var sb strings.Builder
-	emitted := make(map[string]bool)
 	for i, k := range keep {
 		if !k {
 			continue
 		}
 		b := w.blocks[i]
-		text := w.buf[b.start:b.end]
-		if b.repeats > 1 && !w.inCell(b.elem) { // a table repeats its values
-			if emitted[string(text)] {
-				continue
-			}
-			emitted[string(text)] = true
-		}
 		if sb.Len() > 0 {
 			sb.WriteString("\n\n")
 		}
-		sb.Write(text)
+		sb.Write(w.buf[b.start:b.end])
 	}
 	if sb.Len() == 0 {
 		return "", ReasonNoArticle

@@ -349,3 +349,28 @@ func TestMainTextRecall(t *testing.T) {
 		})
 	}
 }
+
+// TestMainTextRepeatedNotes checks that a paragraph the article repeats
+// (reference documentation's "Changed in version" note under each function
+// it applies to) is written every time it is there, not once.
+func TestMainTextRepeatedNotes(t *testing.T) {
+	note := "Changed in version 3.6: Accepts a path-like object."
+	var sb strings.Builder
+	sb.WriteString(`<html><head><title>os: operating system interfaces</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/lib">Library</a></li></ul>
+<div class="body"><h1>os: operating system interfaces</h1><p>This module provides a portable way of using operating system dependent functionality, such as reading or writing files.</p>`)
+	for _, f := range []string{"chdir", "chmod", "chown", "listdir"} {
+		sb.WriteString(`<dl class="function"><dt id="os.` + f + `">os.` + f + `(path)</dt><dd><p>Apply ` + f + ` to the file or directory at path, and raise an error when the operating system refuses it.</p>` +
+			`<div class="versionchanged"><p>` + note + `</p></div></dd></dl>`)
+	}
+	sb.WriteString(`</div><div class="footer"><a href="/copyright">Copyright</a></div></body></html>`)
+	got, err := MainText(strings.NewReader(sb.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(got, note); n != 4 {
+		t.Errorf("the note is written %d times, want 4 (once per function):\n%s", n, got)
+	}
+	if !strings.Contains(got, "Apply listdir to the file") || strings.Contains(got, "Home") {
+		t.Errorf("MainText = %q, want the functions' text without the menu", got)
+	}
+}
