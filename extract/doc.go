@@ -569,6 +569,7 @@
 //	cd bench && TRAWL_CONTENT_EVAL=1 go test -run TestCompare -v ./content  # the tables
 //	TRAWL_CONTENT_EVAL=1 go test -run 'TestMainTextEval$' -v ./extract      # MainText per fold
 //	TRAWL_CONTENT_TUNE=1 go test -run TestMainTextTune -v ./extract         # cross-validated tuning
+//	TRAWL_CONTENT_EVAL_GAP=1 go test -run TestMainTextEvalRecallGap -v ./extract  # where recall is lost
 //	cd bench && go run ./cmd/maintextdiff -out A.json DIR                   # pages of another kind (the
 //	cd bench && go run ./cmd/maintextdiff -compare A.json DIR               # Python docs): what a change drops
 //
