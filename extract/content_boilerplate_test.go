@@ -104,6 +104,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:  []string{"All rights reserved", "written permission"},
 		},
 		{
+			// "Read also" lines set between the paragraphs: a short label
+			// and a colon, then a link to another story.
+			name:   "pointer lines between paragraphs",
+			inside: `<p>Read also: <a href="/x">Why crawlers wait between requests to the same host</a></p><p>Lea aquí: <a href="/y">Un rastreador en cada servidor del mundo</a></p>`,
+			gone:   []string{"Read also", "Why crawlers wait", "Lea aquí", "Un rastreador"},
+		},
+		{
 			name:   "credit lines opening with a label",
 			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},

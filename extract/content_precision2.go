@@ -1,0 +1,65 @@
+package extract
+
+import (
+	"bytes"
+
+	"golang.org/x/net/html/atom"
+)
+
+// mcPointerLabel is the most words of the label of a pointer line
+// ("Read also:", "Le puede interesar:"; chosen on the design folds: 4
+// also took "Continue reading at Example:", the rest of an excerpt).
+const mcPointerLabel = 3
+
+// dropPointers drops the pointer lines set among the article's
+// paragraphs: paragraphs (p) each a short plain label ending in a colon
+// followed by a link to another article ("Read also: <a>headline</a>"),
+// with a kept paragraph of running text right before them and one, or a
+// heading, right after them (among the kept blocks), all children of one
+// element. Such a line points away from the text around it; it is no part
+// of it. At the edges of the text the same line is as often a source or a
+// contact, and in a list item a reference, which stay.
+func (w *mcWalker) dropPointers(keep []bool) {
+	var run []int       // pointer lines after the last kept paragraph of running text
+	parent := int32(-1) // the parent of that paragraph, -1 when the last kept block is none
+	for i, k := range keep {
+		if !k {
+			continue
+		}
+		b := &w.blocks[i]
+		e := &w.elems[b.elem]
+		if parent >= 0 && e.parent == parent && w.pointer(b) {
+			run = append(run, i)
+			continue
+		}
+		text := b.heading == 0 && b.stops > 0 && !w.weak(b) && e.tag == atom.P
+		if parent >= 0 && e.parent == parent && (text || b.heading != 0) {
+			for _, j := range run {
+				keep[j] = false
+			}
+		}
+		run = run[:0]
+		parent = -1
+		if text {
+			parent = e.parent
+		}
+	}
+}
+
+// pointer reports whether block b is a pointer line: a p element whose
+// linked words are at least half of its words and all come after its
+// plain words (at most mcPointerLabel), which its first colon ends. A
+// link before the colon ("<a>Availability</a>: Unix.") is a label of the
+// text, not a pointer away from it.
+func (w *mcWalker) pointer(b *mcBlock) bool {
+	label := b.words - b.linkWords
+	if b.heading != 0 || w.elems[b.elem].tag != atom.P || label < 1 || label > mcPointerLabel || 2*b.linkWords < b.words || b.linkAt != label+1 {
+		return false
+	}
+	text := w.buf[b.start:b.end]
+	colon := bytes.IndexByte(text, ':')
+	if colon < 0 {
+		return false
+	}
+	return int32(len(bytes.Fields(text[:colon+1]))) == label
+}
