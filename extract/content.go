@@ -399,6 +399,7 @@ func (w *mcWalker) trim(keep []bool) {
 	w.reattach(keep, last)
 	w.dropLabels(keep)
 	w.dropPointers(keep)
+	w.dropTrailingPointers(keep)
 	w.dropClosingBox(keep)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1

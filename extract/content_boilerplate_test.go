@@ -111,6 +111,16 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:   []string{"Read also", "Why crawlers wait", "Lea aquí", "Un rastreador"},
 		},
 		{
+			// A contact's lines after the last paragraph: a label and a
+			// link each; the link to the rest of an excerpt, under a
+			// longer label, stays.
+			name: "pointer lines after the article",
+			after: `<p>Continue reading at Crawler Weekly: <a href="https://weekly.example/polite">Polite crawling at scale pays off for every crawler</a></p>` +
+				`<p>Website: <a href="https://crawler.example/">crawler.example</a></p><p>Facebook: <a href="https://facebook.example/crawlertimes">facebook.example/crawlertimes</a></p>`,
+			gone: []string{"Website", "crawler.example", "Facebook"},
+			kept: []string{"Continue reading at Crawler Weekly: Polite crawling at scale pays off"},
+		},
+		{
 			name:   "credit lines opening with a label",
 			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},

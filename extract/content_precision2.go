@@ -12,13 +12,12 @@ import (
 const mcPointerLabel = 3
 
 // dropPointers drops the pointer lines set among the article's
-// paragraphs: paragraphs (p) each a short plain label ending in a colon
-// followed by a link to another article ("Read also: <a>headline</a>"),
-// with a kept paragraph of running text right before them and one, or a
+// paragraphs: lines each a short plain label ending in a colon followed
+// by a link to another article ("Read also: <a>headline</a>"), with a
+// kept paragraph (p) of running text right before them and one, or a
 // heading, right after them (among the kept blocks), all children of one
 // element. Such a line points away from the text around it; it is no part
-// of it. At the edges of the text the same line is as often a source or a
-// contact, and in a list item a reference, which stay.
+// of it.
 func (w *mcWalker) dropPointers(keep []bool) {
 	var run []int       // pointer lines after the last kept paragraph of running text
 	parent := int32(-1) // the parent of that paragraph, -1 when the last kept block is none
@@ -46,14 +45,40 @@ func (w *mcWalker) dropPointers(keep []bool) {
 	}
 }
 
-// pointer reports whether block b is a pointer line: a p element whose
-// linked words are at least half of its words and all come after its
-// plain words (at most mcPointerLabel), which its first colon ends. A
-// link before the colon ("<a>Availability</a>: Unix.") is a label of the
-// text, not a pointer away from it.
+// dropTrailingPointers drops the pointer lines kept after the article's
+// last paragraph of running text: a contact box's "Website:
+// <a>example.com</a>" and "Facebook: <a>...</a>" lines.
+func (w *mcWalker) dropTrailingPointers(keep []bool) {
+	last := -1
+	for i, k := range keep {
+		if b := &w.blocks[i]; k && b.heading == 0 && b.stops > 0 && !w.weak(b) && !w.pointer(b) {
+			last = i
+		}
+	}
+	if last < 0 {
+		return
+	}
+	for i := last + 1; i < len(keep); i++ {
+		if keep[i] && w.pointer(&w.blocks[i]) {
+			keep[i] = false
+		}
+	}
+}
+
+// pointer reports whether block b is a pointer line: a p or div element,
+// not in a list item, a definition or a table cell (there a label and a
+// link are a reference, part of the text), whose linked words are at
+// least half of its words and all come after its plain words (at most
+// mcPointerLabel), which its first colon ends. A link before the colon
+// ("<a>Availability</a>: Unix.") is a label of the text, not a pointer
+// away from it.
 func (w *mcWalker) pointer(b *mcBlock) bool {
 	label := b.words - b.linkWords
-	if b.heading != 0 || w.elems[b.elem].tag != atom.P || label < 1 || label > mcPointerLabel || 2*b.linkWords < b.words || b.linkAt != label+1 {
+	if b.heading != 0 || label < 1 || label > mcPointerLabel || 2*b.linkWords < b.words || b.linkAt != label+1 {
+		return false
+	}
+	e := &w.elems[b.elem]
+	if e.tag != atom.P && e.tag != atom.Div || w.inCell(b.elem) || e.parent >= 0 && (w.elems[e.parent].tag == atom.Li || w.elems[e.parent].tag == atom.Dd) {
 		return false
 	}
 	text := w.buf[b.start:b.end]
