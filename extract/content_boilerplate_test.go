@@ -121,6 +121,13 @@ func TestMainTextBoilerplate(t *testing.T) {
 			kept: []string{"Continue reading at Crawler Weekly: Polite crawling at scale pays off"},
 		},
 		{
+			// A post's metadata line under a class that runs the article
+			// word and "meta" together (WordPress's "postmetadata").
+			name:  "post metadata under a run-together class",
+			after: `<p class="postmetadata alt">This entry was posted on 3 March 2026 at 7:14 pm and is filed under <a href="/c/crawling">Crawling</a>. You can follow any responses to this entry through the feed.</p>`,
+			gone:  []string{"This entry was posted", "filed under"},
+		},
+		{
 			name:   "credit lines opening with a label",
 			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},

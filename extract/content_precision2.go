@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"strings"
 
 	"golang.org/x/net/html/atom"
 )
@@ -87,4 +88,16 @@ func (w *mcWalker) pointer(b *mcBlock) bool {
 		return false
 	}
 	return int32(len(bytes.Fields(text[:colon+1]))) == label
+}
+
+// mcCompoundNeg reports whether a class/id token is an article word
+// run together with "meta" ("postmetadata", "entrymeta"): the metadata
+// line of a post (date, categories, "filed under"), as "post-meta" is.
+func mcCompoundNeg(t string) bool {
+	for _, p := range [...]string{"post", "entry", "article", "story"} {
+		if len(t) > len(p) && t[:len(p)] == p && strings.HasPrefix(t[len(p):], "meta") {
+			return true
+		}
+	}
+	return false
 }

@@ -512,7 +512,7 @@ func mcClassHint(v string) (neg, pos bool) {
 		}
 		t := string(b[:k])
 		k = 0
-		if mcNegToken(t) {
+		if mcNegToken(t) || mcCompoundNeg(t) {
 			nameNeg = true
 		} else if mcPosToken(t) {
 			namePos = true
