@@ -128,6 +128,15 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:  []string{"This entry was posted", "filed under"},
 		},
 		{
+			// An author box whose id names it while its class is the
+			// site's article class: the id, naming this one element,
+			// wins.
+			name: "author box named by its id",
+			after: `<div class="post" id="author"><p>Author: Ann Writer</p><p>Ann Writer is the founder of the Crawler Times. She has written about search engines, web archives and the people who build them for many years.</p>` +
+				`<p>Before that she ran the crawl of a national library for a decade. She lives by the sea with two cats and far too many hard disks.</p><p>Her book on polite crawling came out last spring. She answers mail from readers every Friday.</p></div>`,
+			gone: []string{"founder of the Crawler Times", "two cats", "every Friday"},
+		},
+		{
 			name:   "credit lines opening with a label",
 			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
@@ -100,4 +101,20 @@ func mcCompoundNeg(t string) bool {
 		}
 	}
 	return false
+}
+
+// mcIDNeg reports whether element c's id names a boilerplate box while its
+// class names an article part ("post" with id "author"): the id, unique on
+// the page, names this one element; the class is shared by its kind.
+func mcIDNeg(c *html.Node) bool {
+	idNeg, classNeg := false, false
+	for _, at := range c.Attr {
+		switch at.Key {
+		case "id":
+			idNeg, _ = mcClassHint(at.Val)
+		case "class":
+			classNeg, _ = mcClassHint(at.Val)
+		}
+	}
+	return idNeg && !classNeg
 }

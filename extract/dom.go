@@ -282,7 +282,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		pos = true
 	}
 	if neg && pos {
-		neg, pos = false, false
+		neg, pos = mcIDNeg(c), false
 	}
 	if !mcIsBlock(a) {
 		if a == atom.A {
