@@ -105,16 +105,21 @@ func mcCompoundNeg(t string) bool {
 
 // mcIDNeg reports whether element c's id names a boilerplate box while its
 // class names an article part ("post" with id "author"): the id, unique on
-// the page, names this one element; the class is shared by its kind.
+// the page, names this one element; the class is shared by its kind. An
+// element the page declares its article body (itemprop) is never one.
 func mcIDNeg(c *html.Node) bool {
-	idNeg, classNeg := false, false
+	idNeg, classNeg, classPos := false, false, false
 	for _, at := range c.Attr {
 		switch at.Key {
 		case "id":
 			idNeg, _ = mcClassHint(at.Val)
 		case "class":
-			classNeg, _ = mcClassHint(at.Val)
+			classNeg, classPos = mcClassHint(at.Val)
+		case "itemprop":
+			if strings.EqualFold(at.Val, "articleBody") || strings.EqualFold(at.Val, "text") {
+				return false
+			}
 		}
 	}
-	return idNeg && !classNeg
+	return idNeg && classPos && !classNeg
 }
