@@ -400,6 +400,7 @@ func (w *mcWalker) trim(keep []bool) {
 	w.dropLabels(keep)
 	w.dropPointers(keep)
 	w.dropTrailingPointers(keep)
+	w.dropInlineBoxes(keep)
 	w.dropClosingBox(keep)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1

@@ -137,6 +137,15 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone: []string{"founder of the Crawler Times", "two cats", "every Friday"},
 		},
 		{
+			// A sign-up box between two paragraphs, its class naming
+			// nothing: div text, a sentence among it; a subheading
+			// written as divs stays.
+			name:   "box between paragraphs",
+			inside: `<div class="box-17"><div>NEWS LETTERS</div><div>News, tips and trends from the world of crawling, every week for you!</div></div><div class="box-18"><div>10</div><div>Crawler of the year</div></div>`,
+			gone:   []string{"NEWS LETTERS", "tips and trends"},
+			kept:   []string{"10\n\nCrawler of the year"},
+		},
+		{
 			name:   "credit lines opening with a label",
 			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},

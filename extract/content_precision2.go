@@ -123,3 +123,73 @@ func mcIDNeg(c *html.Node) bool {
 	}
 	return idNeg && classPos && !classNeg
 }
+
+// dropInlineBoxes drops the boxes set between the article's paragraphs
+// (a newsletter sign-up, a teaser) in markup that does not name them:
+// when three or more kept paragraphs (p elements of running text) are
+// children of one element and hold more words than those of any other, a
+// div child of that element lying between its first and its last such
+// paragraph whose kept blocks are all div text (no p, list item, table
+// cell, code or heading), together fewer than captionWords words, at
+// least one of them running text (a box of fragments alone may be the
+// subheading of the paragraph after it: "10", "Maori Warrior Masks").
+func (w *mcWalker) dropInlineBoxes(keep []bool) {
+	type elemSum struct {
+		words, paras int32
+		first, last  int32
+	}
+	sum := make([]elemSum, len(w.elems))
+	par := int32(-1)
+	for i, k := range keep {
+		b := &w.blocks[i]
+		if !k || b.heading != 0 || w.weak(b) || w.elems[b.elem].tag != atom.P {
+			continue
+		}
+		p := w.elems[b.elem].parent
+		if p < 0 {
+			continue
+		}
+		if sum[p].paras == 0 {
+			sum[p].first = int32(i)
+		}
+		sum[p].last = int32(i)
+		sum[p].words += b.words
+		sum[p].paras++
+		if par < 0 || sum[p].words > sum[par].words {
+			par = p
+		}
+	}
+	if par < 0 || sum[par].paras < 3 {
+		return
+	}
+	pe := &w.elems[par]
+	for i := int(par) + 1; i < len(w.elems); i++ {
+		e := &w.elems[i]
+		if e.lo >= pe.hi {
+			break
+		}
+		if e.parent != par || e.tag != atom.Div || e.lo <= sum[par].first || e.hi > sum[par].last {
+			continue
+		}
+		n, kept, text := int32(0), false, false
+		for j := e.lo; j < e.hi && n >= 0; j++ {
+			if !keep[j] {
+				continue
+			}
+			b := &w.blocks[j]
+			if b.heading != 0 || w.elems[b.elem].tag != atom.Div {
+				n = -1 // not a box of div text
+				break
+			}
+			kept = true
+			n += b.words
+			text = text || !w.weak(b)
+		}
+		if !kept || n < 0 || !text || float64(n) >= w.wt.captionWords {
+			continue
+		}
+		for j := e.lo; j < e.hi; j++ {
+			keep[j] = false
+		}
+	}
+}
