@@ -392,6 +392,9 @@ func (w *mcWalker) trim(keep []bool) {
 	// (Before the first one, the same is a dateline as often.)
 	w.reattach(keep, last)
 	w.dropLabels(keep)
+	w.dropPointers(keep)
+	w.dropTrailingPointers(keep)
+	w.dropInlineBoxes(keep)
 	w.dropClosingBox(keep)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1

@@ -104,6 +104,48 @@ func TestMainTextBoilerplate(t *testing.T) {
 			gone:  []string{"All rights reserved", "written permission"},
 		},
 		{
+			// "Read also" lines set between the paragraphs: a short label
+			// and a colon, then a link to another story.
+			name:   "pointer lines between paragraphs",
+			inside: `<p>Read also: <a href="/x">Why crawlers wait between requests to the same host</a></p><p>Lea aquí: <a href="/y">Un rastreador en cada servidor del mundo</a></p>`,
+			gone:   []string{"Read also", "Why crawlers wait", "Lea aquí", "Un rastreador"},
+		},
+		{
+			// A contact's lines after the last paragraph: a label and a
+			// link each; the link to the rest of an excerpt, under a
+			// longer label, stays.
+			name: "pointer lines after the article",
+			after: `<p>Continue reading at Crawler Weekly: <a href="https://weekly.example/polite">Polite crawling at scale pays off for every crawler</a></p>` +
+				`<p>Website: <a href="https://crawler.example/">crawler.example</a></p><p>Facebook: <a href="https://facebook.example/crawlertimes">facebook.example/crawlertimes</a></p>`,
+			gone: []string{"Website", "crawler.example", "Facebook"},
+			kept: []string{"Continue reading at Crawler Weekly: Polite crawling at scale pays off"},
+		},
+		{
+			// A post's metadata line under a class that runs the article
+			// word and "meta" together (WordPress's "postmetadata").
+			name:  "post metadata under a run-together class",
+			after: `<p class="postmetadata alt">This entry was posted on 3 March 2026 at 7:14 pm and is filed under <a href="/c/crawling">Crawling</a>. You can follow any responses to this entry through the feed.</p>`,
+			gone:  []string{"This entry was posted", "filed under"},
+		},
+		{
+			// An author box whose id names it while its class is the
+			// site's article class: the id, naming this one element,
+			// wins.
+			name: "author box named by its id",
+			after: `<div class="post" id="author"><p>Author: Ann Writer</p><p>Ann Writer is the founder of the Crawler Times. She has written about search engines, web archives and the people who build them for many years.</p>` +
+				`<p>Before that she ran the crawl of a national library for a decade. She lives by the sea with two cats and far too many hard disks.</p><p>Her book on polite crawling came out last spring. She answers mail from readers every Friday.</p></div>`,
+			gone: []string{"founder of the Crawler Times", "two cats", "every Friday"},
+		},
+		{
+			// A sign-up box between two paragraphs, its class naming
+			// nothing: div text, a sentence among it; a subheading
+			// written as divs stays.
+			name:   "box between paragraphs",
+			inside: `<div class="box-17"><div>NEWS LETTERS</div><div>News, tips and trends from the world of crawling, every week for you!</div></div><div class="box-18"><div>10</div><div>Crawler of the year</div></div>`,
+			gone:   []string{"NEWS LETTERS", "tips and trends"},
+			kept:   []string{"10\n\nCrawler of the year"},
+		},
+		{
 			name:   "credit lines opening with a label",
 			inside: `<p>(Credit: Jane Lens / Agency)</p><p>Foto: <a href="https://agency.example/">agency.example</a></p>`,
 			gone:   []string{"Jane Lens", "Foto", "agency.example"},

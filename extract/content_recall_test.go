@@ -257,6 +257,18 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home", "Previous post", "Old lens out of stock"},
 		},
 		{
+			// Items of a list, each a label, a colon and a link to a
+			// definition, are the text, not pointers away from it; so is
+			// a paragraph whose link is the label.
+			name: "label and link in list items",
+			html: `<html><head><title>Memory allocators</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/d">Docs</a></li></ul>
+<div class="body"><h1>Memory allocators</h1><p>` + ps[0] + `</p><ul><li><p>` + ps[1] + `</p></li><li><p>ALLOC_DEFAULT: <a href="#d">default memory allocators</a></p></li>` +
+				`<li><p>ALLOC_DEBUG (2): <a href="#g">debug hooks on the allocators</a></p></li><li><p>` + ps[2] + `</p></li></ul><p>` + ps[3] +
+				`</p><p><a href="#a">Availability</a>: Unix</p><p>` + ps[4] + `</p></div><div class="footer"><a href="/about">About us</a></div></body></html>`,
+			want:    []string{"ALLOC_DEFAULT: default memory allocators", "ALLOC_DEBUG (2): debug hooks", "Availability: Unix", ps[4]},
+			wantNot: []string{"Home", "About us"},
+		},
+		{
 			name:    "page regions told apart by id",
 			html:    idRegions,
 			want:    []string{"I know I am drunk", "Then do not say it"},

@@ -28,6 +28,7 @@ type mcBlock struct {
 	heading    int8    // 1..6 inside h1..h6, 0 otherwise
 	repeats    int32   // blocks on the page with the same text, itself included
 	ld         float32 // share of words in the page's JSON-LD articleBody (if hasLD)
+	linkAt     int32   // 1 + the words before its first linked word, 0 when none is linked
 }
 
 // mcElem is a block-level element; its blocks are blocks[lo:hi] because
@@ -65,6 +66,7 @@ type mcWalker struct {
 	// accumulators of the block being built
 	curStart                  int
 	words, link, cjk, linkCJK int
+	linkAt                    int // 1 + the words before the first linked word of the block, 0 for none
 	stops                     int
 	inWord, space             bool
 	dot                       bool // the last character was a '.' counted as a stop (after a digit)
@@ -164,6 +166,9 @@ func (w *mcWalker) text(s string) {
 			w.words++
 			if w.inLink > 0 {
 				w.link++
+				if w.linkAt == 0 {
+					w.linkAt = w.words
+				}
 			}
 		}
 		// A full stop inside a number or a date ("3.5", "11.04.2020")
@@ -201,6 +206,7 @@ func (w *mcWalker) flush(elem int32) {
 			end:       int32(len(w.buf)),
 			words:     int32(n),
 			linkWords: int32(w.link + (w.linkCJK+1)/2),
+			linkAt:    int32(w.linkAt),
 			stops:     int32(w.stops),
 			elem:      elem,
 		}
@@ -216,6 +222,7 @@ func (w *mcWalker) flush(elem int32) {
 	}
 	w.curStart = len(w.buf)
 	w.words, w.link, w.cjk, w.linkCJK, w.stops = 0, 0, 0, 0, 0
+	w.linkAt = 0
 	w.dot = false
 	w.inWord, w.space = false, false
 }
@@ -275,7 +282,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		pos = true
 	}
 	if neg && pos {
-		neg, pos = false, false
+		neg, pos = mcIDNeg(c), false
 	}
 	if !mcIsBlock(a) {
 		if a == atom.A {
@@ -505,7 +512,7 @@ func mcClassHint(v string) (neg, pos bool) {
 		}
 		t := string(b[:k])
 		k = 0
-		if mcNegToken(t) {
+		if mcNegToken(t) || mcCompoundNeg(t) {
 			nameNeg = true
 		} else if mcPosToken(t) {
 			namePos = true
