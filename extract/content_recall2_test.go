@@ -1,0 +1,52 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMainTextRecall2 checks article text that the container and its
+// siblings alone would lose, one case per rule of content_recall2.go.
+func TestMainTextRecall2(t *testing.T) {
+	ps := boilerplateArticle(10)
+	// A blog post whose text goes on "below the fold" in a part of its
+	// own named "more", followed by comments, each under a byline.
+	more := `<html><head><title>A great deal of solace</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/blogs">Blogs</a></li></ul>
+<div class="entry-content"><h1>A great deal of solace</h1><div class="entry-body"><p>` + ps[0] + `</p></div>
+<div id="more" class="asset-more"><p>` + ps[1] + `</p><p>` + ps[2] + `</p><p>` + ps[3] + `</p><p>` + ps[4] + `</p></div></div>
+<div class="comments"><h2>3 Comments</h2>`
+	for i := 5; i < 8; i++ {
+		more += `<div class="comment"><div class="comment-byline"><a href="/u">Reader</a> | November 9, 2012 | <a href="#r">Reply</a></div><p>` + ps[i] + `</p></div>`
+	}
+	more += `</div></body></html>`
+	tests := []struct {
+		name          string
+		html          string
+		want, wantNot []string
+	}{
+		{
+			name:    "the rest of a post under a more hint",
+			html:    more,
+			want:    []string{"A great deal of solace", ps[0], ps[1], ps[4]},
+			wantNot: []string{ps[5], ps[7], "Reader", "Home"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := MainText(strings.NewReader(tt.html))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(got, s) {
+					t.Errorf("MainText = %q, want it to contain %q", got, s)
+				}
+			}
+			for _, s := range tt.wantNot {
+				if strings.Contains(got, s) {
+					t.Errorf("MainText = %q, should not contain %q", got, s)
+				}
+			}
+		})
+	}
+}
