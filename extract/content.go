@@ -277,6 +277,7 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	if best < 0 {
 		return "", ReasonNoArticle
 	}
+	best = w.textContainer(best, prefix)
 	c := w.elems[best]
 	// A run of sibling elements may beat the best single element: an
 	// article split into sections, or paragraphs each in its own wrapper.

@@ -39,3 +39,41 @@ func (w *mcWalker) keepContinuation(keep []bool, c mcElem) {
 		keep[i] = true
 	}
 }
+
+// textContainer returns best, the container, unless all its blocks are
+// headings: a headline scoring more than the short post under it (a
+// comic's one-line introduction heavy with links). Then it returns the
+// best-scoring element that holds a block of running text scoring above
+// zero, if one scores above zero; else best.
+func (w *mcWalker) textContainer(best int, prefix []float64) int {
+	c := &w.elems[best]
+	for i := c.lo; i < c.hi; i++ {
+		if w.blocks[i].heading == 0 {
+			return best
+		}
+	}
+	// hasText[e]: e holds a block of running text scoring above zero.
+	// Blocks are in document order and an element's blocks are
+	// contiguous, so one pass over the blocks marks each block's
+	// element and ancestors until one is already marked.
+	hasText := make([]bool, len(w.elems))
+	for i := range w.blocks {
+		b := &w.blocks[i]
+		if b.heading != 0 || b.stops == 0 || w.weak(b) || prefix[i+1] <= prefix[i] {
+			continue
+		}
+		for e := b.elem; e >= 0 && !hasText[e]; e = w.elems[e].parent {
+			hasText[e] = true
+		}
+	}
+	alt, altScore := -1, 0.0
+	for i, e := range w.elems {
+		if s := prefix[e.hi] - prefix[e.lo]; hasText[i] && s > altScore {
+			alt, altScore = i, s
+		}
+	}
+	if alt < 0 {
+		return best
+	}
+	return alt
+}

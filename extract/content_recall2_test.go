@@ -19,6 +19,14 @@ func TestMainTextRecall2(t *testing.T) {
 		more += `<div class="comment"><div class="comment-byline"><a href="/u">Reader</a> | November 9, 2012 | <a href="#r">Reply</a></div><p>` + ps[i] + `</p></div>`
 	}
 	more += `</div></body></html>`
+	// A comic strip's post: one short paragraph with links under a
+	// headline that scores more, then a long comment.
+	comic := `<html><head><title>Freelance Freedom 284: Unacceptable Excuses - Freelance Blog</title></head><body>
+<ul class="menu"><li><a href="/">Home</a></li><li><a href="/blog">Blog</a></li></ul>
+<div class="post"><h1>Freelance Freedom 284: Unacceptable Excuses</h1>
+<ul class="post-meta"><li><a href="/a">N.C. Winters</a></li><li>November 12th 2012</li></ul><div class="comment-count"><a href="#c">1 Comment</a></div>
+<div class="entry"><p>Once a week, we feature a fantastic <a href="/f">freelance-themed comic</a> from the talented <a href="/a">N.C. Winters</a>. Why not also take a look at <a href="/c">our comic archive here</a>?</p></div></div>
+<div class="comments"><div class="comment"><p>Definitely, this past year I must admit that I have taken a much harsher stance with late clients.</p></div></div></body></html>`
 	tests := []struct {
 		name          string
 		html          string
@@ -29,6 +37,12 @@ func TestMainTextRecall2(t *testing.T) {
 			html:    more,
 			want:    []string{"A great deal of solace", ps[0], ps[1], ps[4]},
 			wantNot: []string{ps[5], ps[7], "Reader", "Home"},
+		},
+		{
+			name:    "short post under a headline that scores more",
+			html:    comic,
+			want:    []string{"Freelance Freedom 284", "Once a week, we feature"},
+			wantNot: []string{"harsher stance", "1 Comment", "Home"},
 		},
 	}
 	for _, tt := range tests {
