@@ -905,6 +905,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 	}
 	w.keepTablesBetween(keep, c)
 	w.keepContinuation(keep, c)
+	w.keepLinkPost(keep, c)
 	if c.tag == atom.P {
 		w.keepNextParagraphs(keep, c, prefix)
 	}

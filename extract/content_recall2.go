@@ -77,3 +77,68 @@ func (w *mcWalker) textContainer(best int, prefix []float64) int {
 	}
 	return alt
 }
+
+// keepLinkPost keeps a list of annotated links right before or after the
+// container c, inside c's parent: a link post (a blog's "links of the
+// day", a deals roundup) whose items each say something beyond their
+// link ("via netzpolitik.org", "– I would slowly back away."). The run
+// of blocks next to c that are all in a list of teasers one level below
+// c's, under no more negative hints than c and without headings, is kept
+// when it holds mcBoxParas or more teaser items, at least half of which
+// hold mcLinkNote or more words outside links. A list of related
+// articles (titles that are links, nothing more) stays out, and so does
+// any list under a heading of its own.
+func (w *mcWalker) keepLinkPost(keep []bool, c mcElem) {
+	p := c.parent
+	if p < 0 {
+		return
+	}
+	lo, hi := w.elems[p].lo, w.elems[p].hi
+	in := func(i int32) bool {
+		b := &w.blocks[i]
+		e := &w.elems[b.elem]
+		return b.heading == 0 && e.teaser == c.teaser+1 && e.neg <= c.neg
+	}
+	run := func(from, to, step int32) {
+		items, noted := 0, 0
+		item, note := int32(-1), int32(0)
+		endItem := func() {
+			if item >= 0 {
+				items++
+				if note >= mcLinkNote {
+					noted++
+				}
+			}
+		}
+		i := from
+		for ; i != to && in(i); i += step {
+			// The teaser element that holds block i: its item.
+			e := w.blocks[i].elem
+			for !w.elems[e].ownTeaser {
+				e = w.elems[e].parent
+			}
+			if e != item {
+				endItem()
+				item, note = e, 0
+			}
+			note += w.blocks[i].words - w.blocks[i].linkWords
+		}
+		endItem()
+		if items < mcBoxParas || 2*noted < items {
+			return
+		}
+		for j := from; j != i; j += step {
+			keep[j] = true
+		}
+	}
+	if c.hi < hi {
+		run(c.hi, hi, 1)
+	}
+	if c.lo > lo {
+		run(c.lo-1, lo-1, -1)
+	}
+}
+
+// mcLinkNote is how many words outside its link make a teaser an
+// annotated link (keepLinkPost).
+const mcLinkNote = 3

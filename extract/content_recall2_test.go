@@ -27,6 +27,20 @@ func TestMainTextRecall2(t *testing.T) {
 <ul class="post-meta"><li><a href="/a">N.C. Winters</a></li><li>November 12th 2012</li></ul><div class="comment-count"><a href="#c">1 Comment</a></div>
 <div class="entry"><p>Once a week, we feature a fantastic <a href="/f">freelance-themed comic</a> from the talented <a href="/a">N.C. Winters</a>. Why not also take a look at <a href="/c">our comic archive here</a>?</p></div></div>
 <div class="comments"><div class="comment"><p>Definitely, this past year I must admit that I have taken a much harsher stance with late clients.</p></div></div></body></html>`
+	// A post of links, each with a word of its own, after one paragraph.
+	links := `<html><head><title>Quickies 10.29</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/e">Events</a></li></ul>
+<div class="post"><h2>Quickies 10.29</h2><div class="entry"><p>` + ps[0] + `</p><ul>
+<li><a href="/1">Dog debarking policy raises howls of protest</a> – It is sad that anyone supports this.</li>
+<li><a href="/4">Boo Berry is big at Halloween</a></li>
+<li><a href="/2">Calling all germs on your smartphone</a> – Do you really want to know?</li>
+<li><a href="/3">Laugh along with eight hundred clowns</a> – I would slowly back away.</li></ul></div>
+<h3>About the author</h3><div class="author-bio"><p>` + ps[1] + `</p></div></div></body></html>`
+	// The same place holding a list of related posts: titles only.
+	related := `<html><head><title>Sample images</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/e">Events</a></li></ul>
+<div class="post"><h2>Sample images</h2><div class="entry"><p>` + ps[2] + `</p><p>` + ps[3] + `</p><ul>
+<li><a href="/1">New sample images taken with the fifty millimetre lens</a></li>
+<li><a href="/2">More sample images of the wide angle lens</a></li>
+<li><a href="/3">The new camera reviewed with more sample images</a></li></ul></div></div></body></html>`
 	tests := []struct {
 		name          string
 		html          string
@@ -43,6 +57,18 @@ func TestMainTextRecall2(t *testing.T) {
 			html:    comic,
 			want:    []string{"Freelance Freedom 284", "Once a week, we feature"},
 			wantNot: []string{"harsher stance", "1 Comment", "Home"},
+		},
+		{
+			name:    "post of annotated links",
+			html:    links,
+			want:    []string{ps[0], "Dog debarking policy raises howls of protest – It is sad", "I would slowly back away.", "Boo Berry"},
+			wantNot: []string{ps[1], "About the author", "Home"},
+		},
+		{
+			name:    "related posts after a post",
+			html:    related,
+			want:    []string{ps[2], ps[3]},
+			wantNot: []string{"fifty millimetre", "wide angle", "camera reviewed"},
 		},
 	}
 	for _, tt := range tests {
