@@ -808,7 +808,7 @@ func (w *mcWalker) container(hints bool) (int, []float64) {
 // document title, or -1.
 func (w *mcWalker) headline(title string, end int32) int {
 	tt := mcWordSet(title)
-	best, bestScore := -1, 0.0
+	best, bestScore, bestShare := -1, 0.0, 0.0
 	for i := int32(0); i < end; i++ {
 		b := &w.blocks[i]
 		if b.heading == 0 || b.heading > 3 {
@@ -826,7 +826,9 @@ func (w *mcWalker) headline(title string, end int32) int {
 			}
 		}
 		// Most of the heading's words must be in the title; among such
-		// headings the one sharing most words wins, the first on ties.
+		// headings the one sharing most words wins, on ties the one with
+		// the larger share of its words in the title, then the last (the
+		// article's title below a site name that shares as many words).
 		s := float64(shared)
 		if 2*shared < len(hw) {
 			s = 0
@@ -834,8 +836,8 @@ func (w *mcWalker) headline(title string, end int32) int {
 		if len(tt) == 0 && b.heading == 1 {
 			s = 0.5
 		}
-		if s > bestScore {
-			best, bestScore = int(i), s
+		if share := float64(shared) / float64(len(hw)); s > bestScore || s > 0 && s == bestScore && share > 0 && share >= bestShare {
+			best, bestScore, bestShare = int(i), s, share
 		}
 	}
 	return best

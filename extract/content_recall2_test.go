@@ -41,6 +41,16 @@ func TestMainTextRecall2(t *testing.T) {
 <li><a href="/1">New sample images taken with the fifty millimetre lens</a></li>
 <li><a href="/2">More sample images of the wide angle lens</a></li>
 <li><a href="/3">The new camera reviewed with more sample images</a></li></ul></div></div></body></html>`
+	// A blog's name in an h1 over the post's title in an h2, the page
+	// title naming both with as many words.
+	named := `<html><head><title>Creative Food Sculptures Today | I Geek for Creativity</title></head><body>
+<div id="top"><h1><a href="/">I Geek for Creativity</a></h1></div><div class="post"><div class="date">11 Jul 2012</div>
+<h2><a href="/p/1">Creative Food Sculptures Today</a></h2><div class="byline"><a href="/u">Posted by Denny</a> <a href="#c">0 comments</a></div>
+<div class="entry"><p>` + ps[4] + `</p><p>` + ps[5] + `</p></div></div></body></html>`
+	// A manual's chapter: its h1, then a section whose heading shares as
+	// many words with the title, but not all of its own.
+	chapter := `<html><head><title>5. The import system — Python 3.11.3 documentation</title></head><body>
+<h1>5. The import system</h1><div class="topics"><a href="/4">Previous topic: 4. Execution model</a> <a href="/6">Next topic: 6. Expressions</a></div><div class="section"><h3>5.3.3. Import hooks</h3><p>` + ps[6] + `</p><p>` + ps[7] + `</p></div></body></html>`
 	tests := []struct {
 		name          string
 		html          string
@@ -69,6 +79,18 @@ func TestMainTextRecall2(t *testing.T) {
 			html:    related,
 			want:    []string{ps[2], ps[3]},
 			wantNot: []string{"fifty millimetre", "wide angle", "camera reviewed"},
+		},
+		{
+			name:    "post title below the blog's name",
+			html:    named,
+			want:    []string{"Creative Food Sculptures Today\n\n" + ps[4], ps[5]},
+			wantNot: []string{"I Geek for Creativity", "Posted by"},
+		},
+		{
+			name:    "chapter title over a section heading",
+			html:    chapter,
+			want:    []string{"5. The import system\n\n5.3.3. Import hooks\n\n" + ps[6]},
+			wantNot: []string{"Previous topic"},
 		},
 	}
 	for _, tt := range tests {
