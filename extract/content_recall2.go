@@ -142,3 +142,22 @@ func (w *mcWalker) keepLinkPost(keep []bool, c mcElem) {
 // mcLinkNote is how many words outside its link make a teaser an
 // annotated link (keepLinkPost).
 const mcLinkNote = 3
+
+// needCaptions reports whether the container c must be read again with
+// captions kept (a photo or comic post, whose only text is the one beside
+// its image): when nothing but headings is kept, and also when a byline
+// or standfirst above c is kept but no block of c other than a heading,
+// while c holds a caption.
+func (w *mcWalker) needCaptions(keep []bool, c mcElem) bool {
+	if !w.hasText(keep) {
+		return true
+	}
+	caption := false
+	for i := c.lo; i < c.hi; i++ {
+		if keep[i] && w.blocks[i].heading == 0 {
+			return false
+		}
+		caption = caption || w.caption(&w.blocks[i])
+	}
+	return caption
+}

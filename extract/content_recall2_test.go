@@ -51,6 +51,10 @@ func TestMainTextRecall2(t *testing.T) {
 	// many words with the title, but not all of its own.
 	chapter := `<html><head><title>5. The import system — Python 3.11.3 documentation</title></head><body>
 <h1>5. The import system</h1><div class="topics"><a href="/4">Previous topic: 4. Execution model</a> <a href="/6">Next topic: 6. Expressions</a></div><div class="section"><h3>5.3.3. Import hooks</h3><p>` + ps[6] + `</p><p>` + ps[7] + `</p></div></body></html>`
+	// A photo post whose headline has a source line under it.
+	photo := `<html><head><title>The Human Bowling Ball - I Geek for Creativity</title></head><body><div class="nav"><a href="/">Home</a> <a href="/b">Blog</a></div>
+<div class="post"><h2><a href="/p/2">The Human Bowling Ball</a></h2><div class="source">via <a href="http://hammacher.com/">hammacher.com</a></div>
+<div class="photo"><img src="/a.jpg" width="600" height="400"><p>This plays with your right brain in a big way, says the maker of the ball.</p></div></div></body></html>`
 	tests := []struct {
 		name          string
 		html          string
@@ -91,6 +95,12 @@ func TestMainTextRecall2(t *testing.T) {
 			html:    chapter,
 			want:    []string{"5. The import system\n\n5.3.3. Import hooks\n\n" + ps[6]},
 			wantNot: []string{"Previous topic"},
+		},
+		{
+			name:    "photo post with a source line",
+			html:    photo,
+			want:    []string{"The Human Bowling Ball\n\nvia hammacher.com\n\nThis plays with your right brain"},
+			wantNot: []string{"Home"},
 		},
 	}
 	for _, tt := range tests {
