@@ -805,13 +805,14 @@ func (w *mcWalker) container(hints bool) (int, []float64) {
 }
 
 // headline returns the index of the block before end that best matches the
-// document title, or -1.
+// document title, or -1. A heading in a list of teasers is a teaser's
+// title, not the page's.
 func (w *mcWalker) headline(title string, end int32) int {
 	tt := mcWordSet(title)
 	best, bestScore, bestShare := -1, 0.0, 0.0
 	for i := int32(0); i < end; i++ {
 		b := &w.blocks[i]
-		if b.heading == 0 || b.heading > 3 {
+		if b.heading == 0 || b.heading > 3 || w.elems[b.elem].teaser > 0 {
 			continue
 		}
 		text := string(w.buf[b.start:b.end])

@@ -55,6 +55,13 @@ func TestMainTextRecall2(t *testing.T) {
 	photo := `<html><head><title>The Human Bowling Ball - I Geek for Creativity</title></head><body><div class="nav"><a href="/">Home</a> <a href="/b">Blog</a></div>
 <div class="post"><h2><a href="/p/2">The Human Bowling Ball</a></h2><div class="source">via <a href="http://hammacher.com/">hammacher.com</a></div>
 <div class="photo"><img src="/a.jpg" width="600" height="400"><p>This plays with your right brain in a big way, says the maker of the ball.</p></div></div></body></html>`
+	// A sidebar of teasers before the post, one of whose headings shares
+	// more words with the page title than the post's own.
+	sidebar := `<html><head><title>The Human Bowling Ball - I Geek for Creativity</title></head><body><h1>I Geek for Creativity</h1><div class="side">
+<div class="box"><h2>The I Geek for Creativity Manifesto</h2><a href="/m">Read the whole manifesto of this blog here</a></div>
+<div class="box"><h2>More about the author</h2><a href="/a">Read the whole story of the author here</a></div>
+<div class="box"><h2>Lessons on the web</h2><a href="/l">Read the whole list of the lessons here</a></div></div>
+<div class="post"><h2><a href="/p/2">The Human Bowling Ball</a></h2><div class="entry"><p>` + ps[8] + `</p><p>` + ps[9] + `</p></div></div></body></html>`
 	tests := []struct {
 		name          string
 		html          string
@@ -101,6 +108,12 @@ func TestMainTextRecall2(t *testing.T) {
 			html:    photo,
 			want:    []string{"The Human Bowling Ball\n\nvia hammacher.com\n\nThis plays with your right brain"},
 			wantNot: []string{"Home"},
+		},
+		{
+			name:    "teaser heading sharing more words with the title",
+			html:    sidebar,
+			want:    []string{"The Human Bowling Ball\n\n" + ps[8]},
+			wantNot: []string{"Manifesto", "Read the whole"},
 		},
 	}
 	for _, tt := range tests {
