@@ -913,6 +913,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		w.keepNextParagraphs(keep, c, prefix)
 	}
 	w.keepLead(keep, c, prefix)
+	w.keepLinkedTitle(keep, c)
 	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
 		keep[h] = true

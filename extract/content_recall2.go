@@ -161,3 +161,25 @@ func (w *mcWalker) needCaptions(keep []bool, c mcElem) bool {
 	}
 	return caption
 }
+
+// keepLinkedTitle keeps the heading that opens the container c, or that
+// stands right before it inside c's parent, when only its link kept it
+// out: a post's title written as a link to the post itself
+// (<h2><a href=permalink>...</a></h2>). It must be an h1 to h3 under no
+// more negative hints or teasers than c.
+func (w *mcWalker) keepLinkedTitle(keep []bool, c mcElem) {
+	i := c.lo
+	if i >= c.hi || w.blocks[i].heading == 0 {
+		i--
+		if i < 0 || c.parent < 0 || i < w.elems[c.parent].lo {
+			return
+		}
+	}
+	b := &w.blocks[i]
+	e := &w.elems[b.elem]
+	if keep[i] || b.heading == 0 || b.heading > 3 || e.neg > c.neg || e.teaser > c.teaser ||
+		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words) {
+		return
+	}
+	keep[i] = true
+}

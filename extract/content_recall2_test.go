@@ -62,6 +62,11 @@ func TestMainTextRecall2(t *testing.T) {
 <div class="box"><h2>More about the author</h2><a href="/a">Read the whole story of the author here</a></div>
 <div class="box"><h2>Lessons on the web</h2><a href="/l">Read the whole list of the lessons here</a></div></div>
 <div class="post"><h2><a href="/p/2">The Human Bowling Ball</a></h2><div class="entry"><p>` + ps[8] + `</p><p>` + ps[9] + `</p></div></div></body></html>`
+	// A review whose title links to the review itself; the page title
+	// names the site only.
+	review := `<html><head><title>Reviews of a meal box service</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/c">Categories</a></li></ul>
+<div class="review"><h2><a href="/r/1">It has changed my week</a></h2><p>` + ps[0] + ` ` + ps[1] + `</p></div>
+<div class="foot"><a href="/about">About us</a> <a href="/jobs">Jobs</a></div></body></html>`
 	tests := []struct {
 		name          string
 		html          string
@@ -114,6 +119,12 @@ func TestMainTextRecall2(t *testing.T) {
 			html:    sidebar,
 			want:    []string{"The Human Bowling Ball\n\n" + ps[8]},
 			wantNot: []string{"Manifesto", "Read the whole"},
+		},
+		{
+			name:    "title that links to the post",
+			html:    review,
+			want:    []string{"It has changed my week\n\n" + ps[0]},
+			wantNot: []string{"Home", "About us"},
 		},
 	}
 	for _, tt := range tests {
