@@ -277,6 +277,7 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	if best < 0 {
 		return "", ReasonNoArticle
 	}
+	best = w.textContainer(best, prefix)
 	c := w.elems[best]
 	// A run of sibling elements may beat the best single element: an
 	// article split into sections, or paragraphs each in its own wrapper.
@@ -290,7 +291,7 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		}
 	}
 	keep := w.keepBlocks(c, prefix, title)
-	if !w.hasText(keep) {
+	if w.needCaptions(keep, c) {
 		// A short text beside an image is a caption when there is an
 		// article around it; when there is none it is the post itself
 		// (a photo or comic post).
@@ -801,13 +802,14 @@ func (w *mcWalker) container(hints bool) (int, []float64) {
 }
 
 // headline returns the index of the block before end that best matches the
-// document title, or -1.
+// document title, or -1. A heading in a list of teasers is a teaser's
+// title, not the page's.
 func (w *mcWalker) headline(title string, end int32) int {
 	tt := mcWordSet(title)
-	best, bestScore := -1, 0.0
+	best, bestScore, bestShare := -1, 0.0, 0.0
 	for i := int32(0); i < end; i++ {
 		b := &w.blocks[i]
-		if b.heading == 0 || b.heading > 3 {
+		if b.heading == 0 || b.heading > 3 || w.elems[b.elem].teaser > 0 {
 			continue
 		}
 		text := string(w.buf[b.start:b.end])
@@ -822,7 +824,9 @@ func (w *mcWalker) headline(title string, end int32) int {
 			}
 		}
 		// Most of the heading's words must be in the title; among such
-		// headings the one sharing most words wins, the first on ties.
+		// headings the one sharing most words wins, on ties the one with
+		// the larger share of its words in the title, then the last (the
+		// article's title below a site name that shares as many words).
 		s := float64(shared)
 		if 2*shared < len(hw) {
 			s = 0
@@ -830,8 +834,8 @@ func (w *mcWalker) headline(title string, end int32) int {
 		if len(tt) == 0 && b.heading == 1 {
 			s = 0.5
 		}
-		if s > bestScore {
-			best, bestScore = int(i), s
+		if share := float64(shared) / float64(len(hw)); s > bestScore || s > 0 && s == bestScore && share > 0 && share >= bestShare {
+			best, bestScore, bestShare = int(i), s, share
 		}
 	}
 	return best
@@ -900,10 +904,13 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 		}
 	}
 	w.keepTablesBetween(keep, c)
+	w.keepContinuation(keep, c)
+	w.keepLinkPost(keep, c)
 	if c.tag == atom.P {
 		w.keepNextParagraphs(keep, c, prefix)
 	}
 	w.keepLead(keep, c, prefix)
+	w.keepLinkedTitle(keep, c)
 	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
 		keep[h] = true

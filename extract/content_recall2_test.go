@@ -1,0 +1,148 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMainTextRecall2 checks article text that the container and its
+// siblings alone would lose, one case per rule of content_recall2.go.
+func TestMainTextRecall2(t *testing.T) {
+	ps := boilerplateArticle(10)
+	// A blog post whose text goes on "below the fold" in a part of its
+	// own named "more", followed by comments, each under a byline.
+	more := `<html><head><title>A great deal of solace</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/blogs">Blogs</a></li></ul>
+<div class="entry-content"><h1>A great deal of solace</h1><div class="entry-body"><p>` + ps[0] + `</p></div>
+<div id="more" class="asset-more"><p>` + ps[1] + `</p><p>` + ps[2] + `</p><p>` + ps[3] + `</p><p>` + ps[4] + `</p></div></div>
+<div class="comments"><h2>3 Comments</h2>`
+	for i := 5; i < 8; i++ {
+		more += `<div class="comment"><div class="comment-byline"><a href="/u">Reader</a> | November 9, 2012 | <a href="#r">Reply</a></div><p>` + ps[i] + `</p></div>`
+	}
+	more += `</div></body></html>`
+	// A comic strip's post: one short paragraph with links under a
+	// headline that scores more, then a long comment.
+	comic := `<html><head><title>Freelance Freedom 284: Unacceptable Excuses - Freelance Blog</title></head><body>
+<ul class="menu"><li><a href="/">Home</a></li><li><a href="/blog">Blog</a></li></ul>
+<div class="post"><h1>Freelance Freedom 284: Unacceptable Excuses</h1>
+<ul class="post-meta"><li><a href="/a">N.C. Winters</a></li><li>November 12th 2012</li></ul><div class="comment-count"><a href="#c">1 Comment</a></div>
+<div class="entry"><p>Once a week, we feature a fantastic <a href="/f">freelance-themed comic</a> from the talented <a href="/a">N.C. Winters</a>. Why not also take a look at <a href="/c">our comic archive here</a>?</p></div></div>
+<div class="comments"><div class="comment"><p>Definitely, this past year I must admit that I have taken a much harsher stance with late clients.</p></div></div></body></html>`
+	// A post of links, each with a word of its own, after one paragraph.
+	links := `<html><head><title>Quickies 10.29</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/e">Events</a></li></ul>
+<div class="post"><h2>Quickies 10.29</h2><div class="entry"><p>` + ps[0] + `</p><ul>
+<li><a href="/1">Dog debarking policy raises howls of protest</a> – It is sad that anyone supports this.</li>
+<li><a href="/4">Boo Berry is big at Halloween</a></li>
+<li><a href="/2">Calling all germs on your smartphone</a> – Do you really want to know?</li>
+<li><a href="/3">Laugh along with eight hundred clowns</a> – I would slowly back away.</li></ul></div>
+<h3>About the author</h3><div class="author-bio"><p>` + ps[1] + `</p></div></div></body></html>`
+	// The same place holding a list of related posts: titles only.
+	related := `<html><head><title>Sample images</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/e">Events</a></li></ul>
+<div class="post"><h2>Sample images</h2><div class="entry"><p>` + ps[2] + `</p><p>` + ps[3] + `</p><ul>
+<li><a href="/1">New sample images taken with the fifty millimetre lens</a></li>
+<li><a href="/2">More sample images of the wide angle lens</a></li>
+<li><a href="/3">The new camera reviewed with more sample images</a></li></ul></div></div></body></html>`
+	// A blog's name in an h1 over the post's title in an h2, the page
+	// title naming both with as many words.
+	named := `<html><head><title>Creative Food Sculptures Today | I Geek for Creativity</title></head><body>
+<div id="top"><h1><a href="/">I Geek for Creativity</a></h1></div><div class="post"><div class="date">11 Jul 2012</div>
+<h2><a href="/p/1">Creative Food Sculptures Today</a></h2><div class="byline"><a href="/u">Posted by Denny</a> <a href="#c">0 comments</a></div>
+<div class="entry"><p>` + ps[4] + `</p><p>` + ps[5] + `</p></div></div></body></html>`
+	// A manual's chapter: its h1, then a section whose heading shares as
+	// many words with the title, but not all of its own.
+	chapter := `<html><head><title>5. The import system — Python 3.11.3 documentation</title></head><body>
+<h1>5. The import system</h1><div class="topics"><a href="/4">Previous topic: 4. Execution model</a> <a href="/6">Next topic: 6. Expressions</a></div><div class="section"><h3>5.3.3. Import hooks</h3><p>` + ps[6] + `</p><p>` + ps[7] + `</p></div></body></html>`
+	// A photo post whose headline has a source line under it.
+	photo := `<html><head><title>The Human Bowling Ball - I Geek for Creativity</title></head><body><div class="nav"><a href="/">Home</a> <a href="/b">Blog</a></div>
+<div class="post"><h2><a href="/p/2">The Human Bowling Ball</a></h2><div class="source">via <a href="http://hammacher.com/">hammacher.com</a></div>
+<div class="photo"><img src="/a.jpg" width="600" height="400"><p>This plays with your right brain in a big way, says the maker of the ball.</p></div></div></body></html>`
+	// A sidebar of teasers before the post, one of whose headings shares
+	// more words with the page title than the post's own.
+	sidebar := `<html><head><title>The Human Bowling Ball - I Geek for Creativity</title></head><body><h1>I Geek for Creativity</h1><div class="side">
+<div class="box"><h2>The I Geek for Creativity Manifesto</h2><a href="/m">Read the whole manifesto of this blog here</a></div>
+<div class="box"><h2>More about the author</h2><a href="/a">Read the whole story of the author here</a></div>
+<div class="box"><h2>Lessons on the web</h2><a href="/l">Read the whole list of the lessons here</a></div></div>
+<div class="post"><h2><a href="/p/2">The Human Bowling Ball</a></h2><div class="entry"><p>` + ps[8] + `</p><p>` + ps[9] + `</p></div></div></body></html>`
+	// A review whose title links to the review itself; the page title
+	// names the site only.
+	review := `<html><head><title>Reviews of a meal box service</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/c">Categories</a></li></ul>
+<div class="review"><h2><a href="/r/1">It has changed my week</a></h2><p>` + ps[0] + ` ` + ps[1] + `</p></div>
+<div class="foot"><a href="/about">About us</a> <a href="/jobs">Jobs</a></div></body></html>`
+	tests := []struct {
+		name          string
+		html          string
+		want, wantNot []string
+	}{
+		{
+			name:    "the rest of a post under a more hint",
+			html:    more,
+			want:    []string{"A great deal of solace", ps[0], ps[1], ps[4]},
+			wantNot: []string{ps[5], ps[7], "Reader", "Home"},
+		},
+		{
+			name:    "short post under a headline that scores more",
+			html:    comic,
+			want:    []string{"Freelance Freedom 284", "Once a week, we feature"},
+			wantNot: []string{"harsher stance", "1 Comment", "Home"},
+		},
+		{
+			name:    "post of annotated links",
+			html:    links,
+			want:    []string{ps[0], "Dog debarking policy raises howls of protest – It is sad", "I would slowly back away.", "Boo Berry"},
+			wantNot: []string{ps[1], "About the author", "Home"},
+		},
+		{
+			name:    "related posts after a post",
+			html:    related,
+			want:    []string{ps[2], ps[3]},
+			wantNot: []string{"fifty millimetre", "wide angle", "camera reviewed"},
+		},
+		{
+			name:    "post title below the blog's name",
+			html:    named,
+			want:    []string{"Creative Food Sculptures Today\n\n" + ps[4], ps[5]},
+			wantNot: []string{"I Geek for Creativity", "Posted by"},
+		},
+		{
+			name:    "chapter title over a section heading",
+			html:    chapter,
+			want:    []string{"5. The import system\n\n5.3.3. Import hooks\n\n" + ps[6]},
+			wantNot: []string{"Previous topic"},
+		},
+		{
+			name:    "photo post with a source line",
+			html:    photo,
+			want:    []string{"The Human Bowling Ball\n\nvia hammacher.com\n\nThis plays with your right brain"},
+			wantNot: []string{"Home"},
+		},
+		{
+			name:    "teaser heading sharing more words with the title",
+			html:    sidebar,
+			want:    []string{"The Human Bowling Ball\n\n" + ps[8]},
+			wantNot: []string{"Manifesto", "Read the whole"},
+		},
+		{
+			name:    "title that links to the post",
+			html:    review,
+			want:    []string{"It has changed my week\n\n" + ps[0]},
+			wantNot: []string{"Home", "About us"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := MainText(strings.NewReader(tt.html))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(got, s) {
+					t.Errorf("MainText = %q, want it to contain %q", got, s)
+				}
+			}
+			for _, s := range tt.wantNot {
+				if strings.Contains(got, s) {
+					t.Errorf("MainText = %q, should not contain %q", got, s)
+				}
+			}
+		})
+	}
+}
