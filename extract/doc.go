@@ -471,8 +471,13 @@
 //     the headline and the container is ≤ 60 words, the standfirst blocks
 //     there that are running text (a sentence mark, ≥ 8 words) and come
 //     after the last teaser there (text above a list of teasers, such as
-//     an author box over related posts, is no standfirst); other bylines,
-//     datelines, share bars and captions there go.
+//     an author box over related posts, is no standfirst); whatever its
+//     length and class names, a standfirst the page marks up as the
+//     article's description (itemprop=description: a news system's
+//     "teaser-text" lead) between the headline and the container, its
+//     blocks outside teaser lists and not mostly links (an author's
+//     description, a bio, stands elsewhere); other bylines, datelines,
+//     share bars and captions there go.
 //
 // The few weights were tuned by coordinate descent, once long ago on the
 // Dragnet train split; the rules added since were designed by looking only

@@ -48,6 +48,7 @@ type mcElem struct {
 	afterImg       bool   // follows, with no text in between, a sibling holding an image and no text
 	lastChild      int32  // the last block element child so far, -1 for none
 	captionClass   bool   // its class names a caption ("caption", "legend")
+	description    bool   // has itemprop=description or is inside such an element
 }
 
 // mcWalker segments a DOM tree into blocks.
@@ -301,6 +302,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		p := &w.elems[prev]
 		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
 	}
+	e.description = w.elems[elem].description || mcIsDescription(c)
 	idx := int32(len(w.elems))
 	w.elems[elem].lastChild = idx
 	w.elems = append(w.elems, e)
