@@ -940,6 +940,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 			}
 		}
 		w.keepDescription(keep, c, h)
+		w.keepOpeningHeading(keep, c, h)
 		// Keep a date header right over the headline: a heading of a
 		// higher level, a few words with a digit and no link (a blog's
 		// "Sunday, October 14, 2012" over each post's title).

@@ -37,3 +37,26 @@ func (w *mcWalker) keepDescription(keep []bool, c mcElem, h int32) {
 		}
 	}
 }
+
+// keepOpeningHeading keeps the heading that opens a post right before its
+// container c when the headline h found by the title is another heading
+// above it (a blog's name that the page title also names, "Blog name:
+// Post title") or none: an h1 to h3 without links, the last block before
+// c, whose element is a sibling of c's under no more negative hints or
+// teasers than c. A date header right over it (see dateHeader) is kept
+// with it, as it is with the headline.
+func (w *mcWalker) keepOpeningHeading(keep []bool, c mcElem, h int32) {
+	i := c.lo - 1
+	if c.parent < 0 || i <= h || i < w.elems[c.parent].lo || keep[i] {
+		return
+	}
+	b := &w.blocks[i]
+	e := &w.elems[b.elem]
+	if b.heading == 0 || b.heading > 3 || b.linkWords > 0 || e.parent != c.parent || e.neg > c.neg || e.teaser > c.teaser {
+		return
+	}
+	keep[i] = true
+	if i > 0 && !keep[i-1] && w.dateHeader(&w.blocks[i-1], b) {
+		keep[i-1] = true
+	}
+}

@@ -19,6 +19,15 @@ func TestMainTextRecall3(t *testing.T) {
 <div class="news-text" itemprop="articleBody"><p>` + ps[3] + `</p><p>` + ps[4] + `</p><p>` + ps[5] + `</p><p>` + ps[6] + `</p></div></div>
 <div class="author" itemscope itemtype="https://schema.org/Person"><p itemprop="description">Ann Writer covers crawlers and their manners for the institute.</p></div>
 </body></html>`
+	// A blog's archive page: the blog's name in an h1 matches the page
+	// title, the post's own title (under its date) does not, and the post
+	// is long enough that its headings add too little to extend the
+	// container over them.
+	archive := `<html><head><title>Crawler Notes: August 2012</title></head><body><div id="content"><h1>Crawler Notes</h1>
+<div class="post"><h2 class="date-header">Wednesday, August 01, 2012</h2><h3 class="post-title">The Queue That Never Sleeps</h3>
+<div class="post-body"><p>` + ps[5] + `</p><p>` + ps[6] + `</p><p>` + ps[7] + `</p><p>` + ps[8] + `</p><p>` + ps[9] + `</p></div>
+<p class="post-footer">posted by Crawler Notes at 7:10 AM | <a href="#c">0 comments</a> | <a href="/share">share this</a> | <a href="/label/q">queues</a></p></div>
+<div class="sidebar"><h2>About Me</h2><p><a href="/me">Name: Crawler Notes</a></p></div></div></body></html>`
 	tests := []struct {
 		name          string
 		html          string
@@ -29,6 +38,12 @@ func TestMainTextRecall3(t *testing.T) {
 			html:    news,
 			want:    []string{"A new look at the crawl", lead + "\n\n" + ps[3]},
 			wantNot: []string{"Ann Writer covers", "Home"},
+		},
+		{
+			name:    "post title under the blog's name",
+			html:    archive,
+			want:    []string{"Wednesday, August 01, 2012\n\nThe Queue That Never Sleeps\n\n" + ps[5]},
+			wantNot: []string{"About Me", "posted by"},
 		},
 	}
 	for _, tt := range tests {

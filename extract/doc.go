@@ -477,7 +477,11 @@
 //     "teaser-text" lead) between the headline and the container, its
 //     blocks outside teaser lists and not mostly links (an author's
 //     description, a bio, stands elsewhere); other bylines, datelines,
-//     share bars and captions there go.
+//     share bars and captions there go. When the headline is a heading
+//     above it (a blog's name that the title also names) or none, the
+//     heading that opens the post is kept too: an h1 to h3 without links,
+//     the last block before the container, a sibling of it under no more
+//     negative hints or teasers, with a date header right over it.
 //
 // The few weights were tuned by coordinate descent, once long ago on the
 // Dragnet train split; the rules added since were designed by looking only
