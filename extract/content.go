@@ -911,6 +911,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 	}
 	w.keepLead(keep, c, prefix)
 	w.keepLinkedTitle(keep, c)
+	w.keepURLParagraphs(keep)
 	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
 		keep[h] = true

@@ -454,6 +454,12 @@
 //     is kept. A heading (h1–h3) that opens the container, or stands
 //     right before it in its parent, left out only for being more than
 //     80 % links, is kept: a post's title written as a link to the post.
+//     Before the edges are trimmed, a paragraph (p) that is one bare link
+//     whose text is a web address ("http://…", "https://…", "www.…"),
+//     right after a kept paragraph of running text (or after another such
+//     address) that is its sibling, under no more negative hints or
+//     teasers, is kept: a post's source or the petition it asks to sign,
+//     written out, is part of the post, though it is all link.
 //  8. Headline: among the h1–h3 blocks before the end of the container,
 //     outside lists of teasers, those with at least half their words in
 //     <title>; the one sharing most words wins, on ties the one with the
