@@ -2,8 +2,10 @@ package extract
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"golang.org/x/net/html/atom"
+	"golang.org/x/text/unicode/norm"
 )
 
 // keepURLParagraphs keeps the paragraphs (p) that are one bare link, its
@@ -41,4 +43,34 @@ func mcBareURL(text []byte) bool {
 		}
 	}
 	return false
+}
+
+// nfcBlock composes the decomposed characters in the text of the block
+// being ended, w.buf[w.curStart:]: a page may spell "ü" as "u" and a
+// combining diaeresis, or a Bengali vowel sign in its two parts, and
+// that text is the same as the composed one readers search for and
+// compare with. Each sequence of a character and the marks that combine
+// with it is written in Unicode normalization form C, except that a
+// character standing alone that form C would replace by another single
+// character (a canonical singleton) is left as the page wrote it: the
+// Kelvin sign stays one, not a "K", and so does a CJK compatibility
+// ideograph. The check is one pass over the block (ASCII passes
+// at once); only a block that fails it is rewritten, in one more pass.
+func (w *mcWalker) nfcBlock() {
+	b := w.buf[w.curStart:]
+	if norm.NFC.IsNormal(b) {
+		return
+	}
+	out := make([]byte, 0, len(b))
+	var it norm.Iter
+	it.Init(norm.NFC, b)
+	for !it.Done() {
+		from := it.Pos()
+		seg := it.Next()
+		if src := b[from:it.Pos()]; utf8.RuneCount(src) == 1 && utf8.RuneCount(seg) == 1 {
+			seg = src
+		}
+		out = append(out, seg...)
+	}
+	w.buf = append(w.buf[:w.curStart], out...)
 }

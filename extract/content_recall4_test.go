@@ -18,6 +18,10 @@ func TestMainTextRecall4(t *testing.T) {
 	source := `<html><head><title>A simple generator</title></head><body><div class="post"><h2>A simple generator</h2><p>` + ps[1] + `</p>
 <p><a href="http://www.example.com/post/347447/a-simple-generator">www.example.com/post/347447/a-simple-generator</a></p><p>` + ps[2] + `</p><p>` + ps[3] + `</p></div>
 <div class="side"><p>` + ps[4] + `</p><p><a href="http://www.example.net/">http://www.example.net/</a></p></div></body></html>`
+	// A page that spells its accents as combining marks, and writes of
+	// the Kelvin sign, which is a character of its own.
+	decomposed := `<html><head><title>Child seats</title></head><body><div class="post"><h2>Child seats</h2><p>` + ps[5] + `</p>` +
+		"<p>Besonders bei Babyschalen sollte gepru\u0308ft werden, ob die Gurtla\u0308nge ausreicht. The pattern [a-z] also matches \u212a (U+212A, Kelvin sign) in Unicode mode.</p></div></body></html>"
 	tests := []struct {
 		name          string
 		html          string
@@ -34,6 +38,12 @@ func TestMainTextRecall4(t *testing.T) {
 			html:    source,
 			want:    []string{ps[1] + "\n\nwww.example.com/post/347447/a-simple-generator\n\n" + ps[2]},
 			wantNot: []string{ps[4], "example.net"},
+		},
+		{
+			name:    "combining marks composed, a singleton kept",
+			html:    decomposed,
+			want:    []string{"Besonders bei Babyschalen sollte gepr\u00fcft werden, ob die Gurtl\u00e4nge ausreicht.", "matches \u212a (U+212A"},
+			wantNot: []string{"u\u0308", "a\u0308", "matches K"},
 		},
 	}
 	for _, tt := range tests {

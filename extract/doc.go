@@ -288,7 +288,11 @@
 //     wrapping the whole page stays). Comments are not text.
 //  2. Segmentation: the text between block-level boundaries (p, div, li,
 //     td, h1–h6, ...) is a block, whitespace collapsed and <br> kept as a
-//     line break. Each block records its words (whitespace-separated runs;
+//     line break, characters written decomposed (a letter and a combining
+//     mark, a Bengali vowel sign in two parts) composed as in Unicode
+//     normalization form C (a character that form C would replace by
+//     another single one, such as the Kelvin sign, stays as written).
+//     Each block records its words (whitespace-separated runs;
 //     Han, kana, Hangul and Thai characters count half a word each), words
 //     inside links, sentence-ending marks (. ! ? 。 ！ ？ ؟ । ...; a full
 //     stop between two digits, as in a date or a decimal, is none), heading
