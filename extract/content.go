@@ -23,7 +23,10 @@ import (
 //
 // The input is expected to be UTF-8 (as delivered by trawl's fetcher; wrap
 // other encodings with golang.org/x/net/html/charset.NewReader); invalid
-// bytes come out as U+FFFD, so the result is always valid UTF-8. Any input
+// bytes come out as U+FFFD, so the result is always valid UTF-8, and
+// characters written decomposed come out composed (Unicode normalization
+// form C, see the package documentation; not in the BTE fallback
+// below). Any input
 // is accepted, however malformed, and work is bounded: at most 8 MiB are
 // read from r, at most 1,048,576 nodes of the parsed tree are visited and
 // content nested deeper than 256 elements is ignored. Should the HTML
@@ -911,6 +914,7 @@ func (w *mcWalker) keepBlocks(c mcElem, prefix []float64, title string) []bool {
 	}
 	w.keepLead(keep, c, prefix)
 	w.keepLinkedTitle(keep, c)
+	w.keepURLParagraphs(keep)
 	w.trim(keep)
 	if h := int32(w.headline(title, c.hi)); h >= 0 {
 		keep[h] = true

@@ -288,7 +288,11 @@
 //     wrapping the whole page stays). Comments are not text.
 //  2. Segmentation: the text between block-level boundaries (p, div, li,
 //     td, h1–h6, ...) is a block, whitespace collapsed and <br> kept as a
-//     line break. Each block records its words (whitespace-separated runs;
+//     line break, characters written decomposed (a letter and a combining
+//     mark, a Bengali vowel sign in two parts) composed as in Unicode
+//     normalization form C (a character that form C would replace by
+//     another single one, such as the Kelvin sign, stays as written).
+//     Each block records its words (whitespace-separated runs;
 //     Han, kana, Hangul and Thai characters count half a word each), words
 //     inside links, sentence-ending marks (. ! ? 。 ！ ？ ؟ । ...; a full
 //     stop between two digits, as in a date or a decimal, is none), heading
@@ -454,6 +458,12 @@
 //     is kept. A heading (h1–h3) that opens the container, or stands
 //     right before it in its parent, left out only for being more than
 //     80 % links, is kept: a post's title written as a link to the post.
+//     Before the edges are trimmed, a paragraph (p) that is one bare link
+//     whose text is a web address ("http://…", "https://…", "www.…"),
+//     right after a kept paragraph of running text (or after another such
+//     address) that is its sibling, under no more negative hints or
+//     teasers, is kept: a post's source or the petition it asks to sign,
+//     written out, is part of the post, though it is all link.
 //  8. Headline: among the h1–h3 blocks before the end of the container,
 //     outside lists of teasers, those with at least half their words in
 //     <title>; the one sharing most words wins, on ties the one with the

@@ -201,6 +201,7 @@ func (w *mcWalker) flush(elem int32) {
 	for len(w.buf) > w.curStart && w.buf[len(w.buf)-1] == '\n' {
 		w.buf = w.buf[:len(w.buf)-1]
 	}
+	w.nfcBlock()
 	if n := w.words + (w.cjk+1)/2; n > 0 && len(w.buf) > w.curStart {
 		b := mcBlock{
 			start:     int32(w.curStart),
