@@ -1,5 +1,10 @@
 package extract
 
+// Rules that drop what sits inside or right after the article without
+// being part of it: pointer lines ("Read also: <link>"), short boxes of
+// div text between its paragraphs, and the class and id hints that name
+// a post's meta box.
+
 import (
 	"bytes"
 	"strings"

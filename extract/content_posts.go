@@ -1,6 +1,19 @@
 package extract
 
-import "golang.org/x/net/html/atom"
+// Rules that take in more of a post than the container scoring finds: its
+// continuation and neighbouring posts of annotated links, a container of
+// headings only giving way, the post's title and standfirst, bare web
+// addresses after its paragraphs, and composed characters.
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+	"golang.org/x/text/unicode/norm"
+)
 
 // keepContinuation keeps the paragraphs that go on right after the
 // container c in a sibling element under one negative hint of its own (a
@@ -182,4 +195,126 @@ func (w *mcWalker) keepLinkedTitle(keep []bool, c mcElem) {
 		return
 	}
 	keep[i] = true
+}
+
+// mcIsDescription reports whether element c has itemprop=description: in
+// schema.org microdata, the summary of the item it belongs to.
+func mcIsDescription(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "itemprop" {
+			for _, f := range strings.Fields(at.Val) {
+				if strings.EqualFold(f, "description") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// keepDescription keeps the standfirst that the page marks up as the
+// article's description (itemprop=description) between the headline h
+// and the container c, whatever its length and class names (a news
+// system's "teaser-text" over the body): the blocks of such elements
+// that lie after h and before c, are no headings, sit in no list of
+// teasers below c's and are not mostly links. An author's description
+// (a bio) stands elsewhere: after the text or in a sidebar.
+func (w *mcWalker) keepDescription(keep []bool, c mcElem, h int32) {
+	for i := h + 1; i < c.lo; i++ {
+		b := &w.blocks[i]
+		e := &w.elems[b.elem]
+		if e.description && b.heading == 0 && e.teaser <= c.teaser && 2*b.linkWords <= b.words {
+			keep[i] = true
+		}
+	}
+}
+
+// keepOpeningHeading keeps the heading that opens a post right before its
+// container c when the headline h found by the title is another heading
+// above it (a blog's name that the page title also names, "Blog name:
+// Post title") or none: an h1 to h3 without links, the last block before
+// c, whose element is a sibling of c's under no more negative hints or
+// teasers than c. A date header right over it (see dateHeader) is kept
+// with it, as it is with the headline.
+func (w *mcWalker) keepOpeningHeading(keep []bool, c mcElem, h int32) {
+	i := c.lo - 1
+	if c.parent < 0 || i <= h || i < w.elems[c.parent].lo || keep[i] {
+		return
+	}
+	b := &w.blocks[i]
+	e := &w.elems[b.elem]
+	if b.heading == 0 || b.heading > 3 || b.linkWords > 0 || e.parent != c.parent || e.neg > c.neg || e.teaser > c.teaser {
+		return
+	}
+	keep[i] = true
+	if i > 0 && !keep[i-1] && w.dateHeader(&w.blocks[i-1], b) {
+		keep[i-1] = true
+	}
+}
+
+// keepURLParagraphs keeps the paragraphs (p) that are one bare link, its
+// text a web address ("http://example.org/petition"), right after a kept
+// paragraph of running text (or after another such address), both
+// children of one element, under no more negative hints or teasers than
+// it: a post's source or reference, written out, is part of the post,
+// though it is all link and has no sentence.
+func (w *mcWalker) keepURLParagraphs(keep []bool) {
+	for i := 1; i < len(keep); i++ {
+		b := &w.blocks[i]
+		e := &w.elems[b.elem]
+		if keep[i] || !keep[i-1] || e.tag != atom.P || b.heading != 0 || b.linkWords != b.words || !mcBareURL(w.buf[b.start:b.end]) {
+			continue
+		}
+		prev := &w.blocks[i-1]
+		pe := &w.elems[prev.elem]
+		if pe.tag != atom.P || pe.parent != e.parent || e.neg > pe.neg || e.teaser > pe.teaser || prev.heading != 0 ||
+			!mcBareURL(w.buf[prev.start:prev.end]) && (prev.stops == 0 || w.weak(prev)) {
+			continue
+		}
+		keep[i] = true
+	}
+}
+
+// mcBareURL reports whether text is one web address: no space, opening
+// with "http://", "https://" or "www.".
+func mcBareURL(text []byte) bool {
+	if bytes.ContainsAny(text, " \n") {
+		return false
+	}
+	for _, p := range [...]string{"http://", "https://", "www."} {
+		if len(text) > len(p) && bytes.EqualFold(text[:len(p)], []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nfcBlock composes the decomposed characters in the text of the block
+// being ended, w.buf[w.curStart:]: a page may spell "ü" as "u" and a
+// combining diaeresis, or a Bengali vowel sign in its two parts, and
+// that text is the same as the composed one readers search for and
+// compare with. Each sequence of a character and the marks that combine
+// with it is written in Unicode normalization form C, except that a
+// character standing alone that form C would replace by another single
+// character (a canonical singleton) is left as the page wrote it: the
+// Kelvin sign stays one, not a "K", and so does a CJK compatibility
+// ideograph. The check is one pass over the block (ASCII passes
+// at once); only a block that fails it is rewritten, in one more pass.
+func (w *mcWalker) nfcBlock() {
+	b := w.buf[w.curStart:]
+	if norm.NFC.IsNormal(b) {
+		return
+	}
+	out := make([]byte, 0, len(b))
+	var it norm.Iter
+	it.Init(norm.NFC, b)
+	for !it.Done() {
+		from := it.Pos()
+		seg := it.Next()
+		if src := b[from:it.Pos()]; utf8.RuneCount(src) == 1 && utf8.RuneCount(seg) == 1 {
+			seg = src
+		}
+		out = append(out, seg...)
+	}
+	w.buf = append(w.buf[:w.curStart], out...)
 }
