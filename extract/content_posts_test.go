@@ -5,9 +5,10 @@ import (
 	"testing"
 )
 
-// TestMainTextRecall2 checks article text that the container and its
-// siblings alone would lose, one case per rule of content_recall2.go.
-func TestMainTextRecall2(t *testing.T) {
+// TestMainTextPostParts checks article text that the container and its
+// siblings alone would lose: a post's continuation, posts of annotated
+// links, a container of headings only, titles written as links.
+func TestMainTextPostParts(t *testing.T) {
 	ps := boilerplateArticle(10)
 	// A blog post whose text goes on "below the fold" in a part of its
 	// own named "more", followed by comments, each under a byline.
@@ -147,9 +148,10 @@ func TestMainTextRecall2(t *testing.T) {
 	}
 }
 
-// TestMainTextRecall3 checks article text that the container and its
-// siblings alone would lose, one case per rule of content_recall3.go.
-func TestMainTextRecall3(t *testing.T) {
+// TestMainTextPostHead checks the standfirst marked as the article's
+// description and the heading opening the post right before its
+// container, which the container and its siblings alone would lose.
+func TestMainTextPostHead(t *testing.T) {
 	ps := boilerplateArticle(10)
 	// A news system's article: the headline, a date line, a long lead in
 	// a "teaser-text" box that the microdata names the description, the
@@ -208,10 +210,10 @@ func TestMainTextRecall3(t *testing.T) {
 	}
 }
 
-// TestMainTextRecall4 checks article text that the rules of
-// content_recall4.go keep, one case (or more) per rule, with what they
-// must still leave out.
-func TestMainTextRecall4(t *testing.T) {
+// TestMainTextAddressesAndComposed checks bare web addresses after a
+// post's paragraphs and characters written composed, one case (or more)
+// per rule, with what they must still leave out.
+func TestMainTextAddressesAndComposed(t *testing.T) {
 	ps := boilerplateArticle(6)
 	// A post that closes on the address of the petition it asks readers
 	// to sign, and another that gives its source between paragraphs.
