@@ -1,9 +1,6 @@
 package extract
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestMainTextPostParts checks article text that the container and its
 // siblings alone would lose: a post's continuation, posts of annotated
@@ -68,11 +65,7 @@ func TestMainTextPostParts(t *testing.T) {
 	review := `<html><head><title>Reviews of a meal box service</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/c">Categories</a></li></ul>
 <div class="review"><h2><a href="/r/1">It has changed my week</a></h2><p>` + ps[0] + ` ` + ps[1] + `</p></div>
 <div class="foot"><a href="/about">About us</a> <a href="/jobs">Jobs</a></div></body></html>`
-	tests := []struct {
-		name          string
-		html          string
-		want, wantNot []string
-	}{
+	tests := []mainTextCase{
 		{
 			name:    "the rest of a post under a more hint",
 			html:    more,
@@ -128,24 +121,7 @@ func TestMainTextPostParts(t *testing.T) {
 			wantNot: []string{"Home", "About us"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := MainText(strings.NewReader(tt.html))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range tt.want {
-				if !strings.Contains(got, s) {
-					t.Errorf("MainText = %q, want it to contain %q", got, s)
-				}
-			}
-			for _, s := range tt.wantNot {
-				if strings.Contains(got, s) {
-					t.Errorf("MainText = %q, should not contain %q", got, s)
-				}
-			}
-		})
-	}
+	runMainTextCases(t, tests)
 }
 
 // TestMainTextPostHead checks the standfirst marked as the article's
@@ -172,11 +148,7 @@ func TestMainTextPostHead(t *testing.T) {
 <div class="post-body"><p>` + ps[5] + `</p><p>` + ps[6] + `</p><p>` + ps[7] + `</p><p>` + ps[8] + `</p><p>` + ps[9] + `</p></div>
 <p class="post-footer">posted by Crawler Notes at 7:10 AM | <a href="#c">0 comments</a> | <a href="/share">share this</a> | <a href="/label/q">queues</a></p></div>
 <div class="sidebar"><h2>About Me</h2><p><a href="/me">Name: Crawler Notes</a></p></div></div></body></html>`
-	tests := []struct {
-		name          string
-		html          string
-		want, wantNot []string
-	}{
+	tests := []mainTextCase{
 		{
 			name:    "long lead marked as the description",
 			html:    news,
@@ -190,24 +162,7 @@ func TestMainTextPostHead(t *testing.T) {
 			wantNot: []string{"About Me", "posted by"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := MainText(strings.NewReader(tt.html))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range tt.want {
-				if !strings.Contains(got, s) {
-					t.Errorf("MainText = %q, want it to contain %q", got, s)
-				}
-			}
-			for _, s := range tt.wantNot {
-				if strings.Contains(got, s) {
-					t.Errorf("MainText = %q, should not contain %q", got, s)
-				}
-			}
-		})
-	}
+	runMainTextCases(t, tests)
 }
 
 // TestMainTextAddressesAndComposed checks bare web addresses after a
@@ -227,11 +182,7 @@ func TestMainTextAddressesAndComposed(t *testing.T) {
 	// the Kelvin sign, which is a character of its own.
 	decomposed := `<html><head><title>Child seats</title></head><body><div class="post"><h2>Child seats</h2><p>` + ps[5] + `</p>` +
 		"<p>Besonders bei Babyschalen sollte gepru\u0308ft werden, ob die Gurtla\u0308nge ausreicht. The pattern [a-z] also matches \u212a (U+212A, Kelvin sign) in Unicode mode.</p></div></body></html>"
-	tests := []struct {
-		name          string
-		html          string
-		want, wantNot []string
-	}{
+	tests := []mainTextCase{
 		{
 			name:    "web address closing a post",
 			html:    petition,
@@ -251,22 +202,5 @@ func TestMainTextAddressesAndComposed(t *testing.T) {
 			wantNot: []string{"u\u0308", "a\u0308", "matches K"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := MainText(strings.NewReader(tt.html))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range tt.want {
-				if !strings.Contains(got, s) {
-					t.Errorf("MainText = %q, want it to contain %q", got, s)
-				}
-			}
-			for _, s := range tt.wantNot {
-				if strings.Contains(got, s) {
-					t.Errorf("MainText = %q, should not contain %q", got, s)
-				}
-			}
-		})
-	}
+	runMainTextCases(t, tests)
 }

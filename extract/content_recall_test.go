@@ -6,6 +6,36 @@ import (
 	"testing"
 )
 
+// mainTextCase is a page and the texts MainText must and must not return.
+type mainTextCase struct {
+	name          string
+	html          string
+	want, wantNot []string
+}
+
+// runMainTextCases runs MainText on each case's page in a subtest.
+func runMainTextCases(t *testing.T, tests []mainTextCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := MainText(strings.NewReader(tt.html))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(got, s) {
+					t.Errorf("MainText = %q, want it to contain %q", got, s)
+				}
+			}
+			for _, s := range tt.wantNot {
+				if strings.Contains(got, s) {
+					t.Errorf("MainText = %q, should not contain %q", got, s)
+				}
+			}
+		})
+	}
+}
+
 // TestMainTextRecall checks article text that a finder looking only for the
 // best-scoring element, and trusting every class name, would lose.
 func TestMainTextRecall(t *testing.T) {
@@ -62,12 +92,7 @@ func TestMainTextRecall(t *testing.T) {
 		live += `<div class="live-comment"><div class="minute">` + strconv.Itoa(90-10*i) + `'</div><div class="live-comment-body">` + ps[i] + `</div></div>`
 	}
 	live += `</div></main></body>`
-	tests := []struct {
-		name    string
-		html    string
-		want    []string
-		wantNot []string
-	}{
+	tests := []mainTextCase{
 		{
 			// A signature written as one more paragraph after the last:
 			// a fragment, but not one at the edge of the article (the
@@ -342,24 +367,7 @@ func TestMainTextRecall(t *testing.T) {
 			wantNot: []string{"Home"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := MainText(strings.NewReader(tt.html))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range tt.want {
-				if !strings.Contains(got, s) {
-					t.Errorf("MainText = %q, want it to contain %q", got, s)
-				}
-			}
-			for _, s := range tt.wantNot {
-				if strings.Contains(got, s) {
-					t.Errorf("MainText = %q, should not contain %q", got, s)
-				}
-			}
-		})
-	}
+	runMainTextCases(t, tests)
 }
 
 // TestMainTextRepeatedNotes checks that a paragraph the article repeats
