@@ -398,8 +398,10 @@ func (w *mcWalker) trim(keep []bool) {
 	w.dropLabels(keep)
 	w.dropPointers(keep)
 	w.dropTrailingPointers(keep)
-	w.dropInlineBoxes(keep)
-	w.dropClosingBox(keep)
+	// Neither rule drops a paragraph, so both read the same sums.
+	sum, par := w.textParas(keep)
+	w.dropInlineBoxes(keep, sum, par)
+	w.dropClosingBox(keep, sum, par)
 	next := int8(0) // heading level of the next kept block, 0 for text, -1 for none
 	next = -1
 	for i := len(keep) - 1; i >= 0; i-- {
@@ -451,35 +453,8 @@ func (w *mcWalker) dropLabels(keep []bool) {
 // steps, not a list of specifications): a last part of the text in a
 // wrapper of its own, an excerpt's note, a "see also" passage, a recipe
 // card; appeals and author boxes are shorter.
-func (w *mcWalker) dropClosingBox(keep []bool) {
-	if w.wt.boxShare <= 0 {
-		return
-	}
-	// Per element: the words, number and last block of its kept
-	// paragraphs, and whether it is par or one of its ancestors.
-	type elemSum struct {
-		words, paras, last int32
-		anc                bool
-	}
-	sum := make([]elemSum, len(w.elems))
-	par := int32(-1)
-	for i, k := range keep {
-		b := &w.blocks[i]
-		if !k || b.heading != 0 || w.weak(b) || w.elems[b.elem].tag != atom.P {
-			continue
-		}
-		p := w.elems[b.elem].parent
-		if p < 0 {
-			continue
-		}
-		sum[p].words += b.words
-		sum[p].paras++
-		sum[p].last = int32(i)
-		if par < 0 || sum[p].words > sum[par].words {
-			par = p
-		}
-	}
-	if par < 0 || sum[par].paras < 3 {
+func (w *mcWalker) dropClosingBox(keep []bool, sum []mcParaSum, par int32) {
+	if w.wt.boxShare <= 0 || par < 0 || sum[par].paras < 3 {
 		return
 	}
 	// par and its ancestors: a box is a child of one of them.
@@ -545,6 +520,41 @@ func (w *mcWalker) dropClosingBox(keep []bool) {
 	for _, i := range box {
 		keep[i] = false
 	}
+}
+
+// mcParaSum is what the kept paragraphs (p elements of running text)
+// that are children of one element add up to.
+type mcParaSum struct {
+	words, paras int32
+	first, last  int32 // their first and last blocks
+	anc          bool  // dropClosingBox: the element is par or one of its ancestors
+}
+
+// textParas sums the kept paragraphs per parent element. par is the
+// element whose paragraphs hold the most words, -1 when there is none.
+func (w *mcWalker) textParas(keep []bool) (sum []mcParaSum, par int32) {
+	sum = make([]mcParaSum, len(w.elems))
+	par = -1
+	for i, k := range keep {
+		b := &w.blocks[i]
+		if !k || b.heading != 0 || w.weak(b) || w.elems[b.elem].tag != atom.P {
+			continue
+		}
+		p := w.elems[b.elem].parent
+		if p < 0 {
+			continue
+		}
+		if sum[p].paras == 0 {
+			sum[p].first = int32(i)
+		}
+		sum[p].last = int32(i)
+		sum[p].words += b.words
+		sum[p].paras++
+		if par < 0 || sum[p].words > sum[par].words {
+			par = p
+		}
+	}
+	return sum, par
 }
 
 // inCell reports whether element e is a table cell or in one (a cell's

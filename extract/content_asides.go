@@ -138,32 +138,7 @@ func mcIDNeg(c *html.Node) bool {
 // cell, code or heading), together fewer than captionWords words, at
 // least one of them running text (a box of fragments alone may be the
 // subheading of the paragraph after it: "10", "Maori Warrior Masks").
-func (w *mcWalker) dropInlineBoxes(keep []bool) {
-	type elemSum struct {
-		words, paras int32
-		first, last  int32
-	}
-	sum := make([]elemSum, len(w.elems))
-	par := int32(-1)
-	for i, k := range keep {
-		b := &w.blocks[i]
-		if !k || b.heading != 0 || w.weak(b) || w.elems[b.elem].tag != atom.P {
-			continue
-		}
-		p := w.elems[b.elem].parent
-		if p < 0 {
-			continue
-		}
-		if sum[p].paras == 0 {
-			sum[p].first = int32(i)
-		}
-		sum[p].last = int32(i)
-		sum[p].words += b.words
-		sum[p].paras++
-		if par < 0 || sum[p].words > sum[par].words {
-			par = p
-		}
-	}
+func (w *mcWalker) dropInlineBoxes(keep []bool, sum []mcParaSum, par int32) {
 	if par < 0 || sum[par].paras < 3 {
 		return
 	}

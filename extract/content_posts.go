@@ -7,7 +7,6 @@ package extract
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -199,18 +198,7 @@ func (w *mcWalker) keepLinkedTitle(keep []bool, c mcElem) {
 
 // mcIsDescription reports whether element c has itemprop=description: in
 // schema.org microdata, the summary of the item it belongs to.
-func mcIsDescription(c *html.Node) bool {
-	for _, at := range c.Attr {
-		if at.Key == "itemprop" {
-			for _, f := range strings.Fields(at.Val) {
-				if strings.EqualFold(f, "description") {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
+func mcIsDescription(c *html.Node) bool { return mcItemprop(c, "description") }
 
 // keepDescription keeps the standfirst that the page marks up as the
 // article's description (itemprop=description) between the headline h

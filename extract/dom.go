@@ -754,11 +754,15 @@ func mcCaptionClass(c *html.Node) bool {
 }
 
 // mcIsArticleBody reports whether c is marked itemprop=articleBody.
-func mcIsArticleBody(c *html.Node) bool {
+func mcIsArticleBody(c *html.Node) bool { return mcItemprop(c, "articleBody") }
+
+// mcItemprop reports whether one of c's microdata item properties
+// (itemprop, a space-separated list) is name.
+func mcItemprop(c *html.Node, name string) bool {
 	for _, at := range c.Attr {
 		if at.Key == "itemprop" {
 			for _, f := range strings.Fields(at.Val) {
-				if strings.EqualFold(f, "articleBody") {
+				if strings.EqualFold(f, name) {
 					return true
 				}
 			}
