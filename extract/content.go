@@ -398,6 +398,7 @@ func (w *mcWalker) trim(keep []bool) {
 	w.dropLabels(keep)
 	w.dropPointers(keep)
 	w.dropTrailingPointers(keep)
+	w.dropContactLines(keep)
 	// Neither rule drops a paragraph, so both read the same sums.
 	sum, par := w.textParas(keep)
 	w.dropInlineBoxes(keep, sum, par)

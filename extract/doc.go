@@ -424,7 +424,13 @@
 //     one element, or after the last paragraph of running text (a contact
 //     box's "Website:" and "Facebook:" lines; a four-word label such as
 //     "Continue reading at Example:" stays: it leads to the rest of an
-//     excerpt, and Dragnet counts it); so do boxes set between the
+//     excerpt, and Dragnet counts it); so do contact lines anywhere
+//     among the kept blocks, linked or not (a p or div, not in a list
+//     item, definition or table cell, that is a label of at most three
+//     words ending in a colon and one address: a web address, a domain or
+//     file path, an e-mail address or a handle, as in "Twitter: @example",
+//     "Website: example.org", a fact box's or a contact box's lines, or
+//     "Source code: Lib/json.py"); so do boxes set between the
 //     paragraphs (a sign-up box, a teaser, in markup that names nothing):
 //     a div child of the element holding most of the kept paragraphs (three
 //     or more), between its first and its last one, whose kept blocks are

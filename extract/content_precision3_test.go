@@ -1,0 +1,57 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMainTextPrecision3 checks the lines kept with an article that
+// point away from it without being links to other articles.
+func TestMainTextPrecision3(t *testing.T) {
+	ps := boilerplateArticle(6)
+	tests := []struct {
+		name          string
+		inside, after string
+		gone, kept    []string
+	}{
+		{
+			// A fact box between the paragraphs and a contact box after
+			// them: a label and one address each, linked or not.
+			name:   "contact lines",
+			inside: `<div class="facts"><div>Company: Crawler Times</div><div>Website: crawler.example</div></div>`,
+			after: `<p>Twitter: @crawlertimes</p><p>Facebook: www.facebook.example/crawlertimes</p>` +
+				`<p>Mail: <a href="mailto:desk@crawler.example">desk@crawler.example</a></p>`,
+			gone: []string{"Website", "@crawlertimes", "facebook.example", "desk@crawler.example"},
+		},
+		{
+			// A label and a few words, or an address in a list of
+			// data, stay.
+			name:  "label and text",
+			after: `<p>Note: crawlers.</p><ul><li>Polite crawling at scale, in a list of its own for readers who like lists.</li><li>Website: crawler.example</li></ul>`,
+			kept:  []string{"Note: crawlers.", "Website: crawler.example"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := MainText(strings.NewReader(boilerplatePage(ps, tt.inside, tt.after, "")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ps {
+				if !strings.Contains(got, p) {
+					t.Errorf("paragraph %.40q lost; got %q", p, got)
+				}
+			}
+			for _, s := range tt.gone {
+				if strings.Contains(got, s) {
+					t.Errorf("MainText kept %q:\n%s", s, got)
+				}
+			}
+			for _, s := range tt.kept {
+				if !strings.Contains(got, s) {
+					t.Errorf("MainText lost %q:\n%s", s, got)
+				}
+			}
+		})
+	}
+}
