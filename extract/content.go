@@ -690,6 +690,9 @@ func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	if b.repeats >= 3 && b.words == 1 && w.weak(b) && !w.inCell(b.elem) {
 		return false
 	}
+	if w.negInlineOut(b) {
+		return false
+	}
 	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) && !w.credit(b) &&
 		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
 }

@@ -6,6 +6,7 @@ package extract
 import (
 	"bytes"
 
+	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
@@ -63,4 +64,27 @@ func mcAddress(t []byte) bool {
 		}
 	}
 	return true
+}
+
+// negInlineWalk visits the inline element c, which has a negative class
+// or id hint (a rating widget's or a byline's span), counting the words
+// inside it as under that hint.
+func (w *mcWalker) negInlineWalk(c *html.Node, depth int, elem int32, inArticle bool) {
+	w.inNeg++
+	if c.DataAtom == atom.A {
+		w.inLink++
+		w.walk(c, depth, elem, inArticle)
+		w.inLink--
+	} else {
+		w.walk(c, depth, elem, inArticle)
+	}
+	w.inNeg--
+}
+
+// negInlineOut reports whether block b is all text of inline elements
+// with a negative hint ("<span class=post-ratings>", "<span
+// class=byline>") inside a region without one: such text is the
+// boilerplate the hint names, though its element is no block of its own.
+func (w *mcWalker) negInlineOut(b *mcBlock) bool {
+	return b.negInline && !w.noHints && !w.negRelax
 }

@@ -24,6 +24,15 @@ func TestMainTextPrecision3(t *testing.T) {
 			gone: []string{"Website", "@crawlertimes", "facebook.example", "desk@crawler.example"},
 		},
 		{
+			// A rating widget written as a span with a negative class,
+			// its text loose in the article's element; a span with such
+			// a class inside a paragraph leaves the paragraph alone.
+			name:  "text of inline elements with a negative hint",
+			after: `<span class="post-ratings">(No ratings yet) Loading...</span><p>The crawler kept <span class="tag">politeness</span> first, and the site owners thanked it.</p>`,
+			gone:  []string{"No ratings yet"},
+			kept:  []string{"The crawler kept politeness first, and the site owners thanked it."},
+		},
+		{
 			// A label and a few words, or an address in a list of
 			// data, stay.
 			name:  "label and text",

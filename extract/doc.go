@@ -381,7 +381,9 @@
 //     back away."), not a list of related titles.
 //  7. Output: the region's blocks, except those more than 80 % links,
 //     inside a negatively hinted element or a teaser list within the
-//     region, or captions (the text of an element of ≤ 25 words that holds
+//     region, or all of whose words lie in inline elements (span, a ...)
+//     with a negative hint (a rating widget's "<span class=post-ratings>"
+//     loose in the article's element), or captions (the text of an element of ≤ 25 words that holds
 //     an image of unknown or ≥ 50 px size, or whose parent does, or that
 //     follows with no text in between a sibling holding such an image and
 //     no text; an image inside a paragraph or list item illustrates its

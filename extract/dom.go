@@ -29,6 +29,7 @@ type mcBlock struct {
 	repeats    int32   // blocks on the page with the same text, itself included
 	ld         float32 // share of words in the page's JSON-LD articleBody (if hasLD)
 	linkAt     int32   // 1 + the words before its first linked word, 0 when none is linked
+	negInline  bool    // all its words are inside inline elements with a negative hint
 }
 
 // mcElem is a block-level element; its blocks are blocks[lo:hi] because
@@ -72,6 +73,7 @@ type mcWalker struct {
 	inWord, space             bool
 	dot                       bool // the last character was a '.' counted as a stop (after a digit)
 	inLink                    int
+	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
 	root                      *html.Node
 	bodyLen                   int     // text bytes under root, for form decisions; -1 until needed
 	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
@@ -158,6 +160,7 @@ func (w *mcWalker) text(s string) {
 		switch {
 		case r >= 0x2E80 && mcIsCJK(r):
 			w.cjk++
+			w.negCJK += min(w.inNeg, 1)
 			if w.inLink > 0 {
 				w.linkCJK++
 			}
@@ -165,6 +168,7 @@ func (w *mcWalker) text(s string) {
 		case !w.inWord:
 			w.inWord = true
 			w.words++
+			w.negWords += min(w.inNeg, 1)
 			if w.inLink > 0 {
 				w.link++
 				if w.linkAt == 0 {
@@ -211,6 +215,7 @@ func (w *mcWalker) flush(elem int32) {
 			linkAt:    int32(w.linkAt),
 			stops:     int32(w.stops),
 			elem:      elem,
+			negInline: w.negWords+(w.negCJK+1)/2 >= n && w.negWords+w.negCJK > 0,
 		}
 		if elem >= 0 {
 			switch t := w.elems[elem].tag; t {
@@ -225,6 +230,7 @@ func (w *mcWalker) flush(elem int32) {
 	w.curStart = len(w.buf)
 	w.words, w.link, w.cjk, w.linkCJK, w.stops = 0, 0, 0, 0, 0
 	w.linkAt = 0
+	w.negWords, w.negCJK = 0, 0
 	w.dot = false
 	w.inWord, w.space = false, false
 }
@@ -285,6 +291,10 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	}
 	if neg && pos {
 		neg, pos = mcIDNeg(c), false
+	}
+	if neg && !mcIsBlock(a) {
+		w.negInlineWalk(c, depth, elem, inArticle)
+		return
 	}
 	if !mcIsBlock(a) {
 		if a == atom.A {
