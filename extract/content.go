@@ -399,6 +399,7 @@ func (w *mcWalker) trim(keep []bool) {
 	w.dropPointers(keep)
 	w.dropTrailingPointers(keep)
 	w.dropContactLines(keep)
+	w.dropStampedItems(keep)
 	// Neither rule drops a paragraph, so both read the same sums.
 	sum, par := w.textParas(keep)
 	w.dropInlineBoxes(keep, sum, par)

@@ -88,3 +88,89 @@ func (w *mcWalker) negInlineWalk(c *html.Node, depth int, elem int32, inArticle 
 func (w *mcWalker) negInlineOut(b *mcBlock) bool {
 	return b.negInline && !w.noHints && !w.negRelax
 }
+
+// mcStampUp is how many levels above a time-stamp line the item of a
+// list of comments is looked for.
+const mcStampUp = 6
+
+// dropStampedItems drops the kept blocks of a list of comments (or of
+// other posts) kept with the article: three or more sibling elements
+// built from one template (mcSignature), each holding a short line with
+// a clock time ("posted on 25 October 2012 at 2:11 AM by ..."), when
+// their kept words are fewer than the kept words outside them (the
+// article is elsewhere; on a live blog the items are the article).
+func (w *mcWalker) dropStampedItems(keep []bool) {
+	type key struct {
+		parent int32
+		sig    uint32
+	}
+	count := map[key]int32{}
+	last := map[key]int32{} // the last item counted, so that each counts once
+	for i, k := range keep {
+		b := &w.blocks[i]
+		if !k || !w.stampLine(b) {
+			continue
+		}
+		for e, up := b.elem, 0; e > 0 && up < mcStampUp; e, up = w.elems[e].parent, up+1 {
+			x := &w.elems[e]
+			kk := key{x.parent, x.sig}
+			if l, ok := last[kk]; ok && l == e {
+				continue
+			}
+			last[kk] = e
+			count[kk]++
+		}
+	}
+	var items []int32
+	for e := int32(1); e < int32(len(w.elems)); e++ {
+		x := &w.elems[e]
+		if count[key{x.parent, x.sig}] >= 3 {
+			items = append(items, e)
+		}
+	}
+	if len(items) == 0 {
+		return
+	}
+	in := make([]bool, len(keep))
+	for _, e := range items {
+		for i := w.elems[e].lo; i < w.elems[e].hi; i++ {
+			in[i] = true
+		}
+	}
+	inside, outside := int32(0), int32(0)
+	for i, k := range keep {
+		if !k {
+			continue
+		}
+		if in[i] {
+			inside += w.blocks[i].words
+		} else {
+			outside += w.blocks[i].words
+		}
+	}
+	if inside >= outside {
+		return
+	}
+	for i := range keep {
+		if in[i] {
+			keep[i] = false
+		}
+	}
+}
+
+// stampLine reports whether block b is a short line (fewer than 20
+// words, no heading, no code or table cell) holding a clock time: one or
+// two digits, a colon, two digits ("10:22", "9:04 AM").
+func (w *mcWalker) stampLine(b *mcBlock) bool {
+	if b.heading != 0 || b.words >= 20 || w.elems[b.elem].tag == atom.Pre || w.inCell(b.elem) {
+		return false
+	}
+	text := w.buf[b.start:b.end]
+	digit := func(i int) bool { return i >= 0 && i < len(text) && '0' <= text[i] && text[i] <= '9' }
+	for i := 0; i < len(text); i++ {
+		if text[i] == ':' && digit(i-1) && !digit(i-3) && digit(i+1) && digit(i+2) && !digit(i+3) {
+			return true
+		}
+	}
+	return false
+}

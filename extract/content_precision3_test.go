@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,22 @@ func TestMainTextPrecision3(t *testing.T) {
 			kept:  []string{"Note: crawlers.", "Website: crawler.example"},
 		},
 	}
+	var comments strings.Builder
+	comments.WriteString(`<h3>Responses</h3>`)
+	for i, who := range []string{"Ann", "Bob", "Cy"} {
+		fmt.Fprintf(&comments, `<div class="item"><div class="says">Thank you for this piece, it helped me tune crawler number %d of ours.</div><p class="foot">posted on Thursday, October 25, 2012 at %d:1%d PM by %s</p></div>`, i, i+2, i, who)
+	}
+	tests = append(tests, struct {
+		name          string
+		inside, after string
+		gone, kept    []string
+	}{
+		// Comments after the article, in markup that names nothing:
+		// three items of one template, each with a time-stamped line.
+		name:  "items with a time stamp after the article",
+		after: comments.String(),
+		gone:  []string{"Thank you for this piece", "posted on Thursday"},
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := MainText(strings.NewReader(boilerplatePage(ps, tt.inside, tt.after, "")))
@@ -62,5 +79,26 @@ func TestMainTextPrecision3(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMainTextLiveBlog checks that time-stamped entries that are the
+// article (a live blog) are kept.
+func TestMainTextLiveBlog(t *testing.T) {
+	ps := boilerplateArticle(6)
+	var sb strings.Builder
+	sb.WriteString(`<html><head><title>Crawl day live - The Crawler Times</title></head><body><main><h1>Crawl day live</h1>`)
+	for i, p := range ps {
+		fmt.Fprintf(&sb, `<div class="entry"><p class="when">Updated at 10:%02d AM</p><p>%s</p></div>`, 10+i, p)
+	}
+	sb.WriteString(`</main></body></html>`)
+	got, err := MainText(strings.NewReader(sb.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if !strings.Contains(got, p) {
+			t.Errorf("entry %.40q lost; got %q", p, got)
+		}
 	}
 }
