@@ -26,10 +26,10 @@ type mcBlock struct {
 	stops      int32   // sentence-ending punctuation marks
 	elem       int32   // innermost enclosing block element (index into elems)
 	heading    int8    // 1..6 inside h1..h6, 0 otherwise
+	negInline  bool    // all its words are inside inline elements with a negative hint
 	repeats    int32   // blocks on the page with the same text, itself included
 	ld         float32 // share of words in the page's JSON-LD articleBody (if hasLD)
 	linkAt     int32   // 1 + the words before its first linked word, 0 when none is linked
-	negInline  bool    // all its words are inside inline elements with a negative hint
 }
 
 // mcElem is a block-level element; its blocks are blocks[lo:hi] because
