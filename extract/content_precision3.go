@@ -106,6 +106,7 @@ func (w *mcWalker) dropStampedItems(keep []bool) {
 	}
 	count := map[key]int32{}
 	last := map[key]int32{} // the last item counted, so that each counts once
+	var held []int32        // the elements holding a time-stamped line, each once per key
 	for i, k := range keep {
 		b := &w.blocks[i]
 		if !k || !w.stampLine(b) {
@@ -119,12 +120,16 @@ func (w *mcWalker) dropStampedItems(keep []bool) {
 			}
 			last[kk] = e
 			count[kk]++
+			held = append(held, e)
 		}
 	}
+	// The items: elements of a template three or more of which hold a
+	// time-stamped line, each holding one (a sibling of the same
+	// template without one, such as the article's own paragraph, is no
+	// item).
 	var items []int32
-	for e := int32(1); e < int32(len(w.elems)); e++ {
-		x := &w.elems[e]
-		if count[key{x.parent, x.sig}] >= 3 {
+	for _, e := range held {
+		if x := &w.elems[e]; count[key{x.parent, x.sig}] >= 3 {
 			items = append(items, e)
 		}
 	}

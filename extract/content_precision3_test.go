@@ -102,3 +102,29 @@ func TestMainTextLiveBlog(t *testing.T) {
 		}
 	}
 }
+
+// TestMainTextStampedParagraphs checks that paragraphs of the article
+// that are siblings of time-stamped lines of the same tag are no items
+// of a list of comments: only elements holding such a line are.
+func TestMainTextStampedParagraphs(t *testing.T) {
+	ps := boilerplateArticle(9)
+	var sb strings.Builder
+	sb.WriteString(`<html><head><title>Crawl day - The Crawler Times</title></head><body><main><h1>Crawl day</h1><div class="body"><div class="part">`)
+	for i, p := range ps[:3] {
+		fmt.Fprintf(&sb, `<p>%s</p><p>Updated at 10:%d0 AM</p>`, p, i+1)
+	}
+	sb.WriteString(`</div><div class="part-two">`)
+	for _, p := range ps[3:] {
+		fmt.Fprintf(&sb, `<p>%s</p>`, p)
+	}
+	sb.WriteString(`</div></div></main></body></html>`)
+	got, err := MainText(strings.NewReader(sb.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if !strings.Contains(got, p) {
+			t.Errorf("paragraph %.40q lost; got %q", p, got)
+		}
+	}
+}
