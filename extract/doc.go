@@ -296,9 +296,10 @@
 //     Han, kana, Hangul and Thai characters count half a word each), words
 //     inside links, sentence-ending marks (. ! ? 。 ！ ？ ؟ । ...; a full
 //     stop between two digits, as in a date or a decimal, is none), heading
-//     level and how often its text recurs on the page. These are
-//     language-neutral. Class and id names give weaker hints: a name with a
-//     boilerplate token (comment, nav, share, related, newsletter, cookie,
+//     level, how often its text recurs on the page, and whether all its
+//     words lie in inline elements (span, a ...) with a negative class or
+//     id hint (below). These are language-neutral. Class and id names
+//     give weaker hints: a name with a boilerplate token (comment, nav, share, related, newsletter, cookie,
 //     consent, byline, author, bio, tags, toc, breadcrumb, meta, ...)
 //     counts against, also in compounds such as "entry-meta" or
 //     "article-related" and when an article word runs into "meta" in one
