@@ -299,7 +299,8 @@
 //     level, how often its text recurs on the page, and whether all its
 //     words lie in inline elements (span, a ...) with a negative class or
 //     id hint (below). These are language-neutral. Class and id names
-//     give weaker hints: a name with a boilerplate token (comment, nav, share, related, newsletter, cookie,
+//     give weaker hints: a name with a boilerplate token (comment, nav,
+//     share, related, newsletter, cookie,
 //     consent, byline, author, bio, tags, toc, breadcrumb, meta, ...)
 //     counts against, also in compounds such as "entry-meta" or
 //     "article-related" and when an article word runs into "meta" in one
