@@ -67,8 +67,9 @@ func mcAddress(t []byte) bool {
 }
 
 // negInlineWalk visits the inline element c, which has a negative class
-// or id hint (a rating widget's or a byline's span), counting the words
-// inside it as under that hint.
+// or id hint (a rating widget's or a byline's span) or a class naming a
+// caption (a photo's caption or credit written as a span), counting the
+// words inside it as under that hint.
 func (w *mcWalker) negInlineWalk(c *html.Node, depth int, elem int32, inArticle bool) {
 	w.inNeg++
 	if c.DataAtom == atom.A {
@@ -83,8 +84,9 @@ func (w *mcWalker) negInlineWalk(c *html.Node, depth int, elem int32, inArticle 
 
 // negInlineOut reports whether block b is all text of inline elements
 // with a negative hint ("<span class=post-ratings>", "<span
-// class=byline>") inside a region without one: such text is the
-// boilerplate the hint names, though its element is no block of its own.
+// class=byline>") or a caption class ("<span class=img-caption>"):
+// such text is the boilerplate or the caption the class names, though
+// its element is no block of its own.
 func (w *mcWalker) negInlineOut(b *mcBlock) bool {
 	return b.negInline && !w.noHints && !w.negRelax
 }
@@ -174,6 +176,40 @@ func (w *mcWalker) stampLine(b *mcBlock) bool {
 	digit := func(i int) bool { return i >= 0 && i < len(text) && '0' <= text[i] && text[i] <= '9' }
 	for i := 0; i < len(text); i++ {
 		if text[i] == ':' && digit(i-1) && !digit(i-3) && digit(i+1) && digit(i+2) && !digit(i+3) {
+			return true
+		}
+	}
+	return false
+}
+
+// mcInlineCaption reports whether c's class attribute names a caption, as
+// mcCaptionClass does, without allocating (this runs for every inline
+// element with a class).
+func mcInlineCaption(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "class" {
+			v := at.Val[:min(len(at.Val), 256)]
+			return mcContainsFold(v, "caption") || mcContainsFold(v, "legend")
+		}
+	}
+	return false
+}
+
+// mcContainsFold reports whether s contains the lowercase ASCII word sub,
+// ignoring ASCII case.
+func mcContainsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
 			return true
 		}
 	}

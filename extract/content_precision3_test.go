@@ -34,6 +34,15 @@ func TestMainTextPrecision3(t *testing.T) {
 			kept:  []string{"The crawler kept politeness first, and the site owners thanked it."},
 		},
 		{
+			// A photo's caption written as a span with a caption class
+			// inside a paragraph of its own goes; a paragraph holding
+			// such a span and text of its own stays.
+			name:   "caption written as a span",
+			inside: `<p><img src="/crawler.jpg" alt=""><br><span class="img-caption">The crawler at work in the data centre (Ann Lens / Agency)</span></p><p>Its log, <span class="legend">a long list</span>, ran to a thousand lines that night.</p>`,
+			gone:   []string{"The crawler at work", "Ann Lens"},
+			kept:   []string{"Its log, a long list, ran to a thousand lines that night."},
+		},
+		{
 			// A label and a few words, or an address in a list of
 			// data, stay.
 			name:  "label and text",

@@ -298,7 +298,8 @@
 //     stop between two digits, as in a date or a decimal, is none), heading
 //     level, how often its text recurs on the page, and whether all its
 //     words lie in inline elements (span, a ...) with a negative class or
-//     id hint (below). These are language-neutral. Class and id names
+//     id hint (below) or a class naming a caption (step 7). These are
+//     language-neutral. Class and id names
 //     give weaker hints: a name with a boilerplate token (comment, nav,
 //     share, related, newsletter, cookie,
 //     consent, byline, author, bio, tags, toc, breadcrumb, meta, ...)
@@ -384,8 +385,9 @@
 //  7. Output: the region's blocks, except those more than 80 % links,
 //     inside a negatively hinted element or a teaser list within the
 //     region, or all of whose words lie in inline elements (span, a ...)
-//     with a negative hint (a rating widget's "<span class=post-ratings>"
-//     loose in the article's element), or captions (the text of an element of ≤ 25 words that holds
+//     with a negative hint or a class naming a caption (a rating widget's
+//     "<span class=post-ratings>" loose in the article's element, a
+//     photo's "<span class=img-caption>"), or captions (the text of an element of ≤ 25 words that holds
 //     an image of unknown or ≥ 50 px size, or whose parent does, or that
 //     follows with no text in between a sibling holding such an image and
 //     no text; an image inside a paragraph or list item illustrates its

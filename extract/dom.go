@@ -26,7 +26,7 @@ type mcBlock struct {
 	stops      int32   // sentence-ending punctuation marks
 	elem       int32   // innermost enclosing block element (index into elems)
 	heading    int8    // 1..6 inside h1..h6, 0 otherwise
-	negInline  bool    // all its words are inside inline elements with a negative hint
+	negInline  bool    // all its words are inside inline elements with a negative hint or a caption class
 	repeats    int32   // blocks on the page with the same text, itself included
 	ld         float32 // share of words in the page's JSON-LD articleBody (if hasLD)
 	linkAt     int32   // 1 + the words before its first linked word, 0 when none is linked
@@ -292,7 +292,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	if neg && pos {
 		neg, pos = mcIDNeg(c), false
 	}
-	if neg && !mcIsBlock(a) {
+	if !mcIsBlock(a) && (neg || mcInlineCaption(c)) {
 		w.negInlineWalk(c, depth, elem, inArticle)
 		return
 	}
