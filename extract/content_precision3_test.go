@@ -137,3 +137,17 @@ func TestMainTextStampedParagraphs(t *testing.T) {
 		}
 	}
 }
+
+// TestMainTextCaptionSpanPost checks that on a photo post, whose only
+// text is its caption, a caption written as a span is kept.
+func TestMainTextCaptionSpanPost(t *testing.T) {
+	const page = `<html><head><title>Sunset - Crawler Photos</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/photos">Photos</a></li></ul>` +
+		`<article><h1>Sunset</h1><p><img src="/sunset.jpg" alt=""><br><span class="photo-caption">Sunset over the data centre, taken from the roof at dusk by the night crew.</span></p></article></body></html>`
+	got, err := MainText(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Sunset over the data centre"; !strings.Contains(got, want) {
+		t.Errorf("MainText = %q, want it to contain %q", got, want)
+	}
+}
