@@ -398,7 +398,6 @@ func (w *mcWalker) trim(keep []bool) {
 	w.dropLabels(keep)
 	w.dropPointers(keep)
 	w.dropTrailingPointers(keep)
-	w.dropContactLines(keep)
 	w.dropStampedItems(keep)
 	// Neither rule drops a paragraph, so both read the same sums.
 	sum, par := w.textParas(keep)

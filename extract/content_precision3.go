@@ -4,67 +4,9 @@ package extract
 // it.
 
 import (
-	"bytes"
-
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
-
-// dropContactLines drops the contact lines among the kept blocks: a
-// short label ending in a colon followed by one address, linked or not
-// ("Twitter: @example", "Facebook: www.facebook.com/example", "Website:
-// example.org"): a contact box's lines, a company fact box's web site.
-// They point away from the text, as a pointer line does; unlike one,
-// they need no link.
-func (w *mcWalker) dropContactLines(keep []bool) {
-	for i, k := range keep {
-		if k && w.contactLine(&w.blocks[i]) {
-			keep[i] = false
-		}
-	}
-}
-
-// contactLine reports whether block b is a contact line: a p or div
-// element, not in a list item, a definition or a table cell (there a
-// label and an address are data), whose text is a label of at most
-// mcPointerLabel words ending in a colon, then one address (mcAddress).
-func (w *mcWalker) contactLine(b *mcBlock) bool {
-	if b.heading != 0 || b.words < 2 || b.words > mcPointerLabel+1 {
-		return false
-	}
-	e := &w.elems[b.elem]
-	if e.tag != atom.P && e.tag != atom.Div || w.inCell(b.elem) || e.parent >= 0 && (w.elems[e.parent].tag == atom.Li || w.elems[e.parent].tag == atom.Dd) {
-		return false
-	}
-	text := w.buf[b.start:b.end]
-	colon := bytes.IndexByte(text, ':')
-	if colon < 0 {
-		return false
-	}
-	label, rest := bytes.Fields(text[:colon]), bytes.Fields(text[colon+1:])
-	return len(label) >= 1 && len(label) <= mcPointerLabel && len(rest) == 1 && mcAddress(rest[0])
-}
-
-// mcAddress reports whether t is an address: a handle ("@example"), a web
-// address ("http://…", "https://…", "www.…"), or a domain, path or e-mail
-// address ending in a dot and two or more lowercase letters
-// ("example.org", "name@example.org", "demo/main.xml").
-func mcAddress(t []byte) bool {
-	if len(t) > 1 && t[0] == '@' || mcBareURL(t) {
-		return true
-	}
-	t = bytes.TrimRight(t, "/")
-	dot := bytes.LastIndexByte(t, '.')
-	if dot <= 0 || len(t)-dot-1 < 2 {
-		return false
-	}
-	for _, c := range t[dot+1:] {
-		if c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
-}
 
 // negInlineWalk visits the inline element c, which has a negative class
 // or id hint (a rating widget's or a byline's span) or a class naming a

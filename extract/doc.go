@@ -430,20 +430,14 @@
 //     one element, or after the last paragraph of running text (a contact
 //     box's "Website:" and "Facebook:" lines; a four-word label such as
 //     "Continue reading at Example:" stays: it leads to the rest of an
-//     excerpt, and Dragnet counts it); so do contact lines anywhere
-//     among the kept blocks, linked or not (a p or div, not in a list
-//     item, definition or table cell, that is a label of at most three
-//     words ending in a colon and one address: a web address, a domain or
-//     file path, an e-mail address or a handle, as in "Twitter: @example",
-//     "Website: example.org", a fact box's or a contact box's lines, or
-//     "Source code: Lib/json.py"); so do the items of a list of
+//     excerpt, and Dragnet counts it); so do the items of a list of
 //     comments kept with the article: three or more sibling elements of
 //     one template (same tag and class), each holding a short line (< 20
 //     words) with a clock time ("posted on ... at 9:04 AM by ..."), when
 //     their kept words are fewer than the kept words outside them (on a
 //     live blog the time-stamped entries are the article); so do boxes
-//     set between the
-//     paragraphs (a sign-up box, a teaser, in markup that names nothing):
+//     set between the paragraphs (a sign-up box, a teaser, in markup that
+//     names nothing):
 //     a div child of the element holding most of the kept paragraphs (three
 //     or more), between its first and its last one, whose kept blocks are
 //     all div text (no p, list item, table cell, code or heading) of fewer
