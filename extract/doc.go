@@ -455,7 +455,11 @@
 //     after all: on a photo or comic post the text beside the image is the
 //     post; so, too, when the container keeps nothing but headings and
 //     holds a caption while a source line or byline under the headline
-//     is kept. A heading (h1–h3) that opens the container, or stands
+//     is kept, and when three or more captions in the container are
+//     running text (a sentence mark, not a fragment; no more negative
+//     hints, teasers or links than its other blocks may have; no credit
+//     line) holding more words than the running text kept in it: a photo
+//     story told in the lines under its pictures. A heading (h1–h3) that opens the container, or stands
 //     right before it in its parent, left out only for being more than
 //     80 % links, is kept: a post's title written as a link to the post.
 //     Before the edges are trimmed, a paragraph (p) that is one bare link
