@@ -31,7 +31,38 @@ func TestMainTextWholePage(t *testing.T) {
 		}
 	}
 	article += `</div></div></body></html>`
+	// A video page: a short description, then a comment thread that
+	// holds most of the page's words, under a comment name.
+	video := `<html><head><title>Alien Surface - Tutorials</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/t">Tutorials</a></li></ul>
+<div class="tutorial"><h1>Alien Surface</h1><div class="notes"><p>Create a realistic set extension using a matte painting, and light it with the sky of another planet.</p></div></div>
+<div id="comments_displayed">`
+	for i, p := range ps {
+		video += `<div><div>Reader ` + string(rune('A'+i)) + `</div><div>10/0` + string(rune('1'+i)) + `/2012</div><div>` + p + ` ` + ps[(i+1)%len(ps)] + `</div><div><a href="#r">reply to this comment</a></div></div>`
+	}
+	video += `</div></body></html>`
+	// A page wrapper named like a sidebar around a long article and a
+	// few comments: its name is no hint.
+	wrapped := `<html><head><title>Polite crawling at scale</title></head><body><div class="content-sidebar-wrap"><h1>Polite crawling at scale</h1><div class="entry">`
+	for _, p := range ps {
+		wrapped += `<p>` + p + ` ` + p + `</p>`
+	}
+	wrapped += `</div><div class="replies">`
+	for i := range 3 {
+		wrapped += `<div class="reply"><div>Reader</div><p>` + captions[i] + `</p></div>`
+	}
+	wrapped += `</div></div><div class="about"><p>This site is written by two crawler engineers who like polite robots.</p></div></body></html>`
 	runMainTextCases(t, []mainTextCase{
+		{
+			name:    "comment thread outgrowing a short post",
+			html:    video,
+			want:    []string{"Create a realistic set extension"},
+			wantNot: []string{ps[0], ps[3], "reply to this comment", "Reader"},
+		},
+		{
+			name: "article and a few comments in a wrapper named like a sidebar",
+			html: wrapped,
+			want: ps,
+		},
 		{
 			name:    "photo story told in its captions",
 			html:    story,
