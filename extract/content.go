@@ -294,7 +294,7 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		}
 	}
 	keep := w.keepBlocks(c, prefix, title)
-	if w.needCaptions(keep, c) {
+	if w.needCaptions(keep, c) || w.photoStory(keep, c) {
 		// A short text beside an image is a caption when there is an
 		// article around it; when there is none it is the post itself
 		// (a photo or comic post).

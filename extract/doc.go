@@ -312,7 +312,12 @@
 //     positive name (class "post", id "author") makes it negative: the id
 //     names that one element, the class its kind (never on an element
 //     declared the article body by itemprop). A negative hint on an element holding more
-//     than half the page's words and its longest block is ignored, and so
+//     than half the page's words and its longest block is ignored (a page
+//     wrapper with an unlucky name), unless three quarters of its words
+//     or more are in one list of entries: three or more sibling elements
+//     of one template, not paragraphs, headings or sections, each holding
+//     running text (a comment thread or a slide show that outgrew the
+//     short post above it is still no part of it); and so
 //     is one on an element enclosing the page's one itemprop=articleBody
 //     element (the page says the article is inside), and so are negative
 //     hints shared by every block of running text on the page (a
@@ -325,7 +330,8 @@
 //     template), nearly all short (≤ 80 words) and with a link, whose words
 //     are together ≥ 40 % linked, are a list of teasers (related articles,
 //     "read more", most popular, tag lists). A sibling holding more than
-//     half the page's words and its longest block, or enclosing the
+//     half the page's words and its longest block (unless it is such a
+//     box of entries), or enclosing the
 //     page's one itemprop=articleBody element, is not one of them.
 //  4. Evidence: a JSON-LD articleBody of at least 30 words, at least half
 //     of whose distinct words occur on the page, vouches for the blocks
@@ -467,7 +473,11 @@
 //     after all: on a photo or comic post the text beside the image is the
 //     post; so, too, when the container keeps nothing but headings and
 //     holds a caption while a source line or byline under the headline
-//     is kept. A heading (h1–h3) that opens the container, or stands
+//     is kept, and when three or more captions in the container are
+//     running text (a sentence mark, not a fragment; no more negative
+//     hints, teasers or links than its other blocks may have; no credit
+//     line) holding more words than the running text kept in it: a photo
+//     story told in the lines under its pictures. A heading (h1–h3) that opens the container, or stands
 //     right before it in its parent, left out only for being more than
 //     80 % links, is kept: a post's title written as a link to the post.
 //     Before the edges are trimmed, a paragraph (p) that is one bare link

@@ -355,10 +355,11 @@ func (w *mcWalker) resolveHints() {
 	}
 	w.markTeaserLists()
 	encloses := w.enclosesBody()
+	entries := w.entryBoxes()
 	for i := range w.elems {
 		e := &w.elems[i]
 		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
-		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) || encloses != nil && encloses[i] {
+		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] {
 			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
