@@ -30,7 +30,7 @@ func (w *mcWalker) negInlineWalk(c *html.Node, depth int, elem int32, inArticle 
 // such text is the boilerplate or the caption the class names, though
 // its element is no block of its own.
 func (w *mcWalker) negInlineOut(b *mcBlock) bool {
-	return b.negInline && !w.noHints && !w.negRelax && !w.captionsOK
+	return b.negInline && !w.noHints && !w.negRelax
 }
 
 // mcStampUp is how many levels above a time-stamp line the item of a

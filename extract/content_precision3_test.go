@@ -75,63 +75,37 @@ func TestMainTextPrecision3(t *testing.T) {
 	}
 }
 
-// TestMainTextLiveBlog checks that time-stamped entries that are the
-// article (a live blog) are kept.
-func TestMainTextLiveBlog(t *testing.T) {
-	ps := boilerplateArticle(6)
-	var sb strings.Builder
-	sb.WriteString(`<html><head><title>Crawl day live - The Crawler Times</title></head><body><main><h1>Crawl day live</h1>`)
-	for i, p := range ps {
-		fmt.Fprintf(&sb, `<div class="entry"><p class="when">Updated at 10:%02d AM</p><p>%s</p></div>`, 10+i, p)
-	}
-	sb.WriteString(`</main></body></html>`)
-	got, err := MainText(strings.NewReader(sb.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ps {
-		if !strings.Contains(got, p) {
-			t.Errorf("entry %.40q lost; got %q", p, got)
-		}
-	}
-}
-
-// TestMainTextStampedParagraphs checks that paragraphs of the article
-// that are siblings of time-stamped lines of the same tag are no items
-// of a list of comments: only elements holding such a line are.
-func TestMainTextStampedParagraphs(t *testing.T) {
+// TestMainTextStampedLines checks what stays of time-stamped lines and
+// inline captions: entries that are the article (a live blog), paragraphs
+// that are siblings of time-stamped lines of the same tag (only elements
+// holding such a line are items of a list of comments), and the caption
+// written as a span of a photo post, whose only text it is.
+func TestMainTextStampedLines(t *testing.T) {
 	ps := boilerplateArticle(9)
-	var sb strings.Builder
-	sb.WriteString(`<html><head><title>Crawl day - The Crawler Times</title></head><body><main><h1>Crawl day</h1><div class="body"><div class="part">`)
+	var live strings.Builder
+	live.WriteString(`<html><head><title>Crawl day live - The Crawler Times</title></head><body><main><h1>Crawl day live</h1>`)
+	for i, p := range ps[:6] {
+		fmt.Fprintf(&live, `<div class="entry"><p class="when">Updated at 10:%02d AM</p><p>%s</p></div>`, 10+i, p)
+	}
+	live.WriteString(`</main></body></html>`)
+	var stamped strings.Builder
+	stamped.WriteString(`<html><head><title>Crawl day - The Crawler Times</title></head><body><main><h1>Crawl day</h1><div class="body"><div class="part">`)
 	for i, p := range ps[:3] {
-		fmt.Fprintf(&sb, `<p>%s</p><p>Updated at 10:%d0 AM</p>`, p, i+1)
+		fmt.Fprintf(&stamped, `<p>%s</p><p>Updated at 10:%d0 AM</p>`, p, i+1)
 	}
-	sb.WriteString(`</div><div class="part-two">`)
+	stamped.WriteString(`</div><div class="part-two">`)
 	for _, p := range ps[3:] {
-		fmt.Fprintf(&sb, `<p>%s</p>`, p)
+		fmt.Fprintf(&stamped, `<p>%s</p>`, p)
 	}
-	sb.WriteString(`</div></div></main></body></html>`)
-	got, err := MainText(strings.NewReader(sb.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ps {
-		if !strings.Contains(got, p) {
-			t.Errorf("paragraph %.40q lost; got %q", p, got)
-		}
-	}
-}
-
-// TestMainTextCaptionSpanPost checks that on a photo post, whose only
-// text is its caption, a caption written as a span is kept.
-func TestMainTextCaptionSpanPost(t *testing.T) {
-	const page = `<html><head><title>Sunset - Crawler Photos</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/photos">Photos</a></li></ul>` +
-		`<article><h1>Sunset</h1><p><img src="/sunset.jpg" alt=""><br><span class="photo-caption">Sunset over the data centre, taken from the roof at dusk by the night crew.</span></p></article></body></html>`
-	got, err := MainText(strings.NewReader(page))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "Sunset over the data centre"; !strings.Contains(got, want) {
-		t.Errorf("MainText = %q, want it to contain %q", got, want)
-	}
+	stamped.WriteString(`</div></div></main></body></html>`)
+	runMainTextCases(t, []mainTextCase{
+		{name: "live blog", html: live.String(), want: ps[:6]},
+		{name: "paragraphs beside time-stamped lines", html: stamped.String(), want: ps},
+		{
+			name: "caption span of a photo post",
+			html: `<html><head><title>Sunset - Crawler Photos</title></head><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/photos">Photos</a></li></ul>` +
+				`<article><h1>Sunset</h1><p><img src="/sunset.jpg" alt=""><br><span class="photo-caption">Sunset over the data centre, taken from the roof at dusk by the night crew.</span></p></article></body></html>`,
+			want: []string{"Sunset over the data centre"},
+		},
+	})
 }
