@@ -1,9 +1,10 @@
 // Package trawlcli is the command-line plumbing of trawl's example
-// spiders (examples/spider, sitespider, dirspider, focusedspider), public
+// spiders (examples/spider, sitespider, dirspider, focusedspider,
+// clusterspider), public
 // so that a crawler of your own can take the same flags: the common flags
 // (-max-pages, -delay, -out, ...), the -demo web, the progress line, the
 // summary, and the built-in features -warc, -jsonl, -state, -spill,
-// -metrics, -report and -decisions.
+// -metrics, -report, -decisions, -recrawl and -duration.
 // What makes a spider what it is stays in its main.go, in plain trawl: the
 // trawl.New call, its options and its scope Filter.
 //
@@ -46,7 +47,7 @@
 // Start sees the crawler just before it runs, Status adds to the progress
 // line and Summary to the summary. Command.Features are a program's own;
 // Builtin lists those every command has, each in a file of its own
-// (warc.go, jsonl.go, frontier.go, observe.go), so a new one is added
+// (warc.go, jsonl.go, frontier.go, observe.go, recrawl.go), so a new one is added
 // without touching the core.
 //
 // With -state DIR a crawl keeps its frontier in DIR (package frontier/disk)
