@@ -27,6 +27,32 @@
 // with any error of its own, and nil when the crawl ran out of URLs or
 // reached WithMaxPages.
 //
+// # Options
+//
+// Each option's own documentation gives its default. By concern:
+//
+//   - What is crawled: WithSeeds, WithFilters (SameHost, SameDomain,
+//     UnderPath, MatchURL, MaxDepth, MaxURLLength, PathRepetition,
+//     SkipExtensions, combined with All, Any, Not and NamedFilter, or a
+//     FilterFunc of your own), WithFollow, WithArchive, WithFollowNofollow,
+//     WithMaxPages, WithMaxDepth, WithHostBudget, WithTrapLimits.
+//   - Politeness and pace: WithUserAgent, WithRobots, WithWorkers,
+//     WithDelay, WithAdaptiveDelay, WithHostConcurrency, WithBackoff,
+//     WithMaxRetries.
+//   - Order and the frontier: WithPriority, WithPageScore, WithInlinkBoost,
+//     WithSpillDir, WithFrontier, WithFrontierFunc; for crawlers that share
+//     a crawl (package cluster), WithSharedRobots and WithPageCounter.
+//   - Requests: WithHeader, WithOnRequest, WithCookies, WithCookieJar,
+//     WithProxy, WithProxyFromEnvironment, WithBasicAuth; the fetcher
+//     itself: WithFetcher, WithFetchOptions, WithDialContext,
+//     WithAllowPrivateNetworks, WithNormalizer.
+//   - Pages: WithStore, WithMainText, WithMainTextFunc,
+//     WithDuplicateDetection, WithHTML and WithItems, WithRecrawl.
+//   - Watching: WithEvents, WithProgress, WithLogger.
+//
+// Crawler.Enqueue and Element.Follow take EnqueueOptions: AtDepth,
+// AtPriority, FromPage, SetMeta, WithAnchor.
+//
 // # Scraping
 //
 // WithHTML calls a function for every element that matches a CSS selector

@@ -53,7 +53,7 @@ func newConfig(opts []Option) config {
 type Option func(*config)
 
 // WithK sets the Hamming distance within which simhashes of two texts make
-// them near-duplicate candidates, from 0 to MaxK. The default is DefaultK (3).
+// them near-duplicate candidates, from 0 to MaxK. The default is DefaultK (6).
 func WithK(k int) Option {
 	if k < 0 || k > MaxK {
 		panic(fmt.Sprintf("dedup: WithK(%d): k must be between 0 and %d", k, MaxK))
@@ -63,7 +63,7 @@ func WithK(k int) Option {
 
 // WithThreshold sets the estimated Jaccard similarity of shingle sets, in
 // (0, 1], at or above which a candidate is confirmed as a near duplicate.
-// The default is DefaultThreshold (0.7).
+// The default is DefaultThreshold (0.75).
 func WithThreshold(t float64) Option {
 	if !(t > 0 && t <= 1) {
 		panic(fmt.Sprintf("dedup: WithThreshold(%v): threshold must be in (0, 1]", t))

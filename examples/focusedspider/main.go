@@ -6,8 +6,8 @@
 //	go run ./examples/focusedspider -topic "compiler kernel runtime" -max-pages 500 https://example.com/
 //	go run ./examples/focusedspider -topic-file example.txt -scope domain -max-pages 500 https://example.com/
 //
-// It takes sitespider's flags plus -topic, -topic-file, -scope and
-// -harvest-every. Run it with -h for all of them; README.md explains the
+// It takes sitespider's flags plus -topic, -topic-file, -scope, -order,
+// -threshold and -harvest-every. Run it with -h for all of them; README.md explains the
 // scoring and shows the evaluation.
 package main
 
