@@ -29,7 +29,7 @@ const (
 const (
 	maxFeedDepth    = 256     // element nesting
 	maxFeedElements = 100_000 // elements
-	maxFeedTitleLen = 1024    // bytes of Feed.Title and FeedItem.Title
+	maxFeedTitleLen = 1024    // bytes of FeedFile.Title and FeedItem.Title
 )
 
 // Errors of ReadFeed. Every error it returns wraps one of them, except a
@@ -135,8 +135,8 @@ type FeedItem struct {
 //
 // Errors: the returned *FeedFile is never nil and holds what could be read.
 // Input gofeed cannot read at all (not a feed, JSON Feed) gives an empty
-// Feed and an error wrapping ErrFeedSyntax. A failing reader gives its own
-// error, wrapped, and an empty Feed.
+// FeedFile and an error wrapping ErrFeedSyntax. A failing reader gives its own
+// error, wrapped, and an empty FeedFile.
 //
 // ReadFeed is safe for concurrent use; opts is only read.
 func ReadFeed(r io.Reader, base *url.URL, opts *FeedOptions) (*FeedFile, error) {

@@ -98,9 +98,9 @@ type SitemapURL struct {
 // ReadSitemap reads one sitemap file in any form the sitemaps.org protocol
 // allows and returns its entries.
 //
-// Forms: an XML <urlset> (entries in Sitemap.URLs), an XML <sitemapindex>
-// (entries in Sitemap.Sitemaps, whose LastMod is the child sitemap's
-// modification time), or a text file of one URL per line (Sitemap.URLs,
+// Forms: an XML <urlset> (entries in SitemapFile.URLs), an XML <sitemapindex>
+// (entries in SitemapFile.Sitemaps, whose LastMod is the child sitemap's
+// modification time), or a text file of one URL per line (SitemapFile.URLs,
 // only Loc set; empty lines ignored). The bytes decide, not what the
 // server said: gzip is recognised by its magic bytes (also nested twice, for
 // a .xml.gz that a server sends with Content-Encoding: gzip which the
