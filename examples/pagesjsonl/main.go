@@ -18,7 +18,7 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
+	if len(os.Args) != 2 || os.Args[1] == "" || os.Args[1][0] == '-' { // -h is no URL
 		log.Fatal("usage: pagesjsonl URL")
 	}
 	site := os.Args[1]
