@@ -2,11 +2,15 @@ package extract
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/contenteval"
 )
 
 // contentSizes are synthetic page sizes in article paragraphs: a short
@@ -77,6 +81,39 @@ func BenchmarkMainTextEvalPages(b *testing.B) {
 	for b.Loop() {
 		for _, d := range docs {
 			if _, err := MainText(bytes.NewReader(d)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkMainTextSnippetPages runs MainText over every tenth page of the
+// snippet corpus when it is present (larger, multilingual pages from many
+// sites).
+func BenchmarkMainTextSnippetPages(b *testing.B) {
+	dir := evalCorpusDirs[contenteval.Snippets]
+	docs, err := contenteval.LoadCorpus(contenteval.Snippets, dir)
+	if errors.Is(err, os.ErrNotExist) {
+		b.Skipf("corpus %s not found at %s; skipping", contenteval.Snippets, dir)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pages [][]byte
+	total := 0
+	for i := 0; i < len(docs); i += 10 {
+		p, err := contenteval.DocHTML(dir, docs[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, p)
+		total += len(p)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := MainText(bytes.NewReader(p)); err != nil {
 				b.Fatal(err)
 			}
 		}
