@@ -82,6 +82,24 @@ type MainTextResult struct {
 // a caller can tell a page without an article (Reason ReasonNoArticle or
 // ReasonNoText, Text empty) from one whose article was found.
 func MainTextWithReason(r io.Reader) (MainTextResult, error) {
+	// A reader that can seek back (bytes.Reader, as the crawler passes
+	// the body) is parsed as it is read, without a copy of the page; it
+	// is read again only for the BTE fallback.
+	if rs, ok := r.(io.ReadSeeker); ok {
+		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			er := &mcErrReader{r: io.LimitReader(rs, mcMaxInput)}
+			doc, err := html.Parse(er)
+			if er.err != nil {
+				return MainTextResult{}, fmt.Errorf("extract: main text: %w", er.err)
+			}
+			if err == nil {
+				return MainTextNodeWithReason(doc), nil
+			}
+			if _, err := rs.Seek(start, io.SeekStart); err != nil {
+				return MainTextResult{}, fmt.Errorf("extract: main text: %w", err)
+			}
+		}
+	}
 	page, err := io.ReadAll(io.LimitReader(r, mcMaxInput))
 	if err != nil {
 		return MainTextResult{}, fmt.Errorf("extract: main text: %w", err)
@@ -94,6 +112,21 @@ func MainTextWithReason(r io.Reader) (MainTextResult, error) {
 		return MainTextResult{Text: s, Reason: ReasonUnparsed}, err
 	}
 	return MainTextNodeWithReason(doc), nil
+}
+
+// mcErrReader remembers the first error other than io.EOF returned by r,
+// so that a read error is told apart from the parser giving up.
+type mcErrReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *mcErrReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // MainTextNode is [MainText] on a page that is already parsed: n is
