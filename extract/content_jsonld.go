@@ -35,8 +35,10 @@ func mcJSONLDBody(n *html.Node) string {
 						return
 					}
 					budget -= len(src)
+					// Only a block naming the key is decoded: a key reads
+					// articleBody when written so or with \u escapes.
 					var v any
-					if json.Unmarshal([]byte(src), &v) == nil {
+					if (strings.Contains(src, "articleBody") || strings.Contains(src, `\u`)) && json.Unmarshal([]byte(src), &v) == nil {
 						mcArticleBody(v, &sb, 0)
 					}
 				}

@@ -75,7 +75,8 @@ type mcWalker struct {
 	inLink                    int
 	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
 	root                      *html.Node
-	bodyLen                   int     // text bytes under root, for form decisions; -1 until needed
+	bodyLen                   int     // text bytes under root, for form decisions; -1 until known
+	bodyMin                   int     // a lower bound of those bytes while bodyLen is unknown
 	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
 	wordPrefix, linkPrefix    []int32 // prefix sums of block words and linked words (set by resolveHints)
 }
@@ -279,10 +280,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	case atom.Form:
 		// Comment and search forms go; a form wrapping the whole page
 		// (ASP.NET) stays.
-		if w.bodyLen < 0 {
-			w.bodyLen = mcTextLen(w.root, 1<<30)
-		}
-		if 2*mcTextLen(c, w.bodyLen) < w.bodyLen {
+		if w.bodyTextOver(2 * mcTextLen(c, 1<<30)) {
 			return
 		}
 	case atom.Article, atom.Main:
@@ -340,13 +338,15 @@ func (w *mcWalker) resolveHints() {
 		}
 		total += b.words
 	}
+	// The keys are slices of one copy of the text, not a string per block.
+	text := string(w.buf)
 	seen := make(map[string]int32, len(w.blocks))
 	for _, b := range w.blocks {
-		seen[string(w.buf[b.start:b.end])]++
+		seen[text[b.start:b.end]]++
 	}
 	for i := range w.blocks {
 		b := &w.blocks[i]
-		b.repeats = seen[string(w.buf[b.start:b.end])]
+		b.repeats = seen[text[b.start:b.end]]
 	}
 	w.wordPrefix = prefix
 	w.linkPrefix = make([]int32, len(w.blocks)+1)
@@ -403,6 +403,27 @@ func (w *mcWalker) enclosesBody() []bool {
 		out[e] = true
 	}
 	return out
+}
+
+// bodyTextOver reports whether the page holds more than x text bytes
+// (mcTextLen of root). It counts only as far as it must: most forms are
+// small, and the page's text need not be counted to the end for them.
+func (w *mcWalker) bodyTextOver(x int) bool {
+	if w.bodyLen >= 0 {
+		return w.bodyLen > x
+	}
+	if w.bodyMin > x {
+		return true
+	}
+	// mcTextLen stops once past x; a total at most x is the whole count,
+	// a larger one a lower bound of it.
+	n := mcTextLen(w.root, x)
+	if n <= x {
+		w.bodyLen = n
+		return false
+	}
+	w.bodyMin = n
+	return true
 }
 
 // mcTextLen returns the number of non-space text bytes under n, stopping
@@ -706,18 +727,26 @@ func (w *mcWalker) markTeaserLists() {
 		n, withLink   int
 		words, linked int32
 	}
-	groups := make(map[[2]uint32]*group)
+	// Groups are indexed by parent and signature; of[i] is the group of
+	// element i, -1 until known.
+	index := make(map[[2]uint32]int32)
+	var groups []group
+	of := make([]int32, len(w.elems))
 	for i := 1; i < len(w.elems); i++ {
 		e := &w.elems[i]
+		of[i] = -1
 		if e.parent < 0 || e.lo == e.hi {
 			continue
 		}
 		k := [2]uint32{uint32(e.parent), e.sig}
-		g := groups[k]
-		if g == nil {
-			g = &group{parent: e.parent, sig: e.sig}
-			groups[k] = g
+		gi, ok := index[k]
+		if !ok {
+			gi = int32(len(groups))
+			groups = append(groups, group{parent: e.parent, sig: e.sig})
+			index[k] = gi
 		}
+		of[i] = gi
+		g := &groups[gi]
 		g.n++
 		words := w.wordPrefix[e.hi] - w.wordPrefix[e.lo]
 		linked := w.linkPrefix[e.hi] - w.linkPrefix[e.lo]
@@ -729,8 +758,17 @@ func (w *mcWalker) markTeaserLists() {
 	}
 	for i := 1; i < len(w.elems); i++ {
 		e := &w.elems[i]
-		g := groups[[2]uint32{uint32(e.parent), e.sig}]
-		if g == nil || g.n < 3 || 4*g.withLink < 3*g.n || float64(g.linked) < w.wt.teaserLinkShare*float64(g.words) {
+		gi := of[i]
+		if gi < 0 {
+			// An empty element is marked with the group of its
+			// siblings alike, as a member.
+			var ok bool
+			if gi, ok = index[[2]uint32{uint32(e.parent), e.sig}]; !ok {
+				continue
+			}
+		}
+		g := &groups[gi]
+		if g.n < 3 || 4*g.withLink < 3*g.n || float64(g.linked) < w.wt.teaserLinkShare*float64(g.words) {
 			continue
 		}
 		e.ownTeaser = true
