@@ -100,6 +100,9 @@ func (w *mcWalker) pointer(b *mcBlock) bool {
 // run together with "meta" ("postmetadata", "entrymeta"): the metadata
 // line of a post (date, categories, "filed under"), as "post-meta" is.
 func mcCompoundNeg(t string) bool {
+	if len(t) < 8 || t[0] != 'p' && t[0] != 'e' && t[0] != 'a' && t[0] != 's' {
+		return false // too short, or no article word first
+	}
 	for _, p := range [...]string{"post", "entry", "article", "story"} {
 		if len(t) > len(p) && t[:len(p)] == p && strings.HasPrefix(t[len(p):], "meta") {
 			return true

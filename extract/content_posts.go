@@ -290,7 +290,7 @@ func mcBareURL(text []byte) bool {
 // at once); only a block that fails it is rewritten, in one more pass.
 func (w *mcWalker) nfcBlock() {
 	b := w.buf[w.curStart:]
-	if norm.NFC.IsNormal(b) {
+	if !w.nonASCII || norm.NFC.IsNormal(b) { // ASCII text is in form C
 		return
 	}
 	out := make([]byte, 0, len(b))

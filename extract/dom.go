@@ -71,6 +71,7 @@ type mcWalker struct {
 	linkAt                    int // 1 + the words before the first linked word of the block, 0 for none
 	stops                     int
 	inWord, space             bool
+	nonASCII                  bool // the block holds a character other than ASCII
 	dot                       bool // the last character was a '.' counted as a stop (after a digit)
 	inLink                    int
 	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
@@ -157,6 +158,7 @@ func (w *mcWalker) text(s string) {
 			w.buf = append(w.buf, c)
 		} else {
 			w.buf = utf8.AppendRune(w.buf, r) // also turns invalid bytes into U+FFFD
+			w.nonASCII = true
 		}
 		switch {
 		case r >= 0x2E80 && mcIsCJK(r):
@@ -234,6 +236,7 @@ func (w *mcWalker) flush(elem int32) {
 	w.negWords, w.negCJK = 0, 0
 	w.dot = false
 	w.inWord, w.space = false, false
+	w.nonASCII = false
 }
 
 // walk visits the children of n.
@@ -645,10 +648,29 @@ func mcHasPrefix(t string, ps ...string) bool {
 
 // mcPosToken reports whether a class/id token names an article body.
 func mcPosToken(t string) bool {
-	for _, p := range [...]string{"article", "content", "entry", "post", "story", "main", "body", "text", "hentry", "blog"} {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
+	if t == "" {
+		return false
+	}
+	// By first letter, as in mcNegToken.
+	switch t[0] {
+	case 'a':
+		return strings.HasPrefix(t, "article")
+	case 'b':
+		return mcHasPrefix(t, "body", "blog")
+	case 'c':
+		return strings.HasPrefix(t, "content")
+	case 'e':
+		return strings.HasPrefix(t, "entry")
+	case 'h':
+		return strings.HasPrefix(t, "hentry")
+	case 'm':
+		return strings.HasPrefix(t, "main")
+	case 'p':
+		return strings.HasPrefix(t, "post")
+	case 's':
+		return strings.HasPrefix(t, "story")
+	case 't':
+		return strings.HasPrefix(t, "text")
 	}
 	return false
 }
@@ -658,13 +680,19 @@ func mcPosToken(t string) bool {
 // reader of the page never sees).
 func mcHiddenClass(v string) bool {
 	for len(v) > 0 {
-		i := strings.IndexAny(v, " \t\n\r\f")
-		f := v
-		if i >= 0 {
-			f, v = v[:i], v[i+1:]
-		} else {
-			v = ""
+		// The class names, split at ASCII white space; an ASCII name can
+		// match only a name of its own length (a non-ASCII one may fold
+		// to one of another: "ſ" is an "s").
+		i, ascii := 0, true
+		for ; i < len(v); i++ {
+			c := v[i]
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
+				break
+			}
+			ascii = ascii && c < utf8.RuneSelf
 		}
+		f := v[:i]
+		v = v[min(i+1, len(v)):]
 		// Tailwind writes an !important utility with a leading '!'.
 		f = strings.TrimPrefix(f, "!")
 		if len(f) < 4 || len(f) > 18 {
@@ -672,7 +700,7 @@ func mcHiddenClass(v string) bool {
 		}
 		for _, h := range [...]string{"hidden", "sr-only", "screen-reader-text", "visually-hidden", "visuallyhidden",
 			"screenreader", "screen-reader-only", "element-invisible", "d-none", "hide"} {
-			if strings.EqualFold(f, h) {
+			if (!ascii || len(f) == len(h)) && strings.EqualFold(f, h) {
 				return true
 			}
 		}
@@ -795,11 +823,30 @@ func mcSmallImage(c *html.Node) bool {
 func mcCaptionClass(c *html.Node) bool {
 	for _, at := range c.Attr {
 		if at.Key == "class" {
-			v := strings.ToLower(at.Val[:min(len(at.Val), 256)])
+			v := at.Val[:min(len(at.Val), 256)]
+			if mcContainsFold(v, "caption") || mcContainsFold(v, "legend") {
+				return true
+			}
+			// Unicode lowercasing makes more names match ("CAPT\u0130ON"),
+			// but only in a value that is not all ASCII.
+			if mcASCII(v) {
+				return false
+			}
+			v = strings.ToLower(v)
 			return strings.Contains(v, "caption") || strings.Contains(v, "legend")
 		}
 	}
 	return false
+}
+
+// mcASCII reports whether s is all ASCII.
+func mcASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // mcIsArticleBody reports whether c is marked itemprop=articleBody.
