@@ -189,7 +189,24 @@ func (w *mcWalker) text(s string) {
 			w.stops++
 			w.dot = r == '.' && len(w.buf) >= 2 && '0' <= w.buf[len(w.buf)-2] && w.buf[len(w.buf)-2] <= '9'
 		}
+		// The rest of a word of ASCII characters that are neither space
+		// nor sentence marks changes no count: it is copied at once.
+		if r < utf8.RuneSelf && !w.dot {
+			j := i
+			for j < len(s) && mcPlainASCII(s[j]) {
+				j++
+			}
+			w.buf = append(w.buf, s[i:j]...)
+			i = j
+		}
 	}
+}
+
+// mcPlainASCII reports whether c is an ASCII character that text counts
+// as nothing but part of the word it is in: no space, no control
+// character, no sentence mark.
+func mcPlainASCII(c byte) bool {
+	return ' ' < c && c < utf8.RuneSelf && c != '.' && c != '!' && c != '?'
 }
 
 // lineBreak handles <br>.
