@@ -35,10 +35,9 @@ func mcJSONLDBody(n *html.Node) string {
 						return
 					}
 					budget -= len(src)
-					// Only a block naming the key is decoded: a key reads
-					// articleBody when written so or with \u escapes.
+					// Only a block that may name the key is decoded.
 					var v any
-					if (strings.Contains(src, "articleBody") || strings.Contains(src, `\u`)) && json.Unmarshal([]byte(src), &v) == nil {
+					if mcMayNameBody(src) && json.Unmarshal([]byte(src), &v) == nil {
 						mcArticleBody(v, &sb, 0)
 					}
 				}
@@ -51,6 +50,27 @@ func mcJSONLDBody(n *html.Node) string {
 	}
 	rec(n, 0)
 	return sb.String()
+}
+
+// mcMayNameBody reports whether JSON text src may hold the key
+// articleBody: written so, or with one of its letters written as a \u
+// escape (\u0042 for the B). Escapes of other characters (\u00e9, \u0026,
+// common in JSON-LD) cannot spell it.
+func mcMayNameBody(src string) bool {
+	if strings.Contains(src, "articleBody") {
+		return true
+	}
+	for i := 0; ; {
+		j := strings.Index(src[i:], `\u00`)
+		if j < 0 || i+j+6 > len(src) {
+			return false
+		}
+		i += j + 4
+		switch strings.ToLower(src[i : i+2]) {
+		case "61", "72", "74", "69", "63", "6c", "65", "42", "6f", "64", "79": // a r t i c l e B o d y
+			return true
+		}
+	}
 }
 
 // mcIsJSONLD reports whether script element c holds JSON-LD.

@@ -34,3 +34,26 @@ func TestMcJSONLDBody(t *testing.T) {
 		})
 	}
 }
+
+// TestMcMayNameBody checks the test that spares decoding JSON-LD blocks
+// against its definition: a block whose decoded keys include articleBody
+// always passes it.
+func TestMcMayNameBody(t *testing.T) {
+	letters := map[byte]string{'a': `\u0061`, 'r': `\u0072`, 't': `\u0074`, 'i': `\u0069`, 'c': `\u0063`, 'l': `\u006C`,
+		'e': `\u0065`, 'B': `\u0042`, 'o': `\u006f`, 'd': `\u0064`, 'y': `\u0079`}
+	for i := range len("articleBody") {
+		key := "articleBody"[:i] + letters["articleBody"[i]] + "articleBody"[i+1:]
+		src := `{"name":"Caf\u00e9 \u0026 bar","` + key + `":"x"}`
+		if !mcMayNameBody(src) {
+			t.Errorf("mcMayNameBody(%s) = false, want true", src)
+		}
+	}
+	for _, src := range []string{`{"name":"Caf\u00e9 \u0026 \u00FC"}`, `{"a":"\u00"}`, `{"a":"x\u0`, `{"articlebody":1}`, ``} {
+		if mcMayNameBody(src) {
+			t.Errorf("mcMayNameBody(%s) = true, want false", src)
+		}
+	}
+	if !mcMayNameBody(`{"x":"\u0042"}`) {
+		t.Error("an escaped letter of the key in a value must pass too (the test looks at no structure)")
+	}
+}
