@@ -366,6 +366,13 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	// A text the article repeats is written each time: a note under
 	// every function it applies to, a table's values.
 	var sb strings.Builder
+	size := 0
+	for i, k := range keep {
+		if k {
+			size += int(w.blocks[i].end-w.blocks[i].start) + 2
+		}
+	}
+	sb.Grow(size)
 	for i, k := range keep {
 		if !k {
 			continue
