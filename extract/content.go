@@ -32,7 +32,10 @@ import (
 // content nested deeper than 256 elements is ignored. Should the HTML
 // parser give up on the page (golang.org/x/net/html refuses more than 512
 // open elements), the result of [BTE] on the same bytes is returned
-// instead. The only error is one returned by r, wrapped.
+// instead. The only error is one returned by r, wrapped. A reader that
+// can seek (an [io.ReadSeeker] such as *bytes.Reader) is parsed as it is
+// read, without a copy of the page, and read a second time, from where it
+// started, only for that fallback.
 func MainText(r io.Reader) (string, error) {
 	res, err := MainTextWithReason(r)
 	return res.Text, err

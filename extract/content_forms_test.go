@@ -60,7 +60,11 @@ func TestBodyTextOver(t *testing.T) {
 	if full != len("one two")+len("three")+len("four")+len("five") {
 		t.Fatalf("mcTextLen = %d", full)
 	}
-	for _, order := range [][]int{{0, 5, 100, 3, full, full - 1}, {100, 0, full - 1, full}, {full, 0, 1}} {
+	rising := make([]int, full+2)
+	for i := range rising {
+		rising[i] = i
+	}
+	for _, order := range [][]int{{0, 5, 100, 3, full, full - 1}, {100, 0, full - 1, full}, {full, 0, 1}, rising} {
 		w := &mcWalker{root: doc, bodyLen: -1}
 		for _, x := range order {
 			if got, want := w.bodyTextOver(x), full > x; got != want {

@@ -435,12 +435,15 @@ func (w *mcWalker) bodyTextOver(x int) bool {
 	if w.bodyMin > x {
 		return true
 	}
-	// mcTextLen stops once past x; a total at most x is the whole count,
-	// a larger one a lower bound of it.
-	n := mcTextLen(w.root, x)
-	if n <= x {
+	// mcTextLen stops once past its limit; a total within it is the
+	// whole count, a larger one a lower bound of it. The limit at least
+	// doubles the bound known, so that however many forms ask, the page
+	// is counted over no more than about 24 times (log2 of mcMaxInput).
+	limit := max(x, 2*w.bodyMin)
+	n := mcTextLen(w.root, limit)
+	if n <= limit {
 		w.bodyLen = n
-		return false
+		return n > x
 	}
 	w.bodyMin = n
 	return true
