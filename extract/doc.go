@@ -544,27 +544,31 @@
 // windows-1252, which garbled them for every finder until November 24):
 //
 //	Dragnet              P      R      F1     F1 fold mean/worst  P worst fold  ms/page  speed
-//	MainText             0.956  0.947  0.944  0.947 / 0.916       0.934           2.21    5.8×
-//	go-trafilatura       0.873  0.920  0.868  0.862 / 0.829       0.814          12.92    1.0×
-//	 (fallback on)       0.869  0.933  0.872  0.867 / 0.822       0.807          21.00    0.6×
-//	go-readability       0.888  0.933  0.891  0.889 / 0.855       0.852           9.47    1.4×
-//	BTE                  0.682  0.932  0.739  0.735 / 0.713       0.662           0.99   13.0×
+//	MainText             0.956  0.947  0.944  0.947 / 0.916       0.934           1.67    6.6×
+//	go-trafilatura       0.873  0.920  0.868  0.862 / 0.829       0.814          10.96    1.0×
+//	 (fallback on)       0.869  0.933  0.872  0.867 / 0.822       0.807          17.58    0.6×
+//	go-readability       0.888  0.933  0.891  0.889 / 0.855       0.852           7.69    1.4×
+//	BTE                  0.682  0.932  0.739  0.735 / 0.713       0.662           0.82   13.3×
 //
 //	snippets             P      R      F1     F1 fold mean/worst  P worst fold  ms/page  speed
-//	MainText             0.926  0.942  0.934  0.933 / 0.913       0.910           2.42    5.3×
-//	go-trafilatura       0.902  0.914  0.908  0.908 / 0.894       0.879          12.81    1.0×
-//	 (fallback on)       0.899  0.939  0.918  0.918 / 0.908       0.880          19.70    0.7×
-//	go-readability       0.865  0.920  0.892  0.892 / 0.863       0.844          10.73    1.2×
-//	BTE                  0.781  0.887  0.831  0.831 / 0.820       0.766           1.13   11.3×
+//	MainText             0.926  0.942  0.934  0.933 / 0.913       0.910           2.40    5.7×
+//	go-trafilatura       0.902  0.914  0.908  0.908 / 0.894       0.879          13.66    1.0×
+//	 (fallback on)       0.899  0.939  0.918  0.918 / 0.908       0.880          20.76    0.7×
+//	go-readability       0.865  0.920  0.892  0.892 / 0.863       0.844          11.25    1.2×
+//	BTE                  0.781  0.887  0.831  0.831 / 0.820       0.766           1.23   11.1×
 //
 // To four places, MainText scores 0.9556/0.9472/0.9439 on Dragnet and
 // 0.9260/0.9421/0.9340 on the snippets, go-trafilatura with its fallback
 // 0.8987/0.9386/0.9182 on the snippets. (ms/page is wall time on a shared
 // machine; the ratios within one run are what to compare: MainText was
-// 5.3× go-trafilatura's speed on the snippets and 5.8× on Dragnet in the
-// run the tables show, 5.1× and 6.0× in a second run of the same code
-// right after it, 5.2× to 5.8× and 6.1× to 6.7× in the runs of the rounds
-// before: the snippets keep little room above 5×.) Per
+// 5.7× go-trafilatura's speed on the snippets and 6.6× on Dragnet in the
+// run the tables show, 5.8× and 6.7× in a second run of the same code
+// right after it. Before the speed round of November 24 (no copy of a
+// seekable input, fewer allocations and passes in segmentation, faster
+// class-name and text loops; output unchanged byte for byte) the same
+// runs gave 5.1× to 5.3× on the snippets and 5.8× to 6.2× on Dragnet.
+// About 85 % of MainText's time on the snippets is golang.org/x/net/html
+// parsing the page, which go-trafilatura does too.) Per
 // fold (F1), MainText against go-trafilatura with its fallback: Dragnet
 // 0.962/0.958/0.945/0.956/0.916 against 0.822/0.877/0.843/0.906/0.885;
 // snippets 0.954/0.955/0.922/0.913/0.922 against
