@@ -20,33 +20,13 @@ func TestMainTextForms(t *testing.T) {
 	article := sb.String()
 	search := `<form action="/search"><p>Search the archive of this site by keyword.</p><input name="q"></form>`
 	comment := `<form action="/comment"><p>Leave a comment. Your email address will not be published.</p><textarea></textarea></form>`
-	tests := []struct {
-		name, body string
-		want, not  []string
-	}{
-		{"small forms go", search + "<div>" + article + "</div>" + comment, []string{"council voted"}, []string{"Search the archive", "Leave a comment"}},
-		{"wrapping form stays", "<form action=/page.aspx>" + article + "</form>", []string{"council voted"}, nil},
-		{"small forms, then a wrapping one", search + search + "<form action=/page.aspx>" + article + "</form>", []string{"council voted"}, []string{"Search the archive"}},
-		{"form with no text", `<form><input name=q></form><div>` + article + `</div>`, []string{"council voted"}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := MainText(strings.NewReader("<html><body>" + tt.body + "</body></html>"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range tt.want {
-				if !strings.Contains(got, s) {
-					t.Errorf("MainText lacks %q:\n%s", s, got)
-				}
-			}
-			for _, s := range tt.not {
-				if strings.Contains(got, s) {
-					t.Errorf("MainText keeps %q:\n%s", s, got)
-				}
-			}
-		})
-	}
+	page := func(body string) string { return "<html><body>" + body + "</body></html>" }
+	runMainTextCases(t, []mainTextCase{
+		{"small forms go", page(search + "<div>" + article + "</div>" + comment), []string{"council voted"}, []string{"Search the archive", "Leave a comment"}},
+		{"wrapping form stays", page("<form action=/page.aspx>" + article + "</form>"), []string{"council voted"}, nil},
+		{"small forms, then a wrapping one", page(search + search + "<form action=/page.aspx>" + article + "</form>"), []string{"council voted"}, []string{"Search the archive"}},
+		{"form with no text", page(`<form><input name=q></form><div>` + article + `</div>`), []string{"council voted"}, nil},
+	})
 }
 
 // TestBodyTextOver checks the page's text count against the full count,

@@ -124,19 +124,6 @@ func (w *mcWalker) stampLine(b *mcBlock) bool {
 	return false
 }
 
-// mcInlineCaption reports whether c's class attribute names a caption, as
-// mcCaptionClass does, without allocating (this runs for every inline
-// element with a class).
-func mcInlineCaption(c *html.Node) bool {
-	for _, at := range c.Attr {
-		if at.Key == "class" {
-			v := at.Val[:min(len(at.Val), 256)]
-			return mcContainsFold(v, "caption") || mcContainsFold(v, "legend")
-		}
-	}
-	return false
-}
-
 // mcContainsFold reports whether s contains the lowercase ASCII word sub,
 // ignoring ASCII case.
 func mcContainsFold(s, sub string) bool {

@@ -310,7 +310,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	if neg && pos {
 		neg, pos = mcIDNeg(c), false
 	}
-	if !mcIsBlock(a) && (neg || mcInlineCaption(c)) {
+	if !mcIsBlock(a) && (neg || mcCaptionClass(c)) {
 		w.negInlineWalk(c, depth, elem, inArticle)
 		return
 	}
