@@ -43,8 +43,9 @@ func exchanges(tb testing.TB, n int) []*fetch.Exchange {
 // BenchmarkWARCPutExchange measures what writing one crawltest page's
 // exchange costs: two records built (digests), gzipped and written, and
 // its index line, at each gzip level (-4 FastGzip, the default; -3
-// klauspost's stateless, -2 Huffman only, 1 to 9) and with the request
-// record compressed too (min=-1).
+// klauspost's stateless, -2 Huffman only, 1 to 9), with the request
+// record compressed too (min=-1), and with no record compressed
+// (min=1073741824: the digests, framing, index line and write alone).
 // Bytes are the response's; cpu-ns/op is the process's CPU time and
 // file-B/op the bytes written per exchange.
 func BenchmarkWARCPutExchange(b *testing.B) {
@@ -53,7 +54,7 @@ func BenchmarkWARCPutExchange(b *testing.B) {
 	for _, ex := range exs {
 		size += ex.ResponseSize()
 	}
-	for _, c := range []struct{ level, min int }{{-4, 0}, {-4, -1}, {-3, 0}, {-3, -1}, {1, 0}, {1, -1}, {6, 0}, {9, 0}, {-2, 0}} {
+	for _, c := range []struct{ level, min int }{{-4, 0}, {-4, -1}, {-3, 0}, {-3, -1}, {1, 0}, {1, -1}, {6, 0}, {9, 0}, {-2, 0}, {-4, 1 << 30}} {
 		b.Run(fmt.Sprintf("gzip=%d/min=%d", c.level, c.min), func(b *testing.B) {
 			dir := b.TempDir()
 			w, err := store.NewWARC(dir, &store.WARCOptions{NoRevisits: true, GzipLevel: c.level, MinGzipSize: c.min, Now: func() time.Time { return time.Unix(0, 0) }})
