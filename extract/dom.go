@@ -80,6 +80,8 @@ type mcWalker struct {
 	bodyMin                   int     // a lower bound of those bytes while bodyLen is unknown
 	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
 	wordPrefix, linkPrefix    []int32 // prefix sums of block words and linked words (set by resolveHints)
+
+	model *mcModel // the second opinion's model; nil: mcDefaultModel (tests set others)
 }
 
 // mcIsBlock reports whether elements named a break the text flow into
