@@ -12,7 +12,7 @@ import (
 	"github.com/trawl-dev/trawl/internal/contenteval"
 )
 
-// The fit of the second opinion's model (content_model.go), on the design
+// The fit of the second opinion's model (content_model_impl_test.go), on the design
 // folds (0 and 1) of both corpora only: TRAWL_CONTENT_FIT=1 go test
 // -count=1 -run TestMainTextModelFit -v ./extract. It prints the chosen
 // model as Go source for mcDefaultModel, its design figures against the
@@ -123,12 +123,12 @@ func fitLoad(t *testing.T, name string) []*fitPage {
 		}
 		var keep []bool
 		var cont mcElem
-		w.model = &mcModel{off: true, seen: func(k []bool, c mcElem) {
+		w.beforeRender = func(k []bool, c mcElem) {
 			keep = append([]bool(nil), k...)
 			cont = c
-		}}
+		}
 		out, _ := w.mainText(w.title)
-		w.model = nil
+		w.beforeRender = nil
 		pg.base = fitScorePage(pg, out)
 		if keep == nil {
 			continue

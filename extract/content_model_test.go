@@ -55,14 +55,16 @@ func TestMainTextSecondOpinion(t *testing.T) {
 		model     *mcModel
 		has, lost []string
 	}{
-		{"default model", nil, []string{linked, "Each host got"}, []string{comment, caption}},
+		{"rules alone", nil, []string{linked, "Each host got"}, []string{comment, caption}},
 		{"drop a block half links", &dropLinks, []string{"The crawler waited", "Each host got"}, []string{linked, comment}},
 		{"add the hinted comment, gate keeps the caption out", &addNeg, []string{linked, comment}, []string{caption}},
 		{"without the gate the caption comes back", &addAll, []string{linked, comment, caption}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := modelWalker(t, modelPage)
-			w.model = tc.model
+			if tc.model != nil {
+				w.beforeRender = func(keep []bool, c mcElem) { w.secondOpinion(*tc.model, keep, c) }
+			}
 			got, reason := w.mainText(w.title)
 			if reason != ReasonFound {
 				t.Fatalf("reason %v", reason)
