@@ -366,6 +366,9 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	if !w.hasText(keep) {
 		return "", ReasonNoArticle
 	}
+	if w.beforeRender != nil {
+		w.beforeRender(keep, c)
+	}
 	// A text the article repeats is written each time: a note under
 	// every function it applies to, a table's values.
 	var sb strings.Builder

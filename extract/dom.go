@@ -80,6 +80,11 @@ type mcWalker struct {
 	bodyMin                   int     // a lower bound of those bytes while bodyLen is unknown
 	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
 	wordPrefix, linkPrefix    []int32 // prefix sums of block words and linked words (set by resolveHints)
+
+	// beforeRender, when set, is shown (and may change) the blocks
+	// mainText keeps, and the container, before they are rendered. Only
+	// tests set it (the learned second opinion of content_model_*_test.go).
+	beforeRender func(keep []bool, c mcElem)
 }
 
 // mcIsBlock reports whether elements named a break the text flow into
