@@ -45,6 +45,7 @@ func TestMainTextSecondOpinion(t *testing.T) {
 	addNeg.gate = true
 	addAll := addNeg
 	addAll.gate = false
+	fitted := mcDefaultModel() // its thresholds are off: the rules' choice stands
 	const (
 		linked  = "See the robots rules"
 		comment = "I ran the same crawler"
@@ -56,6 +57,7 @@ func TestMainTextSecondOpinion(t *testing.T) {
 		has, lost []string
 	}{
 		{"rules alone", nil, []string{linked, "Each host got"}, []string{comment, caption}},
+		{"the fitted model, thresholds off", &fitted, []string{linked, "Each host got"}, []string{comment, caption}},
 		{"drop a block half links", &dropLinks, []string{"The crawler waited", "Each host got"}, []string{linked, comment}},
 		{"add the hinted comment, gate keeps the caption out", &addNeg, []string{linked, comment}, []string{caption}},
 		{"without the gate the caption comes back", &addAll, []string{linked, comment, caption}, nil},
