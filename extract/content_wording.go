@@ -239,7 +239,7 @@ func (w *mcWalker) boilerWording(b *mcBlock) bool {
 	}
 	if b.words <= mcWordingStampWords {
 		for _, p := range mcWordingStamps {
-			if mcOpensWith(f, p) && bytes.IndexAny(f, "0123456789") >= 0 {
+			if mcOpensWith(f, p) && bytes.ContainsAny(f, "0123456789") {
 				return true
 			}
 		}
