@@ -202,6 +202,28 @@ func mcOpensWith(f []byte, p string) bool {
 	return len(f) >= len(p) && string(f[:len(p)]) == p && (len(f) == len(p) || f[len(p)] == ' ')
 }
 
+// mcHasCallWord reports whether the folded text f holds a word of a
+// phrase of mcWordingCalls, mcWordingAddress or mcWordingFetch: one word
+// of each phrase is listed ("abonner" for "s abonner"; TestBoilerWordingCallWords
+// keeps the list and the tables in step).
+func mcHasCallWord(f []byte) bool {
+	for len(f) > 0 {
+		n := bytes.IndexByte(f, ' ')
+		if n < 0 {
+			n = len(f)
+		}
+		switch string(f[:n]) {
+		case "subscribe", "sign", "log", "register", "abonnieren", "jetzt", "abonniere", "abonner",
+			"follow", "folgen", "folge", "folgt", "melden", "registrieren", "abonnez", "suivez",
+			"suscribete", "suscribase", "siguenos",
+			"download", "herunterladen", "telecharger", "telechargez", "descarga", "descargue", "descargar":
+			return true
+		}
+		f = f[min(n+1, len(f)):]
+	}
+	return false
+}
+
 // mcHasAny reports whether the folded text f holds one of the phrases.
 func mcHasAny(f []byte, phrases []string) bool {
 	for _, p := range phrases {
@@ -230,19 +252,24 @@ func (w *mcWalker) boilerWording(b *mcBlock) bool {
 	}
 	// A label that is a term or a table cell names a field of the text
 	// ("Contact:" in a documentation page's field list).
-	if t := w.elems[b.elem].tag; t != atom.Dt && t != atom.Dd && !w.inCell(b.elem) {
-		for _, p := range mcWordingLabels {
-			if string(f) == p {
-				return true
+	if b.words <= mcWordingStampWords {
+		if t := w.elems[b.elem].tag; t != atom.Dt && t != atom.Dd && !w.inCell(b.elem) {
+			for _, p := range mcWordingLabels {
+				if string(f) == p {
+					return true
+				}
 			}
 		}
-	}
-	if b.words <= mcWordingStampWords {
 		for _, p := range mcWordingStamps {
 			if mcOpensWith(f, p) && bytes.ContainsAny(f, "0123456789") {
 				return true
 			}
 		}
+	}
+	// Most blocks hold no word that opens a call: one pass over the
+	// words tells.
+	if !mcHasCallWord(f) {
+		return false
 	}
 	for _, p := range mcWordingAddress {
 		if mcOpensWith(f, p) {

@@ -123,3 +123,30 @@ func TestBoilerWording(t *testing.T) {
 		}
 	}
 }
+
+// TestBoilerWordingCallWords checks that mcHasCallWord knows a word of
+// every call, so that the quick pass misses none, and that every label
+// fits the label length (mcWordingStampWords words).
+func TestBoilerWordingCallWords(t *testing.T) {
+	var calls []string
+	calls = append(calls, mcWordingCalls[:]...)
+	calls = append(calls, mcWordingAddress[:]...)
+	calls = append(calls, mcWordingFetch[:]...)
+	for _, p := range calls {
+		known := false
+		for _, word := range strings.Fields(p) {
+			known = known || mcHasCallWord([]byte(word))
+		}
+		if !known {
+			t.Errorf("mcHasCallWord knows no word of %q", p)
+		}
+	}
+	for _, p := range mcWordingLabels {
+		if n := len(strings.Fields(p)); n > mcWordingStampWords {
+			t.Errorf("label %q has %d words, more than %d", p, n, mcWordingStampWords)
+		}
+	}
+	if mcHasCallWord([]byte("the paper s subscribers grew")) {
+		t.Error("mcHasCallWord found a call in running text")
+	}
+}
