@@ -6,11 +6,13 @@ package extract
 // wording (what any site in these languages writes), not a list of any
 // site's strings, and no language is detected: the phrases are matched
 // as they are, on the block's text folded by mcFold. Advertising labels,
-// share and print buttons, affiliate and rights disclosures were tried
-// too and left out: on the pages the rules are designed on they changed
-// nothing, or Dragnet's truth counts them as text ("All rights
-// reserved." closing a review, "share with your friends, follow us on
-// ..." under a news story).
+// share and print buttons, "Related:", affiliate and rights disclosures
+// were tried too and left out: on the pages the rules are designed on
+// they changed nothing (advertising labels), gained on one site only
+// (affiliate disclosures), or Dragnet's truth counts them as text
+// ("Related:" over a list of links, "All rights reserved." closing a
+// review, "share with your friends, follow us on ..." under a news
+// story).
 
 import (
 	"bytes"
