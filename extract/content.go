@@ -445,6 +445,7 @@ func (w *mcWalker) trim(keep []bool) {
 	w.dropPointers(keep)
 	w.dropTrailingPointers(keep)
 	w.dropStampedItems(keep)
+	w.dropWording(keep)
 	// Neither rule drops a paragraph, so both read the same sums.
 	sum, par := w.textParas(keep)
 	w.dropInlineBoxes(keep, sum, par)

@@ -441,7 +441,27 @@
 //     one template (same tag and class), each holding a short line (< 20
 //     words) with a clock time ("posted on ... at 9:04 AM by ..."), when
 //     their kept words are fewer than the kept words outside them (on a
-//     live blog the time-stamped entries are the article); so do boxes
+//     live blog the time-stamped entries are the article); so do blocks
+//     that are boilerplate by their wording, matched against a short
+//     lexicon of general wording in English, German, French and Spanish
+//     (content_wording.go: no list of any site's strings, no language
+//     detected; the text is lower-cased, accents and punctuation folded
+//     away): not headings, at most 30 words, and a label alone
+//     ("Kontakt:", "Weitere Informationen:", "Schon gelesen?", "Read
+//     more", "Lee también...") that is no definition term or table cell
+//     (a documentation page's "Contact:" field stays), an update stamp
+//     of at most 8 words with a digit ("Aktualisiert: 11.04.2020,
+//     10:27"), or a call to action addressed to the reader about the
+//     site: one addressing the reader in its own words opening the block
+//     ("Follow us!", "Abonnieren Sie ..."), a bare imperative (subscribe,
+//     sign up, abonnieren) opening it and naming a channel (newsletter,
+//     app, subscription, PDF, a social network), or a call or a verb of
+//     downloading with a word about the site ("our", "unser", "please",
+//     "the full story"), with two channels, or with one in a fragment
+//     ("Dieses Skript als PDF herunterladen"); a sentence mentioning
+//     subscribers, a download the post offers ("Download: Band - Song
+//     (MP3)") and a method documented as "Subscribe to new mailbox."
+//     stay; so do boxes
 //     set between the paragraphs (a sign-up box, a teaser, in markup that
 //     names nothing):
 //     a div child of the element holding most of the kept paragraphs (three
