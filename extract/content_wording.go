@@ -50,16 +50,8 @@ var mcWordingLabels = [...]string{
 	"article suivant", "article precedent", "siguiente articulo", "articulo anterior",
 }
 
-// mcWordingStamps are labels of a time stamp: a short block opening with
-// one, holding a digit ("Aktualisiert: 11.04.2020, 10:27"), is the
-// article's update time, not its text.
-var mcWordingStamps = [...]string{
-	"updated", "last updated", "aktualisiert", "zuletzt aktualisiert",
-	"mis a jour", "actualizado", "actualizada",
-}
-
-// mcWordingStampWords is the most words of a time-stamp line.
-const mcWordingStampWords = 8
+// mcWordingLabelWords is the most words of a block read as a label.
+const mcWordingLabelWords = 8
 
 // mcWordingCalls are calls to action addressed to the reader about the
 // site: to subscribe, sign up, log in. A short block opening with one
@@ -238,8 +230,7 @@ func mcHasAny(f []byte, phrases []string) bool {
 
 // boilerWording reports whether block b, not a heading and at most
 // mcWordingWords words, is boilerplate by its wording: a label or
-// pointer alone (mcWordingLabels), a time-stamp line (mcWordingStamps),
-// or a call to action (mcWordingCalls): one opening the block, or one
+// pointer alone (mcWordingLabels), or a call to action (mcWordingCalls): one opening the block, or one
 // (or a verb of downloading) with a word about the site or channels.
 // Headings are left alone: a heading the article uses may read like a
 // label ("Weitere Informationen" over its last section).
@@ -254,17 +245,12 @@ func (w *mcWalker) boilerWording(b *mcBlock) bool {
 	}
 	// A label that is a term or a table cell names a field of the text
 	// ("Contact:" in a documentation page's field list).
-	if b.words <= mcWordingStampWords {
+	if b.words <= mcWordingLabelWords {
 		if t := w.elems[b.elem].tag; t != atom.Dt && t != atom.Dd && !w.inCell(b.elem) {
 			for _, p := range mcWordingLabels {
 				if string(f) == p {
 					return true
 				}
-			}
-		}
-		for _, p := range mcWordingStamps {
-			if mcOpensWith(f, p) && bytes.ContainsAny(f, "0123456789") {
-				return true
 			}
 		}
 	}

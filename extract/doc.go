@@ -449,10 +449,8 @@
 //     away): not headings, at most 30 words, and a label alone
 //     ("Kontakt:", "Weitere Informationen:", "Schon gelesen?", "Read
 //     more", "Lee también...") that is no definition term or table cell
-//     (a documentation page's "Contact:" field stays), an update stamp
-//     of at most 8 words with a digit ("Aktualisiert: 11.04.2020,
-//     10:27"), or a call to action addressed to the reader about the
-//     site: one addressing the reader in its own words opening the block
+//     (a documentation page's "Contact:" field stays), or a call to
+//     action addressed to the reader about the site: one addressing the reader in its own words opening the block
 //     ("Follow us!", "Abonnieren Sie ..."), a bare imperative (subscribe,
 //     sign up, abonnieren) opening it and naming a channel (newsletter,
 //     app, subscription, PDF, a social network), or a call or a verb of
