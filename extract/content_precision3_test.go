@@ -6,15 +6,50 @@ import (
 	"testing"
 )
 
+// articleCase is an article page (boilerplatePage) with html inserted
+// after its second paragraph (inside) and at the end of its body (after):
+// every paragraph of the article must stay, and so must kept, while gone
+// must go.
+type articleCase struct {
+	name          string
+	inside, after string
+	gone, kept    []string
+}
+
+// runArticleCases runs MainText on the page of each case built from the
+// article paragraphs ps (boilerplatePage) and checks it.
+func runArticleCases(t *testing.T, ps []string, tests []articleCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := MainText(strings.NewReader(boilerplatePage(ps, tt.inside, tt.after, "")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ps {
+				if !strings.Contains(got, p) {
+					t.Errorf("paragraph %.40q lost; got %q", p, got)
+				}
+			}
+			for _, s := range tt.gone {
+				if strings.Contains(got, s) {
+					t.Errorf("MainText kept %q:\n%s", s, got)
+				}
+			}
+			for _, s := range tt.kept {
+				if !strings.Contains(got, s) {
+					t.Errorf("MainText lost %q:\n%s", s, got)
+				}
+			}
+		})
+	}
+}
+
 // TestMainTextPrecision3 checks the lines kept with an article that
 // point away from it without being links to other articles.
 func TestMainTextPrecision3(t *testing.T) {
 	ps := boilerplateArticle(6)
-	tests := []struct {
-		name          string
-		inside, after string
-		gone, kept    []string
-	}{
+	tests := []articleCase{
 		{
 			// A rating widget written as a span with a negative class,
 			// its text loose in the article's element; a span with such
@@ -39,40 +74,14 @@ func TestMainTextPrecision3(t *testing.T) {
 	for i, who := range []string{"Ann", "Bob", "Cy"} {
 		fmt.Fprintf(&comments, `<div class="item"><div class="says">Thank you for this piece, it helped me tune crawler number %d of ours.</div><p class="foot">posted on Thursday, October 25, 2012 at %d:1%d PM by %s</p></div>`, i, i+2, i, who)
 	}
-	tests = append(tests, struct {
-		name          string
-		inside, after string
-		gone, kept    []string
-	}{
+	tests = append(tests, articleCase{
 		// Comments after the article, in markup that names nothing:
 		// three items of one template, each with a time-stamped line.
 		name:  "items with a time stamp after the article",
 		after: comments.String(),
 		gone:  []string{"Thank you for this piece", "posted on Thursday"},
 	})
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := MainText(strings.NewReader(boilerplatePage(ps, tt.inside, tt.after, "")))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range ps {
-				if !strings.Contains(got, p) {
-					t.Errorf("paragraph %.40q lost; got %q", p, got)
-				}
-			}
-			for _, s := range tt.gone {
-				if strings.Contains(got, s) {
-					t.Errorf("MainText kept %q:\n%s", s, got)
-				}
-			}
-			for _, s := range tt.kept {
-				if !strings.Contains(got, s) {
-					t.Errorf("MainText lost %q:\n%s", s, got)
-				}
-			}
-		})
-	}
+	runArticleCases(t, ps, tests)
 }
 
 // TestMainTextStampedLines checks what stays of time-stamped lines and

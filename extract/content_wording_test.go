@@ -13,11 +13,7 @@ import (
 // documented as "Subscribe to ...", a field label in a definition list.
 func TestMainTextWording(t *testing.T) {
 	ps := boilerplateArticle(6)
-	tests := []struct {
-		name          string
-		inside, after string
-		gone, kept    []string
-	}{
+	tests := []articleCase{
 		{
 			// Labels of a contact or information box and a pointer
 			// left between the paragraphs.
@@ -39,29 +35,7 @@ func TestMainTextWording(t *testing.T) {
 			kept: []string{"The paper's subscribers grew by a tenth last year"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := MainText(strings.NewReader(boilerplatePage(ps, tt.inside, tt.after, "")))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range ps {
-				if !strings.Contains(got, p) {
-					t.Errorf("paragraph %.40q lost; got %q", p, got)
-				}
-			}
-			for _, s := range tt.gone {
-				if strings.Contains(got, s) {
-					t.Errorf("MainText kept %q:\n%s", s, got)
-				}
-			}
-			for _, s := range tt.kept {
-				if !strings.Contains(got, s) {
-					t.Errorf("MainText lost %q:\n%s", s, got)
-				}
-			}
-		})
-	}
+	runArticleCases(t, ps, tests)
 }
 
 // TestMainTextWordingDocs checks that documentation keeps what reads
