@@ -45,64 +45,12 @@ type fitPage struct {
 	feats  [][mcModelFeatures]float64
 	label  []int8 // 1, 0, or -1 (unlabelled), per idx
 	weight []float64
-	base   fitScore
+	base   contenteval.PageScore
 }
 
-// fitScore is one page's contribution to its corpus's metric.
-type fitScore struct {
-	p, r, f1   float64
-	ok         bool
-	tp, fn, fp int
-}
-
-func fitScorePage(pg *fitPage, pred string) fitScore {
-	if pg.corpus == contenteval.Dragnet {
-		p, r, f1, ok := contenteval.ScoreTokens(pred, pg.truth)
-		return fitScore{p: p, r: r, f1: f1, ok: ok}
-	}
-	tp, fn, fp := contenteval.ScoreSnippets(pred, pg.doc.With, pg.doc.Without)
-	return fitScore{tp: tp, fn: fn, fp: fp}
-}
-
-// fitTally sums page scores as contenteval.Tally does.
-type fitTally struct {
-	sumP, sumR, sumF1 float64
-	n                 int
-	tp, fn, fp        int
-}
-
-func (t *fitTally) add(s fitScore) {
-	if s.ok {
-		t.sumP += s.p
-		t.sumR += s.r
-		t.sumF1 += s.f1
-		t.n++
-	}
-	t.tp += s.tp
-	t.fn += s.fn
-	t.fp += s.fp
-}
-
-func (t fitTally) prf() (p, r, f1 float64) {
-	if t.n > 0 {
-		n := float64(t.n)
-		return t.sumP / n, t.sumR / n, t.sumF1 / n
-	}
-	if t.tp+t.fp > 0 {
-		p = float64(t.tp) / float64(t.tp+t.fp)
-	}
-	if t.tp+t.fn > 0 {
-		r = float64(t.tp) / float64(t.tp+t.fn)
-	}
-	if p+r > 0 {
-		f1 = 2 * p * r / (p + r)
-	}
-	return p, r, f1
-}
-
-func (t fitTally) String() string {
-	p, r, f1 := t.prf()
-	return fmt.Sprintf("%.4f/%.4f/%.4f", p, r, f1)
+// fitScorePage scores pred on the recorded page pg.
+func fitScorePage(pg *fitPage, pred string) contenteval.PageScore {
+	return contenteval.ScorePage(pg.doc, pred, pg.truth)
 }
 
 // fitLoad segments the design pages of corpus name and records the rules'
@@ -398,19 +346,19 @@ func fitApply(pg *fitPage, m mcModel) ([]bool, bool) {
 // fitEval scores model m on the pages of corpus name that pass in, and
 // the rules alone; up and down count pages whose score moved, sites the
 // sites of those pages.
-func fitEval(pages []*fitPage, name string, m mcModel, in func(*fitPage) bool) (with, without fitTally, up, down, sites int) {
+func fitEval(pages []*fitPage, name string, m mcModel, in func(*fitPage) bool) (with, without contenteval.Tally, up, down, sites int) {
 	seen := map[string]bool{}
 	for _, pg := range pages {
 		if pg.corpus != name || !in(pg) {
 			continue
 		}
-		without.add(pg.base)
+		without.AddScore(pg.base)
 		s := pg.base
 		if keep, ok := fitApply(pg, m); ok {
 			s = fitScorePage(pg, fitRender(pg, keep))
 		}
-		with.add(s)
-		delta := s.f1 - pg.base.f1 + float64(s.tp-pg.base.tp) - float64(s.fp-pg.base.fp)
+		with.AddScore(s)
+		delta := s.F1 - pg.base.F1 + float64(s.TP-pg.base.TP) - float64(s.FP-pg.base.FP)
 		switch {
 		case delta > 1e-9:
 			up++
@@ -424,9 +372,9 @@ func fitEval(pages []*fitPage, name string, m mcModel, in func(*fitPage) bool) (
 	return with, without, up, down, len(seen)
 }
 
-func fitGain(with, without fitTally) float64 {
-	_, _, a := with.prf()
-	_, _, b := without.prf()
+func fitGain(with, without contenteval.Tally) float64 {
+	_, _, a := with.PRF()
+	_, _, b := without.PRF()
 	return a - b
 }
 
@@ -581,15 +529,15 @@ func TestMainTextModelFit(t *testing.T) {
 	all := func(*fitPage) bool { return true }
 	// Headroom: every labelled block set to its label (an oracle).
 	for _, name := range corpora {
-		var with, without fitTally
+		var with, without contenteval.Tally
 		var n [2][2]int
 		for _, pg := range pages {
 			if pg.corpus != name {
 				continue
 			}
-			without.add(pg.base)
+			without.AddScore(pg.base)
 			if pg.keep == nil {
-				with.add(pg.base)
+				with.AddScore(pg.base)
 				continue
 			}
 			keep := append([]bool(nil), pg.keep...)
@@ -599,9 +547,9 @@ func TestMainTextModelFit(t *testing.T) {
 					keep[j] = l == 1
 				}
 			}
-			with.add(fitScorePage(pg, fitRender(pg, keep)))
+			with.AddScore(fitScorePage(pg, fitRender(pg, keep)))
 		}
-		t.Logf("%s design oracle %v against rules %v; dropped neg/pos %d/%d, kept neg/pos %d/%d", name, with, without, n[0][0], n[0][1], n[1][0], n[1][1])
+		t.Logf("%s design oracle %s against rules %s; dropped neg/pos %d/%d, kept neg/pos %d/%d", name, evalLine(with), evalLine(without), n[0][0], n[0][1], n[1][0], n[1][1])
 	}
 
 	// The model: fitted on both corpora's design folds, chosen on both.
@@ -610,7 +558,7 @@ func TestMainTextModelFit(t *testing.T) {
 	t.Logf("chosen %v (a choice where no corpus loses: %v); model:\n%s", cfg, ok, fitSource(m, cfg))
 	for _, name := range corpora {
 		with, without, up, down, sites := fitEval(pages, name, m, all)
-		t.Logf("%s design: model %v, rules alone %v; pages up %d, down %d, sites %d", name, with, without, up, down, sites)
+		t.Logf("%s design: model %s, rules alone %s; pages up %d, down %d, sites %d", name, evalLine(with), evalLine(without), up, down, sites)
 	}
 
 	// (a) Across corpora: fit and choose on one, score the other.
@@ -619,8 +567,8 @@ func TestMainTextModelFit(t *testing.T) {
 		mo, co, oko := fitChoose(t, pages, all, []string{name}, []string{name}, mask, false)
 		with, without, up, down, sites := fitEval(pages, other, mo, all)
 		w2, wo2, _, _, _ := fitEval(pages, name, mo, all)
-		t.Logf("fitted on %s design only (%v, gain there %v; %v): %s design %v against rules alone %v (up %d down %d, sites %d)",
-			name, co, oko, fitRound([]float64{fitGain(w2, wo2)}), other, with, without, up, down, sites)
+		t.Logf("fitted on %s design only (%v, gain there %v; %v): %s design %s against rules alone %s (up %d down %d, sites %d)",
+			name, co, oko, fitRound([]float64{fitGain(w2, wo2)}), other, evalLine(with), evalLine(without), up, down, sites)
 	}
 
 	// (b) Site-grouped cross-fit within the design folds: fit and choose
@@ -633,8 +581,8 @@ func TestMainTextModelFit(t *testing.T) {
 		fits = append(fits, mk)
 		for _, name := range corpora {
 			with, without, up, down, sites := fitEval(pages, name, mk, held)
-			t.Logf("fitted on fold %d (%v; %v), %s fold %d: %v against rules alone %v (F1 %+.4f; up %d down %d, sites %d)",
-				k, ck, okk, name, 1-k, with, without, fitGain(with, without), up, down, sites)
+			t.Logf("fitted on fold %d (%v; %v), %s fold %d: %s against rules alone %s (F1 %+.4f; up %d down %d, sites %d)",
+				k, ck, okk, name, 1-k, evalLine(with), evalLine(without), fitGain(with, without), up, down, sites)
 		}
 	}
 	for _, part := range []string{"add", "drop"} {

@@ -750,10 +750,10 @@
 // share of the kept words after it), fitted on the labelled blocks of the
 // design folds to keep a block the rules dropped or drop one they kept
 // (content_model_*_test.go; TRAWL_CONTENT_FIT=1 go test -run
-// TestMainTextModelFit -v ./extract), gain at best +0.0000 and +0.0008
+// TestMainTextModelFit -v ./extract), gain at best +0.0000 and +0.0004
 // design F1 on Dragnet and the snippets. Fitted on design fold 1 and
-// scored on fold 0 they lose 0.0045 and 0.0009; fitted on fold 0 no
-// threshold gains at all; fitted on one corpus they lose 0.009 to 0.012
+// scored on fold 0 they lose 0.0037 and 0.0001; fitted on fold 0 no
+// threshold gains at all; fitted on one corpus they lose 0.010 and 0.016
 // on the other; and their weights change sign between the two folds.
 // An oracle keeping every labelled block by its label would reach design
 // F1 0.984 and 0.995, but what the rules still get wrong there is label

@@ -186,24 +186,45 @@ func (t *Tally) Add(d Doc, pred string) {
 // AddTokens is Add with d's truth tokenized by Tokens (nil: tokenize
 // here), for scoring many predictions on one page.
 func (t *Tally) AddTokens(d Doc, pred string, truth map[string]int) {
-	t.Pages++
+	t.AddScore(ScorePage(d, pred, truth))
+}
+
+// PageScore is one page's part of its corpus's metric: on a Dragnet page
+// its P, R and F1 (OK false when the truth is empty: the page is not
+// scored), on a snippet page its snippet counts.
+type PageScore struct {
+	P, R, F1   float64
+	OK         bool
+	TP, FN, FP int
+}
+
+// ScorePage scores pred on d, with d's truth tokenized by Tokens (nil:
+// tokenize here). A caller that tries many predictions on one page keeps
+// the scores and sums them with AddScore.
+func ScorePage(d Doc, pred string, truth map[string]int) PageScore {
 	if d.Corpus == Dragnet {
 		if truth == nil {
 			truth = Tokens(d.Text)
 		}
 		p, r, f1, ok := ScoreTokens(pred, truth)
-		if ok {
-			t.sumP += p
-			t.sumR += r
-			t.sumF1 += f1
-			t.scored++
-		}
-		return
+		return PageScore{P: p, R: r, F1: f1, OK: ok}
 	}
 	tp, fn, fp := ScoreSnippets(pred, d.With, d.Without)
-	t.tp += tp
-	t.fn += fn
-	t.fp += fp
+	return PageScore{TP: tp, FN: fn, FP: fp}
+}
+
+// AddScore adds one page's score.
+func (t *Tally) AddScore(s PageScore) {
+	t.Pages++
+	if s.OK {
+		t.sumP += s.P
+		t.sumR += s.R
+		t.sumF1 += s.F1
+		t.scored++
+	}
+	t.tp += s.TP
+	t.fn += s.FN
+	t.fp += s.FP
 }
 
 // Merge adds u's counts to t.
