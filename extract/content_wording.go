@@ -59,9 +59,8 @@ const mcWordingLabelWords = 8
 // holding one (or a verb of downloading, mcWordingFetch, or a call of
 // mcWordingAddress) together with a word about the site (mcWordingSite)
 // or two channels, or, when it is a fragment (no sentence mark), one
-// channel. A sentence that merely
-// mentions subscribers ("The paper's subscribers grew ...") holds no
-// call.
+// channel. A sentence that merely mentions subscribers ("The paper's
+// subscribers grew ...") holds no call.
 var mcWordingCalls = [...]string{
 	"subscribe", "subscribe now", "sign up", "log in", "register now",
 	"abonnieren", "jetzt abonnieren", "abonniere", "s abonner",
@@ -230,8 +229,9 @@ func mcHasAny(f []byte, phrases []string) bool {
 
 // boilerWording reports whether block b, not a heading and at most
 // mcWordingWords words, is boilerplate by its wording: a label or
-// pointer alone (mcWordingLabels), or a call to action (mcWordingCalls): one opening the block, or one
-// (or a verb of downloading) with a word about the site or channels.
+// pointer alone (mcWordingLabels), or a call to action (mcWordingCalls):
+// one opening the block, or one (or a verb of downloading) with a word
+// about the site or channels.
 // Headings are left alone: a heading the article uses may read like a
 // label ("Weitere Informationen" over its last section).
 func (w *mcWalker) boilerWording(b *mcBlock) bool {
@@ -296,9 +296,8 @@ func (w *mcWalker) boilerWording(b *mcBlock) bool {
 
 // dropWording drops the kept blocks that are boilerplate by their
 // wording (boilerWording): pleas to subscribe, to download the site's
-// app or to follow it, and the labels of contact and information boxes,
-// of pointers to other articles and of update times, left in the
-// article's element.
+// app or to follow it, and the labels of contact and information boxes
+// and of pointers to other articles, left in the article's element.
 func (w *mcWalker) dropWording(keep []bool) {
 	for i, k := range keep {
 		if k && w.boilerWording(&w.blocks[i]) {
