@@ -124,7 +124,9 @@ func delayPolicy(cfg politeness.Config) (politeness.Policy, time.Duration) {
 
 // Push sends the requests whose URL the crawl has not seen, within the
 // depth limit and their host's budget, to the streams of their hosts'
-// owners, and returns how many it sent.
+// owners, with their Data, and returns how many it sent. A request whose
+// Data is longer than frontier.MaxData is not sent; err reports it
+// (frontier.ErrDataTooLarge).
 func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -138,6 +140,10 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 	seen := map[uint64]bool{}
 	var errs []error
 	for _, r := range reqs {
+		if len(r.Data) > frontier.MaxData {
+			errs = append(errs, fmt.Errorf("cluster: push %q: %d bytes of data, more than %d: %w", r.URL, len(r.Data), frontier.MaxData, frontier.ErrDataTooLarge))
+			continue
+		}
 		if f.maxDepth > 0 && r.Depth > f.maxDepth {
 			continue
 		}

@@ -47,6 +47,8 @@ type wireReq struct {
 	Anchor    string  `json:"a,omitempty"`
 	Retries   int     `json:"t,omitempty"`
 	Redirects int     `json:"x,omitempty"`
+	// Data is frontier.Request.Data (base64 in the JSON).
+	Data []byte `json:"b,omitempty"`
 	// NoReferrer marks a request without a referrer in a batch whose
 	// shared referrer is not empty.
 	NoReferrer bool `json:"n,omitempty"`
@@ -67,7 +69,7 @@ func encodeBatch(reqs []frontier.Request) string {
 	}
 	for i, r := range reqs {
 		w := wireReq{URL: r.URL, Host: r.Host, Depth: r.Depth, Priority: r.Priority,
-			Anchor: r.Anchor, Retries: r.Retries, Redirects: r.Redirects}
+			Anchor: r.Anchor, Retries: r.Retries, Redirects: r.Redirects, Data: r.Data}
 		switch {
 		case r.Referrer == b.Referrer:
 		case r.Referrer == "":
@@ -77,7 +79,7 @@ func encodeBatch(reqs []frontier.Request) string {
 		}
 		b.Reqs[i] = w
 	}
-	out, _ := json.Marshal(b) // cannot fail: strings and numbers only
+	out, _ := json.Marshal(b) // cannot fail: strings, numbers and bytes only
 	return string(out)
 }
 
@@ -98,7 +100,7 @@ func decodeBatch(s string) ([]frontier.Request, error) {
 			ref = b.Referrer
 		}
 		reqs = append(reqs, frontier.Request{URL: x.URL, Host: x.Host, Depth: x.Depth, Priority: x.Priority,
-			Referrer: ref, Anchor: x.Anchor, Retries: x.Retries, Redirects: x.Redirects})
+			Referrer: ref, Anchor: x.Anchor, Retries: x.Retries, Redirects: x.Redirects, Data: x.Data})
 	}
 	return reqs, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -55,11 +56,27 @@ func fill(b *testing.B, f *frontier.Memory, reqs []frontier.Request) {
 //
 // With spill=true the front queues spill to a file in a temporary directory
 // (MemoryOptions.SpillDir): what remains is the seen set, the host table and
-// the few blocks at the ends of each queue.
+// the few blocks at the ends of each queue. With data=32 every request
+// carries 32 bytes of Request.Data (a crawler's hints), which the
+// measurement includes.
 func BenchmarkMemoryFootprint(b *testing.B) {
-	reqs := benchReqs()
-	for _, spill := range []bool{false, true} {
-		b.Run(fmt.Sprintf("urls=%d/hosts=%d/spill=%v", benchURLs, benchHosts, spill), func(b *testing.B) {
+	plain := benchReqs()
+	for _, c := range []struct {
+		spill bool
+		data  int
+	}{{false, 0}, {true, 0}, {false, 32}} {
+		reqs := plain
+		name := fmt.Sprintf("urls=%d/hosts=%d/spill=%v", benchURLs, benchHosts, c.spill)
+		if c.data > 0 {
+			name += fmt.Sprintf("/data=%d", c.data)
+			reqs = slices.Clone(plain)
+			data := make([]byte, c.data)
+			for i := range reqs {
+				reqs[i].Data = data // Push copies it
+			}
+		}
+		spill := c.spill
+		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			var perURL float64
 			for b.Loop() {

@@ -18,6 +18,22 @@ var ErrEmpty = errors.New("frontier: empty")
 // handed out by Next, or already done.
 var ErrNotLeased = errors.New("frontier: request not leased")
 
+// ErrDataTooLarge is wrapped by the error Push returns for a request whose
+// Data is longer than MaxData (the request is not queued), and by the
+// error Done returns for an Outcome.Data longer than MaxData.
+var ErrDataTooLarge = errors.New("frontier: request data too large")
+
+// MaxData is the most bytes of Request.Data (and Outcome.Data) a frontier
+// keeps with a URL. Data is what a crawler carries with a URL: its
+// metadata and discovery hints (a sitemap's lastmod, changefreq and
+// priority, a pending probe), small by nature. The bound keeps a queued
+// URL's cost predictable in every frontier: in memory, in a spill file, in
+// a pebble value and in a Redis stream entry. 4 KiB is far above what a
+// crawler's hints take and as much as a URL with an anchor text takes in
+// the worst case; a crawler with more to say about a URL should keep it
+// elsewhere and carry a key.
+const MaxData = 4096
+
 // Request is one URL waiting in, or handed out by, a frontier.
 type Request struct {
 	URL      string  // absolute normalized URL (the frontier does not normalize)
@@ -37,6 +53,15 @@ type Request struct {
 	// Outcome.Revisit, and empty on a URL's first visit; so a non-empty
 	// State marks a revisit. Push ignores it.
 	State []byte
+	// Data is what the crawler carries with the URL (its metadata and
+	// discovery hints), opaque to the frontier, at most MaxData bytes. Push
+	// keeps a copy with the URL (a request with more is not queued: Push
+	// reports ErrDataTooLarge); Next hands it back (nil when empty), so it
+	// survives a persistent frontier's restart and crosses a cluster to the
+	// agent that fetches the URL. It is kept across Outcome.Retry,
+	// Outcome.Requeue and Outcome.Revisit, unless Outcome.Data replaces it.
+	// A request without Data costs the frontier nothing for it.
+	Data []byte
 
 	fp uint64 // fingerprint, set by Next
 }
@@ -73,15 +98,28 @@ type Outcome struct {
 	// State is stored with the revisit; see Request.State. The frontier
 	// copies it.
 	State []byte
+	// Data, when not nil, replaces the request's Data (Request.Data) for its
+	// next hand-out, after Retry, Requeue or Revisit; an empty non-nil Data
+	// clears it. The frontier copies it. Nil keeps the request's Data. With
+	// more than MaxData bytes, Done does everything else the outcome says,
+	// keeps the request's Data, and returns an error wrapping
+	// ErrDataTooLarge.
+	Data []byte
 }
 
-// Revisiter is implemented by frontiers that honour Outcome.Revisit.
-// Revisits reports how many URLs wait for a revisit time (not counted in
-// Len). Next does not return ErrEmpty while any do: a frontier holding
-// revisits never runs dry, so a continuous crawl ends when its context
-// does.
-type Revisiter interface {
-	Revisits() int
+// NextData returns the Data a request done with out carries to its next
+// hand-out: out.Data when it is not nil and at most MaxData bytes, else
+// data (the request's own). tooLarge reports an out.Data over MaxData,
+// which Done must report with ErrDataTooLarge. Frontier implementations
+// call it from Done.
+func (out Outcome) NextData(data []byte) (next []byte, tooLarge bool) {
+	switch {
+	case out.Data == nil:
+		return data, false
+	case len(out.Data) > MaxData:
+		return data, true
+	}
+	return out.Data, false
 }
 
 // Release ends host's contact in s as out describes: with out.NoContact
@@ -114,7 +152,10 @@ func (out Outcome) Release(s *politeness.Schedule, host string, now time.Time) e
 //     (duplicates are dropped by URL fingerprint, see Fingerprint, for the
 //     life of the frontier, including URLs already handed out) and that
 //     satisfy its limits (depth, per-host budget). It reports how many it
-//     added. Push does not block waiting for workers. The strings of a
+//     added. Push does not block waiting for workers. A request whose Data
+//     is longer than MaxData is not queued (nor remembered as seen): Push
+//     queues the others of the batch and returns an error wrapping
+//     ErrDataTooLarge that names its URL. The strings of a
 //     pushed Request may share memory with larger buffers (a Crawler passes
 //     anchor texts cut from one buffer per page): a frontier that keeps
 //     them queued in memory should copy them rather than keep them pinned.
@@ -132,6 +173,11 @@ func (out Outcome) Release(s *politeness.Schedule, host string, now time.Time) e
 //     ErrNotLeased for a request that is not leased.
 //   - Every accepted URL is handed out exactly once, plus once per Retry or
 //     Requeue.
+//   - Request.Data travels with the URL: Push keeps a copy, Next hands it
+//     back, and it is kept across Retry, Requeue and Revisit; a non-nil
+//     Outcome.Data replaces it for the next hand-out. A persistent frontier
+//     keeps it across restarts, a distributed one carries it to the process
+//     that hands the URL out.
 //   - Len reports the queued requests not yet handed out.
 //   - Frontiers that implement Revisiter also keep a URL done with
 //     Outcome.Revisit and hand it out again, with Outcome.State as its

@@ -134,11 +134,6 @@ type Memory struct {
 	states   map[uint64]string // Request.State of revisits, by fingerprint
 }
 
-var (
-	_ Frontier  = (*Memory)(nil)
-	_ Revisiter = (*Memory)(nil)
-)
-
 // pruneMin is how many hosts the politeness schedule may remember before
 // Next prunes the idle ones (about 150 bytes each).
 const pruneMin = 1 << 16
@@ -210,22 +205,31 @@ func (m *Memory) level(p float64) int {
 // Push adds the requests whose URL was never accepted before and that fit
 // the depth limit and the host's budget, and returns how many it added.
 // Requests with an empty Host get urlnorm.Key of their parsed URL; a request
-// whose URL cannot be parsed or has no host is skipped and reported in err,
-// which joins one error per such request. Push returns ctx.Err() without
-// adding anything if ctx has ended.
+// whose URL cannot be parsed or has no host, or whose Data is longer than
+// MaxData (ErrDataTooLarge), is skipped and reported in err, which joins
+// one error per such request. Push returns ctx.Err() without adding
+// anything if ctx has ended.
 func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	// Work that needs no lock: host keys and fingerprints. Each entry's
-	// host key and anchor wait in extras until the entry is accepted.
-	type extra struct{ host, anchor string }
+	// host key waits in extras, with its request (for the anchor and Data),
+	// until the entry is accepted.
+	type extra struct {
+		host string
+		req  *Request
+	}
 	var entBuf [8]entry
 	var extraBuf [8]extra
 	ents, extras := entBuf[:0], extraBuf[:0]
 	var errs []error
 	for i := range reqs {
 		r := &reqs[i]
+		if len(r.Data) > MaxData {
+			errs = append(errs, fmt.Errorf("frontier: push %q: %d bytes of data, more than %d: %w", r.URL, len(r.Data), MaxData, ErrDataTooLarge))
+			continue
+		}
 		if m.maxDepth > 0 && r.Depth > m.maxDepth {
 			continue
 		}
@@ -241,7 +245,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			}
 		}
 		ents = append(ents, entry{
-			data:      r.URL, // joined with the anchor once accepted
+			data:      r.URL, // joined with the anchor and Data once accepted
 			referrer:  r.Referrer,
 			fp:        Fingerprint(r.URL),
 			prio:      r.Priority,
@@ -249,7 +253,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			retries:   clamp16(r.Retries),
 			redirects: clamp16(r.Redirects),
 		})
-		extras = append(extras, extra{host, r.Anchor})
+		extras = append(extras, extra{host, r})
 	}
 
 	m.mu.Lock()
@@ -273,7 +277,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 		hi.accepted++
 		m.seen.add(e.fp)
 		e.host = hi
-		e.data = joinAnchor(e.data, extras[i].anchor)
+		e.data = joinData(e.data, extras[i].req.Anchor, extras[i].req.Data)
 		added++
 		if m.strategy == DFS && hi.back != nil {
 			// The newest URL is the top of its host's stack; going through
@@ -535,6 +539,11 @@ func (m *Memory) Done(req Request, out Outcome) error {
 	if fp == 0 {
 		fp = Fingerprint(req.URL)
 	}
+	data, tooLarge := out.NextData(req.Data)
+	var dataErr error
+	if tooLarge {
+		dataErr = fmt.Errorf("frontier: done %q: %d bytes of data, more than %d: %w", req.URL, len(out.Data), MaxData, ErrDataTooLarge)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	hi, ok := m.leased[fp]
@@ -552,7 +561,7 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			retries++
 		}
 		e := entry{
-			data:      joinAnchor(req.URL, req.Anchor),
+			data:      joinData(req.URL, req.Anchor, data),
 			referrer:  req.Referrer,
 			host:      hi,
 			fp:        fp,
@@ -571,7 +580,7 @@ func (m *Memory) Done(req Request, out Outcome) error {
 		m.queued++
 	} else if !out.Revisit.IsZero() {
 		m.schedule(entry{
-			data:      joinAnchor(req.URL, req.Anchor),
+			data:      joinData(req.URL, req.Anchor, data),
 			referrer:  req.Referrer,
 			host:      hi,
 			fp:        fp,
@@ -581,7 +590,7 @@ func (m *Memory) Done(req Request, out Outcome) error {
 		}, out.Revisit, out.State)
 	}
 	m.wake.Broadcast()
-	return nil
+	return dataErr
 }
 
 // Len returns the number of queued requests not yet handed out.

@@ -1,10 +1,14 @@
 package frontier
 
-import "strings"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // entry is a queued request in its compact form: 64 bytes on 64-bit
-// platforms plus the strings it refers to. The host is interned. The URL
-// and the anchor text share one string, data (see joinAnchor).
+// platforms plus the strings it refers to. The host is interned. The URL,
+// the anchor text and the request's Data share one string, data (see
+// joinData).
 type entry struct {
 	data      string
 	referrer  string
@@ -16,28 +20,70 @@ type entry struct {
 	redirects int16
 }
 
-// joinAnchor returns the entry data for url and anchor: the URL alone, or,
-// when there is an anchor or the URL holds a NUL byte, the URL, a NUL and
-// the anchor with its own NUL bytes (which HTML text never holds) turned
-// into U+FFFD, so that the last NUL splits the two. Joining copies both
-// strings into one allocation, so a queued anchor pins no page buffer it
-// was cut from.
-func joinAnchor(url, anchor string) string {
-	if anchor == "" && strings.IndexByte(url, 0) < 0 {
-		return url
-	}
+// joinData returns the entry data for url, anchor and the request's Data,
+// in one of three layouts that its last byte tells apart:
+//
+//   - the URL alone, when there is neither anchor nor Data and the URL
+//     holds no NUL byte (the common case: no copy, no cost);
+//   - the URL, a NUL and the anchor, when there is an anchor and no Data:
+//     the anchor's own NUL bytes (which HTML text never holds) turn into
+//     U+FFFD, so the last NUL splits the two and the last byte is not NUL;
+//   - otherwise the URL, the anchor (its NULs turned into U+FFFD as well),
+//     the Data, the lengths of the anchor and of the Data (4 bytes each,
+//     big-endian) and a NUL, which no other layout ends with.
+//
+// Joining copies the strings into one allocation, so a queued anchor pins
+// no page buffer it was cut from, and the caller's Data may change after
+// Push.
+func joinData(url, anchor string, data []byte) string {
 	if strings.IndexByte(anchor, 0) >= 0 {
 		anchor = strings.ReplaceAll(anchor, "\x00", "\uFFFD")
 	}
-	return url + "\x00" + anchor
+	switch {
+	case len(data) == 0 && anchor == "" && strings.IndexByte(url, 0) < 0:
+		return url
+	case len(data) == 0 && anchor != "":
+		return url + "\x00" + anchor
+	}
+	b := make([]byte, 0, len(url)+len(anchor)+len(data)+dataTrailer)
+	b = append(b, url...)
+	b = append(b, anchor...)
+	b = append(b, data...)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(anchor)))
+	b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
+	b = append(b, 0)
+	return string(b)
+}
+
+// dataTrailer is the length of the end of joinData's third layout.
+const dataTrailer = 9
+
+// split returns the URL, anchor text and Data an entry's data holds (see
+// joinData).
+func (e *entry) split() (url, anchor, data string) {
+	s := e.data
+	n := len(s)
+	if n == 0 || s[n-1] != 0 {
+		if i := strings.LastIndexByte(s, 0); i >= 0 {
+			return s[:i], s[i+1:], ""
+		}
+		return s, "", ""
+	}
+	end := n - dataTrailer
+	al := int(be32(s[end:]))
+	dl := int(be32(s[end+4:]))
+	data = s[end-dl : end]
+	anchor = s[end-dl-al : end-dl]
+	return s[:end-dl-al], anchor, data
+}
+
+func be32(s string) uint32 {
+	return uint32(s[0])<<24 | uint32(s[1])<<16 | uint32(s[2])<<8 | uint32(s[3])
 }
 
 func (e *entry) request() Request {
-	u, anchor := e.data, ""
-	if i := strings.LastIndexByte(u, 0); i >= 0 {
-		u, anchor = u[:i], u[i+1:]
-	}
-	return Request{
+	u, anchor, data := e.split()
+	r := Request{
 		URL:       u,
 		Host:      e.host.name,
 		Depth:     int(e.depth),
@@ -48,6 +94,10 @@ func (e *entry) request() Request {
 		Redirects: int(e.redirects),
 		fp:        e.fp,
 	}
+	if data != "" {
+		r.Data = []byte(data)
+	}
+	return r
 }
 
 // hostInfo is the frontier's state for one host.

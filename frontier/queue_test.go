@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -15,26 +16,48 @@ func TestEntrySize(t *testing.T) {
 	}
 }
 
-// TestEntryAnchor checks that an entry gives back the URL and anchor it
-// was made from, including the cases joinAnchor cannot join.
-func TestEntryAnchor(t *testing.T) {
+// TestEntryData checks that an entry gives back the URL, anchor and Data it
+// was made from, in each of joinData's layouts, and that the common case
+// (no anchor, no Data) is the URL string itself.
+func TestEntryData(t *testing.T) {
+	big := strings.Repeat("\x00\xff", MaxData/2)
 	tests := []struct {
-		name, url, anchor, wantAnchor string
+		name, url, anchor, data, wantAnchor string
 	}{
 		{name: "no anchor", url: "http://a.test/x", anchor: "", wantAnchor: ""},
 		{name: "anchor", url: "http://a.test/x", anchor: "Next page", wantAnchor: "Next page"},
 		{name: "anchor with NUL", url: "http://a.test/x", anchor: "a\x00b", wantAnchor: "a\uFFFDb"},
 		{name: "URL with NUL", url: "http://a.test/\x00", anchor: "", wantAnchor: ""},
 		{name: "URL with NUL and anchor", url: "http://a.test/\x00\x00", anchor: "text", wantAnchor: "text"},
+		{name: "data", url: "http://a.test/x", data: "meta", wantAnchor: ""},
+		{name: "data with NULs", url: "http://a.test/x", data: "\x00m\x00", wantAnchor: ""},
+		{name: "anchor and data", url: "http://a.test/x", anchor: "Next", data: "{\"k\":1}", wantAnchor: "Next"},
+		{name: "all with NULs", url: "http://a.test/\x00", anchor: "a\x00", data: "\x00\x00\x00\x00\x00\x00\x00\x00\x00", wantAnchor: "a\uFFFD"},
+		{name: "largest data", url: "http://a.test/x", anchor: "y", data: big, wantAnchor: "y"},
+		{name: "empty URL", url: "", data: "d", wantAnchor: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := entry{data: joinAnchor(tt.url, tt.anchor), host: &hostInfo{name: "a.test"}}
+			var data []byte
+			if tt.data != "" {
+				data = []byte(tt.data)
+			}
+			e := entry{data: joinData(tt.url, tt.anchor, data), host: &hostInfo{name: "a.test"}}
+			if data != nil {
+				data[0] ^= 1 // the entry keeps its own copy
+			}
 			r := e.request()
-			if r.URL != tt.url || r.Anchor != tt.wantAnchor {
-				t.Errorf("request() = URL %q, Anchor %q; want %q, %q", r.URL, r.Anchor, tt.url, tt.wantAnchor)
+			if r.URL != tt.url || r.Anchor != tt.wantAnchor || string(r.Data) != tt.data {
+				t.Errorf("request() = URL %q, Anchor %q, Data %q; want %q, %q, %q", r.URL, r.Anchor, r.Data, tt.url, tt.wantAnchor, tt.data)
+			}
+			if tt.data == "" && r.Data != nil {
+				t.Errorf("request().Data = %q, want nil", r.Data)
 			}
 		})
+	}
+	url := "http://a.test/plain"
+	if got := joinData(url, "", nil); unsafe.StringData(got) != unsafe.StringData(url) {
+		t.Error("joinData(url, \"\", nil) copied the URL, want the URL string itself")
 	}
 }
 

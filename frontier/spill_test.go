@@ -27,7 +27,7 @@ func testEntry(i int, hosts []*hostInfo) entry {
 		depth:    int32(i % 7),
 	}
 	if i%3 == 0 {
-		e.data = joinAnchor(e.data, fmt.Sprintf("anchor %d", i))
+		e.data = joinData(e.data, fmt.Sprintf("anchor %d", i), nil)
 	}
 	if i%5 == 0 {
 		e.prio = float64(i) / 3

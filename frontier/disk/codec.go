@@ -26,12 +26,20 @@ var errCorrupt = errors.New("disk: corrupt record")
 // entry is a queued request as stored.
 type entry struct {
 	url, host, referrer, anchor string
-	state                       string // frontier.Request.State of a revisit (encoded last, only when set)
+	state                       string // frontier.Request.State of a revisit (encoded only when it or data is set)
+	data                        string // frontier.Request.Data (encoded last, only when set)
 	prio                        float64
 	depth, retries, redirects   int
 	fp                          uint64
 }
 
+// encode appends the stored form of e to b: depth, retries and redirects
+// (varints), priority (8 bytes), URL, host, referrer and anchor
+// (length-prefixed), then, only when set, the state and the Data
+// (length-prefixed; the state, empty or not, precedes a Data). Records
+// written before Data existed end after the anchor or the state and
+// decode as entries without Data; the format version (metaVersion) did
+// not change.
 func (e *entry) encode(b []byte) []byte {
 	b = binary.AppendVarint(b, int64(e.depth))
 	b = binary.AppendVarint(b, int64(e.retries))
@@ -41,8 +49,11 @@ func (e *entry) encode(b []byte) []byte {
 	b = wire.AppendString(b, e.host)
 	b = wire.AppendString(b, e.referrer)
 	b = wire.AppendString(b, e.anchor)
-	if e.state != "" {
+	if e.state != "" || e.data != "" {
 		b = wire.AppendString(b, e.state)
+	}
+	if e.data != "" {
+		b = wire.AppendString(b, e.data)
 	}
 	return b
 }
@@ -61,7 +72,10 @@ func decodeEntry(b []byte) (entry, error) {
 	if r.Len() > 0 {
 		e.state = r.String()
 	}
-	if r.Bad() {
+	if r.Len() > 0 {
+		e.data = r.String()
+	}
+	if r.Bad() || r.Len() > 0 {
 		return e, errCorrupt
 	}
 	return e, nil

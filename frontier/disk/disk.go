@@ -458,7 +458,8 @@ func (f *Frontier) usable() error {
 // Push adds the requests whose URL was never accepted before and that fit
 // the depth limit and the host's budget, and returns how many it added.
 // Requests with an empty Host get urlnorm.Key of their URL; one that has
-// no host is skipped and reported in err. The added requests are written
+// no host, or whose Data is longer than frontier.MaxData
+// (frontier.ErrDataTooLarge), is skipped and reported in err. The added requests are written
 // to the store's log before Push returns, and synced at least every
 // Options.SyncInterval (see the package documentation).
 func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added int, err error) {
@@ -469,6 +470,10 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 	var errs []error
 	for i := range reqs {
 		r := &reqs[i]
+		if len(r.Data) > frontier.MaxData {
+			errs = append(errs, fmt.Errorf("disk: push %q: %d bytes of data, more than %d: %w", r.URL, len(r.Data), frontier.MaxData, frontier.ErrDataTooLarge))
+			continue
+		}
 		if f.maxDepth > 0 && r.Depth > f.maxDepth {
 			continue
 		}
@@ -483,7 +488,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 			}
 		}
 		ents = append(ents, entry{
-			url: r.URL, host: host, referrer: r.Referrer, anchor: r.Anchor,
+			url: r.URL, host: host, referrer: r.Referrer, anchor: r.Anchor, data: string(r.Data),
 			prio: r.Priority, depth: r.Depth, retries: r.Retries, redirects: r.Redirects,
 			fp: frontier.Fingerprint(r.URL),
 		})
@@ -850,19 +855,29 @@ func (f *Frontier) take(host string, now time.Time) (frontier.Request, error) {
 		}
 	}
 	e := &it.e
-	return frontier.Request{
+	req := frontier.Request{
 		URL: e.url, Host: e.host, Depth: e.depth, Priority: e.prio,
 		Referrer: e.referrer, Anchor: e.anchor, Retries: e.retries, Redirects: e.redirects,
 		State: []byte(e.state),
-	}, nil
+	}
+	if e.data != "" {
+		req.Data = []byte(e.data)
+	}
+	return req, nil
 }
 
 // Done ends the lease of req and schedules its host's next contact from
 // out, as frontier.Frontier says. Unless out asks for a Retry or Requeue,
 // the request leaves the store; either way the change and the host's next
-// contact time are synced to stable storage before Done returns.
+// contact time are synced to stable storage before Done returns. The
+// request's Data is the one stored with it (or out.Data): Done does not
+// read req.Data.
 func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	fp := frontier.Fingerprint(req.URL)
+	var dataErr error
+	if len(out.Data) > frontier.MaxData {
+		dataErr = fmt.Errorf("disk: done %q: %d bytes of data, more than %d: %w", req.URL, len(out.Data), frontier.MaxData, frontier.ErrDataTooLarge)
+	}
 	f.mu.Lock()
 	if err := f.usable(); err != nil {
 		f.mu.Unlock()
@@ -885,6 +900,9 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		if out.Retry {
 			it.e.retries++
 		}
+		if data, _ := out.NextData(nil); data != nil {
+			it.e.data = string(data)
+		}
 		b.Set(it.key, it.e.encode(nil), nil)
 		bq := f.backs[ls.host]
 		if bq == nil {
@@ -899,6 +917,9 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		if !out.Revisit.IsZero() {
 			e := ls.it.e
 			e.retries, e.state = 0, string(out.State)
+			if data, _ := out.NextData(nil); data != nil {
+				e.data = string(data)
+			}
 			b.Set(revisitKey(out.Revisit, fp), e.encode(nil), nil)
 			f.revisits++
 		}
@@ -913,7 +934,7 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	if err != nil {
 		return err
 	}
-	return f.sync()
+	return errors.Join(f.sync(), dataErr)
 }
 
 // Revisits returns how many URLs wait for their revisit time
