@@ -1,10 +1,12 @@
 package frontiertest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -34,16 +36,33 @@ var checks = []check{
 	{name: "Cancel", fn: checkCancel},
 	{name: "Workers", fn: checkWorkers},
 	{name: "Revisit", fn: checkRevisit},
+	{name: "Data", fn: checkData},
+	{name: "DataTooLarge", fn: checkDataTooLarge},
+	{name: "Seen", fn: checkSeen},
+	{name: "Boost", fn: checkBoost},
+	{name: "HostsWaiting", fn: checkHostsWaiting},
+	{name: "Flush", fn: checkFlush},
 }
 
 // Run checks that the frontiers made by newFrontier meet the
 // frontier.Frontier contract, each part in its own subtest: exactly-once
 // handout, duplicate elimination, ErrEmpty termination, Retry semantics,
 // Done errors, blocking and waking, cancellation, several concurrent
-// workers with per-host exclusivity, and, for frontiers that implement
+// workers with per-host exclusivity, and Request.Data: it comes back from
+// Next as pushed, survives Retry and Requeue, is replaced by Outcome.Data,
+// and a request with more than frontier.MaxData bytes is refused with
+// frontier.ErrDataTooLarge while the rest of its batch is queued.
+//
+// It checks the optional interfaces the frontier implements: for
 // frontier.Revisiter, revisits (Outcome.Revisit): a URL done with a
-// revisit time comes back with its state no earlier than that time, once,
-// and duplicate elimination still drops it at Push.
+// revisit time comes back with its state and Data no earlier than that
+// time, once, and duplicate elimination still drops it at Push; for
+// frontier.SeenChecker, that pushed URLs are seen, whether queued, handed
+// out or done, and others not; for frontier.Booster, that Boost reports
+// false for URLs not queued and loses or duplicates no URL; for
+// frontier.HostCounter, that HostsWaiting counts between one and the
+// number of hosts queued, and none when drained; for frontier.Flusher, that
+// Flush loses no URL.
 //
 // Each subtest runs inside a testing/synctest bubble and calls newFrontier
 // there, so politeness delays cost fake time, not real time. newFrontier
@@ -437,6 +456,7 @@ func checkRevisit(f frontier.Frontier) error {
 		return nil // a one-shot frontier: nothing to check
 	}
 	reqs := append(urls("a.test", 2), urls("b.test", 1)...)
+	reqs[2].Data = dataOf(reqs[2].URL)
 	if err := push(f, 3, reqs...); err != nil {
 		return err
 	}
@@ -455,6 +475,9 @@ func checkRevisit(f frontier.Frontier) error {
 			out.Revisit = start.Add(time.Hour)
 			out.State = []byte("state of " + r.URL)
 			at[r.URL] = out.Revisit
+		}
+		if r.URL == "http://a.test/p0" {
+			out.Data = []byte("revisit data")
 		}
 		if err := f.Done(r, out); err != nil {
 			return fmt.Errorf("frontiertest: Done(%s) with a revisit: %w", r.URL, err)
@@ -486,6 +509,12 @@ func checkRevisit(f frontier.Frontier) error {
 		if string(r.State) != "state of "+r.URL {
 			return fmt.Errorf("revisit of %s has State %q, want %q", r.URL, r.State, "state of "+r.URL)
 		}
+		if want := dataOf(r.URL); r.URL == "http://b.test/p0" && !bytes.Equal(r.Data, want) {
+			return fmt.Errorf("revisit of %s has Data %q, want %q (pushed, kept across the revisit)", r.URL, r.Data, want)
+		}
+		if want := "revisit data"; r.URL == "http://a.test/p0" && string(r.Data) != want {
+			return fmt.Errorf("revisit of %s has Data %q, want %q (Outcome.Data)", r.URL, r.Data, want)
+		}
 		if err := f.Done(r, frontier.Outcome{Status: 404}); err != nil {
 			return fmt.Errorf("frontiertest: Done(%s): %w", r.URL, err)
 		}
@@ -497,4 +526,256 @@ func checkRevisit(f frontier.Frontier) error {
 		return fmt.Errorf("after the last revisit: Next error = %v, want ErrEmpty", err)
 	}
 	return nil
+}
+
+// dataOf returns the Data the checks push with rawURL: binary, NUL bytes
+// included, different for every URL.
+func dataOf(rawURL string) []byte {
+	return append([]byte{0, 1, 0xff}, rawURL...)
+}
+
+// checkData: Data comes back from Next as pushed (a copy), is kept across
+// Retry and Requeue, and a non-nil Outcome.Data replaces it, an empty one
+// clearing it.
+func checkData(f frontier.Frontier) error {
+	reqs := urls("a.test", 4)
+	reqs[0].Data = dataOf(reqs[0].URL)
+	reqs[1].Data = []byte{} // empty: comes back empty (nil)
+	reqs[2].Data = bytes.Repeat([]byte{0}, frontier.MaxData)
+	reqs = append(reqs, urls("b.test", 1)...)
+	reqs[4].Data = dataOf(reqs[4].URL)
+	want := map[string][]byte{}
+	for _, r := range reqs {
+		want[r.URL] = bytes.Clone(r.Data)
+	}
+	if err := push(f, len(reqs), reqs...); err != nil {
+		return err
+	}
+	for _, r := range reqs {
+		clear(r.Data) // the frontier must have kept its own copy
+	}
+	// Each URL is handed out three times: first as pushed, then after a
+	// Retry or Requeue without Outcome.Data (Data kept), then after one
+	// with Outcome.Data (replaced, or cleared for b.test/p0).
+	round := map[string]int{}
+	for {
+		r, err := next(f)
+		if errors.Is(err, frontier.ErrEmpty) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		w := want[r.URL]
+		if !bytes.Equal(r.Data, w) {
+			return fmt.Errorf("frontiertest: hand-out %d of %s has Data %q, want %q", round[r.URL]+1, r.URL, short(r.Data), short(w))
+		}
+		out := frontier.Outcome{Status: 200}
+		switch round[r.URL] {
+		case 0:
+			out.Retry = r.URL != "http://a.test/p1"
+			out.Requeue = !out.Retry
+		case 1:
+			out.Requeue = r.URL != "http://a.test/p2"
+			out.Retry = !out.Requeue
+			out.Data = []byte("new data of " + r.URL)
+			if r.URL == "http://b.test/p0" {
+				out.Data = []byte{}
+			}
+			want[r.URL] = bytes.Clone(out.Data)
+		}
+		round[r.URL]++
+		if err := f.Done(r, out); err != nil {
+			return fmt.Errorf("frontiertest: Done(%s): %w", r.URL, err)
+		}
+		clear(out.Data) // the frontier must have kept its own copy
+	}
+	for _, r := range reqs {
+		if round[r.URL] != 3 {
+			return fmt.Errorf("frontiertest: %s handed out %d times, want 3 (once, then after two Retry or Requeue)", r.URL, round[r.URL])
+		}
+	}
+	return nil
+}
+
+// short abbreviates b for an error message.
+func short(b []byte) []byte {
+	if len(b) > 40 {
+		return append(b[:40:40], "..."...)
+	}
+	return b
+}
+
+// checkDataTooLarge: a request with more than MaxData bytes of Data is not
+// queued (nor seen: pushed again with less, it is accepted), the rest of
+// its batch is, and the error wraps ErrDataTooLarge and names the URL.
+func checkDataTooLarge(f frontier.Frontier) error {
+	reqs := urls("a.test", 3)
+	big := reqs[1]
+	big.Data = make([]byte, frontier.MaxData+1)
+	reqs[1] = big
+	n, err := f.Push(context.Background(), reqs...)
+	if !errors.Is(err, frontier.ErrDataTooLarge) {
+		return fmt.Errorf("frontiertest: Push with %d bytes of Data: error %v, want ErrDataTooLarge", len(big.Data), err)
+	}
+	if !strings.Contains(err.Error(), big.URL) {
+		return fmt.Errorf("frontiertest: Push with too much Data: error %q does not name the URL %s", err, big.URL)
+	}
+	if n != 2 {
+		return fmt.Errorf("frontiertest: Push of 3 requests, one with too much Data, added %d, want 2", n)
+	}
+	big.Data = big.Data[:frontier.MaxData]
+	if err := push(f, 1, big); err != nil {
+		return fmt.Errorf("pushed again with MaxData bytes: %w", err)
+	}
+	got, err := drain(f)
+	if err != nil {
+		return err
+	}
+	if len(got) != 3 {
+		return fmt.Errorf("frontiertest: handed out %v, want the 3 URLs", got)
+	}
+	return nil
+}
+
+func checkSeen(f frontier.Frontier) error {
+	s, ok := f.(frontier.SeenChecker)
+	if !ok {
+		return nil
+	}
+	reqs := urls("a.test", 3)
+	if s.Seen(reqs[0].URL) {
+		return fmt.Errorf("frontiertest: Seen(%s) of a new frontier = true", reqs[0].URL)
+	}
+	if err := push(f, 2, reqs[:2]...); err != nil {
+		return err
+	}
+	for _, r := range reqs[:2] {
+		if !s.Seen(r.URL) {
+			return fmt.Errorf("frontiertest: Seen(%s) of a queued URL = false", r.URL)
+		}
+	}
+	if s.Seen(reqs[2].URL) {
+		return fmt.Errorf("frontiertest: Seen(%s) of a URL never pushed = true", reqs[2].URL)
+	}
+	r, err := next(f)
+	if err != nil {
+		return err
+	}
+	if !s.Seen(r.URL) {
+		return fmt.Errorf("frontiertest: Seen(%s) of a URL handed out = false", r.URL)
+	}
+	if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+		return err
+	}
+	if _, err := drain(f); err != nil {
+		return err
+	}
+	for _, r := range reqs[:2] {
+		if !s.Seen(r.URL) {
+			return fmt.Errorf("frontiertest: Seen(%s) of a URL done = false", r.URL)
+		}
+	}
+	return nil
+}
+
+func checkBoost(f frontier.Frontier) error {
+	b, ok := f.(frontier.Booster)
+	if !ok {
+		return nil
+	}
+	reqs := urls("a.test", 5)
+	if b.Boost(reqs[0].URL, 1) {
+		return fmt.Errorf("frontiertest: Boost(%s) of a URL never pushed = true", reqs[0].URL)
+	}
+	if err := push(f, len(reqs), reqs...); err != nil {
+		return err
+	}
+	r, err := next(f)
+	if err != nil {
+		return err
+	}
+	if b.Boost(r.URL, 1) {
+		return fmt.Errorf("frontiertest: Boost(%s) of a URL handed out = true", r.URL)
+	}
+	if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+		return err
+	}
+	// Under an order without priorities Boost may refuse every URL; either
+	// way, no URL is lost or handed out twice.
+	for _, q := range reqs {
+		b.Boost(q.URL, 2)
+	}
+	got, err := drain(f)
+	if err != nil {
+		return err
+	}
+	for _, q := range reqs {
+		if q.URL != r.URL && got[q.URL] != 1 {
+			return fmt.Errorf("frontiertest: after Boost, %s handed out %d times, want once", q.URL, got[q.URL])
+		}
+	}
+	if b.Boost(reqs[1].URL, 1) {
+		return fmt.Errorf("frontiertest: Boost(%s) of a URL done = true", reqs[1].URL)
+	}
+	return nil
+}
+
+func checkHostsWaiting(f frontier.Frontier) error {
+	h, ok := f.(frontier.HostCounter)
+	if !ok {
+		return nil
+	}
+	if n := h.HostsWaiting(); n != 0 {
+		return fmt.Errorf("frontiertest: HostsWaiting() of a new frontier = %d, want 0", n)
+	}
+	if err := push(f, 4, append(urls("a.test", 2), urls("b.test", 2)...)...); err != nil {
+		return err
+	}
+	if n := h.HostsWaiting(); n < 1 || n > 2 {
+		return fmt.Errorf("frontiertest: HostsWaiting() with URLs of 2 hosts queued = %d, want 1 or 2", n)
+	}
+	if _, err := drain(f); err != nil {
+		return err
+	}
+	if n := h.HostsWaiting(); n != 0 {
+		return fmt.Errorf("frontiertest: HostsWaiting() after ErrEmpty = %d, want 0", n)
+	}
+	return nil
+}
+
+func checkFlush(f frontier.Frontier) error {
+	fl, ok := f.(frontier.Flusher)
+	if !ok {
+		return nil
+	}
+	if err := fl.Flush(); err != nil {
+		return fmt.Errorf("frontiertest: Flush of a new frontier: %w", err)
+	}
+	reqs := urls("a.test", 3)
+	reqs[0].Data = dataOf(reqs[0].URL)
+	if err := push(f, 3, reqs...); err != nil {
+		return err
+	}
+	r, err := next(f)
+	if err != nil {
+		return err
+	}
+	if err := fl.Flush(); err != nil {
+		return fmt.Errorf("frontiertest: Flush with a URL leased: %w", err)
+	}
+	if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+		return err
+	}
+	if n := f.Len(); n != 2 {
+		return fmt.Errorf("frontiertest: Len() = %d after Flush, want 2", n)
+	}
+	got, err := drain(f)
+	if err != nil {
+		return err
+	}
+	if len(got) != 2 || got[r.URL] != 0 {
+		return fmt.Errorf("frontiertest: after Flush, drain handed out %v, want the 2 URLs not yet handed out", got)
+	}
+	return fl.Flush()
 }

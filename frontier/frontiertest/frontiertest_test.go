@@ -89,6 +89,41 @@ func (f forgetful) Done(r frontier.Request, out frontier.Outcome) error {
 	return f.Frontier.Done(r, out)
 }
 
+// dataless drops Request.Data at Push.
+type dataless struct{ frontier.Frontier }
+
+func (f dataless) Push(ctx context.Context, reqs ...frontier.Request) (int, error) {
+	reqs = slices.Clone(reqs)
+	for i := range reqs {
+		reqs[i].Data = nil
+	}
+	return f.Frontier.Push(ctx, reqs...)
+}
+
+// stale ignores Outcome.Data.
+type stale struct{ frontier.Frontier }
+
+func (f stale) Done(r frontier.Request, out frontier.Outcome) error {
+	out.Data = nil
+	return f.Frontier.Done(r, out)
+}
+
+// lax cuts Data down to MaxData instead of refusing the request.
+type lax struct{ frontier.Frontier }
+
+func (f lax) Push(ctx context.Context, reqs ...frontier.Request) (int, error) {
+	reqs = slices.Clone(reqs)
+	for i := range reqs {
+		reqs[i].Data = reqs[i].Data[:min(len(reqs[i].Data), frontier.MaxData)]
+	}
+	return f.Frontier.Push(ctx, reqs...)
+}
+
+// blind never sees a URL.
+type blind struct{ frontier.Frontier }
+
+func (blind) Seen(string) bool { return false }
+
 // naive is a FIFO with a seen set and no notion of hosts: it hands out
 // requests of one host concurrently.
 type naive struct {
@@ -194,6 +229,10 @@ func TestChecksCatchBrokenFrontiers(t *testing.T) {
 		{name: "lies about added", broken: func() frontier.Frontier { return liar{memory()} }, want: []string{"Dedup"}},
 		{name: "drops retries", broken: func() frontier.Frontier { return forgetful{memory()} }, want: []string{"Retry", "Workers"}},
 		{name: "ignores hosts", broken: func() frontier.Frontier { return newNaive() }, want: []string{"Workers"}},
+		{name: "drops Data", broken: func() frontier.Frontier { return dataless{memory()} }, want: []string{"Data"}},
+		{name: "ignores Outcome.Data", broken: func() frontier.Frontier { return stale{memory()} }, want: []string{"Data"}},
+		{name: "cuts Data too large", broken: func() frontier.Frontier { return lax{memory()} }, want: []string{"DataTooLarge"}},
+		{name: "sees nothing", broken: func() frontier.Frontier { return blind{memory()} }, want: []string{"Seen"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
