@@ -127,6 +127,7 @@ type Frontier struct {
 var (
 	_ frontier.Frontier  = (*Frontier)(nil)
 	_ frontier.Revisiter = (*Frontier)(nil)
+	_ frontier.Flusher   = (*Frontier)(nil)
 )
 
 // item is an entry with the key it is stored under.

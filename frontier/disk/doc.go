@@ -44,6 +44,12 @@
 //     highest front queue. So the revisit schedule survives Close, Open
 //     and a crash, and a revisit that fell due while the process was down
 //     is handed out at once. Revisits counts them (Open counts the table).
+//   - Data (frontier.Request.Data, at most frontier.MaxData bytes: the
+//     crawler's metadata and hints for the URL) is stored with the URL in
+//     every table, so it comes back after Close, Open and a crash, with
+//     the replacements Done made durable (Outcome.Data on a Retry, Requeue
+//     or Revisit). Done keeps the stored Data, not the one in the Request
+//     it is given.
 //
 // Open refuses (ErrMismatch) a directory made with another Strategy or
 // number of front queues.
@@ -117,8 +123,14 @@
 // lengths; "s"+fingerprint the seen set; "f"+level+order+sequence the
 // front queues (order is the sequence for BFS, its complement for DFS and
 // the complemented priority for Priority); "b"+host+0+order+sequence
-// the back queues; "t"+host the next-contact times; "a"+host the host budgets.
-// Values are varint-encoded requests.
+// the back queues; "t"+host the next-contact times; "a"+host the host
+// budgets; "v"+time+fingerprint the revisits. Values are encoded requests:
+// depth, retries and redirects (varints), priority, then URL, host,
+// referrer and anchor (length-prefixed), then, when set, the revisit
+// state and the Data. Data was added to the end of a record without a new
+// format version: a directory written before it opens as before (its
+// URLs have no Data); one written since, opened by an older trawl, loses
+// its URLs' Data and nothing else.
 //
 // Differences from frontier.Memory: there is no Boost and no randomized
 // selector; under DFS a URL of a host that already has a back queue waits
