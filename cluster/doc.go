@@ -49,6 +49,14 @@
 // stream holds exactly the agent's unfinished URLs; a consumer group's
 // pending list would duplicate that.
 //
+// Data. A request's Data (frontier.Request.Data: the crawler's metadata
+// and hints for the URL, at most frontier.MaxData bytes) travels in the
+// stream entry with its URL, so it reaches the agent that owns the URL's
+// host, moves with the URL when an agent joins, and survives the takeover
+// of a dead agent. An Outcome.Data given with a Retry or Requeue replaces
+// it in the agent's local frontier only: a URL taken over from a dead
+// agent comes back with the Data (and Retries) it was pushed with.
+//
 // Duplicates. Each host has a hash of the fingerprints (frontier.Fingerprint)
 // of the URLs the crawl accepted, marked queued or done. Push checks a
 // page's links there (one script per host), queues the new ones, then

@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,6 +29,13 @@ var fastPoliteness = frontier.MemoryOptions{Workers: 2, Politeness: politeness.C
 // handed out.
 func drain(t *testing.T, f frontier.Frontier) []string {
 	t.Helper()
+	return drainWith(t, f, nil)
+}
+
+// drainWith is drain that also calls see (if not nil) with each request
+// handed out, from the workers' goroutines.
+func drainWith(t *testing.T, f frontier.Frontier, see func(frontier.Request)) []string {
+	t.Helper()
 	var mu sync.Mutex
 	var got []string
 	var wg sync.WaitGroup
@@ -40,6 +48,9 @@ func drain(t *testing.T, f frontier.Frontier) []string {
 						t.Errorf("Next: %v", err)
 					}
 					return
+				}
+				if see != nil {
+					see(req)
 				}
 				mu.Lock()
 				got = append(got, req.URL)
@@ -78,6 +89,11 @@ func TestTakeOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := testRequests(30)
+	for i := range reqs {
+		if i%2 == 0 {
+			reqs[i].Data = []byte("data of " + reqs[i].URL)
+		}
+	}
 	if n, err := df.Push(ctx, reqs...); n != len(reqs) || err != nil {
 		t.Fatalf("Push = %d, %v; want %d, nil", n, err, len(reqs))
 	}
@@ -100,10 +116,21 @@ func TestTakeOver(t *testing.T) {
 	if n, _ := hf.Push(ctx, reqs...); n != 0 {
 		t.Errorf("Push of known URLs added %d", n)
 	}
-	got := drain(t, hf)
+	var mu sync.Mutex
+	data := map[string]string{}
+	got := drainWith(t, hf, func(r frontier.Request) {
+		mu.Lock()
+		data[r.URL] = string(r.Data)
+		mu.Unlock()
+	})
 	slices.Sort(got)
 	if want := urlsOf(reqs); !slices.Equal(got, want) {
 		t.Errorf("the heir handed out %d URLs, want the dead agent's %d once each:\n%v", len(got), len(want), got)
+	}
+	for _, r := range reqs {
+		if g, ok := data[r.URL]; ok && g != string(r.Data) {
+			t.Errorf("the heir handed out %s with Data %q, want %q as pushed", r.URL, g, r.Data)
+		}
 	}
 	if agents := heir.Ring().Agents(); !slices.Equal(agents, []string{"heir"}) {
 		t.Errorf("agents after the takeover: %v, want [heir]", agents)
@@ -173,4 +200,80 @@ func TestJoinTakesQueuedURLs(t *testing.T) {
 		t.Errorf("the joining agent owns hosts of %d URLs but handed out %d", secondHosts, len(b))
 	}
 	t.Logf("first handed out %d, second %d (its hosts have %d)", len(a), len(b), secondHosts)
+}
+
+// TestDataReachesOwner checks that a URL pushed with Data by one agent and
+// owned by another comes out of the owner's Next with the same Data, and
+// that a request with more than frontier.MaxData bytes is refused while
+// the rest of its batch is queued.
+func TestDataReachesOwner(t *testing.T) {
+	rdb := newClient(t)
+	ctx := t.Context()
+	const lease = time.Second
+	opts := func(name string) *cluster.Options {
+		return &cluster.Options{Name: name, Crawl: "data", Lease: lease}
+	}
+	// b joins first, so that a's ring has both from the start; a frontier
+	// idle before anything is pushed would find the crawl over.
+	b, err := cluster.Join(ctx, rdb, opts("b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	a, err := cluster.Join(ctx, rdb, opts("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.Ring().Len() != 2 {
+		t.Fatalf("a's ring has %v, want a and b", a.Ring().Agents())
+	}
+	af, err := a.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// URLs of hosts b owns, pushed by a.
+	var reqs []frontier.Request
+	for i := 0; len(reqs) < 5; i++ {
+		host := fmt.Sprintf("h%d.test", i)
+		if a.Ring().Owner(host) != "b" {
+			continue
+		}
+		u := "http://" + host + "/"
+		reqs = append(reqs, frontier.Request{URL: u, Depth: 1, Data: append([]byte{0, 0xff}, u...)})
+	}
+	big := frontier.Request{URL: "http://big.test/", Depth: 1, Data: make([]byte, frontier.MaxData+1)}
+	n, err := af.Push(ctx, append(reqs, big)...)
+	if !errors.Is(err, frontier.ErrDataTooLarge) || !strings.Contains(fmt.Sprint(err), big.URL) {
+		t.Errorf("Push with %d bytes of Data: error %v, want ErrDataTooLarge naming %s", len(big.Data), err, big.URL)
+	}
+	if n != len(reqs) {
+		t.Fatalf("Push added %d, want %d", n, len(reqs))
+	}
+	bf, err := b.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	data := map[string][]byte{}
+	var onA []string
+	var wg sync.WaitGroup
+	wg.Go(func() { onA = drain(t, af) })
+	got := drainWith(t, bf, func(r frontier.Request) {
+		mu.Lock()
+		data[r.URL] = r.Data
+		mu.Unlock()
+	})
+	wg.Wait()
+	if len(onA) != 0 {
+		t.Errorf("agent a handed out %v, URLs of hosts b owns", onA)
+	}
+	if len(got) != len(reqs) {
+		t.Errorf("agent b handed out %d URLs, want %d", len(got), len(reqs))
+	}
+	for _, r := range reqs {
+		if !bytes.Equal(data[r.URL], r.Data) {
+			t.Errorf("agent b handed out %s with Data %q, want %q", r.URL, data[r.URL], r.Data)
+		}
+	}
 }

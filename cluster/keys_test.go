@@ -15,6 +15,8 @@ func TestBatchRoundTrip(t *testing.T) {
 		{name: "one", reqs: []frontier.Request{{URL: "http://a.test/", Host: "a.test", Depth: 1}}},
 		{name: "all fields", reqs: []frontier.Request{{URL: "http://a.test/x?y=1", Host: "a.test", Depth: 3, Priority: 2.5,
 			Referrer: "http://a.test/", Anchor: "tab\there \"quoted\" \x00 ünïcode", Retries: 2, Redirects: 4}}},
+		{name: "data", reqs: []frontier.Request{{URL: "http://a.test/", Host: "a.test", Data: []byte("\x00meta\xff")},
+			{URL: "http://a.test/2", Host: "a.test"}}},
 		{name: "several", reqs: []frontier.Request{{URL: "http://a.test/", Host: "a.test"}, {URL: "http://b.test:8080/", Host: "b.test:8080"}}},
 		{name: "mixed referrers", reqs: []frontier.Request{
 			{URL: "http://a.test/1", Host: "a.test", Referrer: "http://a.test/"},
