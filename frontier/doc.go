@@ -25,10 +25,67 @@
 //
 // See Frontier for what every implementation promises. In short: each URL
 // is accepted once (by Fingerprint, for the life of the frontier); each
-// accepted URL is handed out exactly once, plus once per Outcome.Retry; a
+// accepted URL is handed out exactly once, plus once per Outcome.Retry or
+// Outcome.Requeue, with the Data it was pushed with (see below); a
 // host is not handed out again while in flight (unless its concurrency
 // limit allows) nor before its politeness delay has passed; Next returns
 // ErrEmpty only when nothing is queued and nothing is leased.
+//
+// # Data: per-URL state travels with the URL
+//
+// Everything a crawler knows about a URL before fetching it travels in its
+// Request, never in a side map beside the frontier: the typed fields
+// (Depth, Referrer, Anchor, Priority, Retries, Redirects, State) and
+// Request.Data, opaque bytes for the rest (the crawler's metadata for the
+// page, a sitemap's lastmod, changefreq and priority, a pending probe).
+// So they survive a persistent frontier's restart and cross a cluster to
+// the agent that fetches the URL. The contract, for every implementation:
+//
+//   - Push keeps a copy of Data with the URL; Next hands it back (nil when
+//     empty).
+//   - Data is kept across Outcome.Retry, Outcome.Requeue and
+//     Outcome.Revisit; a non-nil Outcome.Data replaces it for the next
+//     hand-out, and an empty non-nil one clears it.
+//   - Data is at most MaxData (4 KiB) bytes. Push does not queue a request
+//     with more (nor remember its URL as seen): it queues the rest of the
+//     batch and returns an error wrapping ErrDataTooLarge that names the
+//     URL. Done with a larger Outcome.Data does the rest of what the
+//     outcome says, keeps the request's Data, and returns such an error.
+//
+// A request without Data costs Memory nothing more: the URL, the anchor
+// text and the Data share one string in a queued entry, and the URL alone
+// is that string when there is neither anchor nor Data. With Data the
+// string is a copy of the URL, the anchor and the Data plus 9 bytes
+// (BenchmarkMemoryFootprint: 184 bytes per URL with 32 bytes of Data
+// each, 88 without). Spilled blocks hold it as they hold the anchor;
+// disk.Frontier stores it in each URL's record; package cluster carries
+// it in its stream entries.
+//
+// # Optional interfaces
+//
+// A frontier may offer more than Frontier; a crawler asks by type
+// assertion and does without. frontiertest.Run checks each one a frontier
+// implements.
+//
+//	interface      method                                    implemented by
+//	Revisiter      Revisits() int                            Memory, disk.Frontier
+//	SeenChecker    Seen(rawURL string) bool                  Memory
+//	Booster        Boost(rawURL string, delta float64) bool  Memory
+//	HostCounter    HostsWaiting() int                        Memory
+//	Flusher        Flush() error                             disk.Frontier
+//	SpillReporter  SpillStats() SpillStats                   Memory
+//	io.Closer      Close() error                             Memory, disk.Frontier, cluster.Frontier
+//
+// Revisiter: the frontier keeps URLs done with Outcome.Revisit; a
+// continuous crawl requires it. SeenChecker: after a Push that added
+// nothing, the crawler asks whether the URL was a duplicate or dropped by
+// a limit. Booster: a focused crawl that counts in-links boosts a queued
+// URL each time a page links to it. HostCounter: the crawler's statistics
+// report how many hosts wait for workers. Flusher: the crawler makes a
+// persistent frontier durable when Run returns, even one it was given and
+// does not close. SpillReporter: the crawler warns when a spilling
+// frontier stopped spilling after a write error. io.Closer: the crawler
+// closes a frontier it made itself.
 //
 // # The Mercator structure
 //
@@ -102,7 +159,7 @@
 //
 // With MemoryOptions.SpillDir, BFS and DFS front queues keep only the
 // blocks at their ends in memory and write the rest to a temporary file
-// (encoded, about 15 bytes per URL besides its URL and anchor text, with a
+// (encoded, about 15 bytes per URL besides its URL, anchor text and Data, with a
 // checksum per block), as Mercator kept its queues on disk: the same
 // benchmark measures about 14 bytes per URL, the seen set and the host
 // table. The order is the same as without spilling. A block that cannot be
