@@ -5,10 +5,8 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"sync"
 	"time"
 
-	"github.com/trawl-dev/trawl/dedup"
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/frontier"
 )
@@ -68,123 +66,6 @@ type SitemapInfo struct {
 	LastMod    time.Time
 	ChangeFreq string
 	Priority   float64
-}
-
-// maxSitemapEntries bounds the URLs whose sitemap information and
-// sitemap-ness the crawler remembers until they are fetched.
-const maxSitemapEntries = 1 << 20
-
-// sitemapBook remembers, until they are fetched, which queued URLs are
-// sitemaps (so that a plain-text or gzipped sitemap is read as one) and
-// what sitemaps said about the URLs they list. It keys URLs by their
-// 64-bit fingerprint and packs what it keeps, about 40 bytes a URL with
-// the map's own overhead, since a site's sitemaps may list every one of
-// its pages long before they are fetched. It is safe for concurrent use.
-type sitemapBook struct {
-	mu       sync.Mutex
-	sitemaps map[uint64]uint8 // sitemap URL -> 1, or 2 when a sitemap index listed it
-	info     map[uint64]packedInfo
-}
-
-// packedInfo is a SitemapInfo in 16 bytes: lastmod in Unix seconds (0 for
-// none), priority in thousandths (-1 for none), changefreq as an index
-// into changeFreqs.
-type packedInfo struct {
-	lastMod  int64
-	priority int16
-	freq     uint8
-}
-
-var changeFreqs = [...]string{"", "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
-
-func pack(in SitemapInfo) packedInfo {
-	p := packedInfo{priority: -1}
-	if !in.LastMod.IsZero() {
-		p.lastMod = in.LastMod.Unix()
-	}
-	if in.Priority >= 0 {
-		p.priority = int16(in.Priority*1000 + 0.5)
-	}
-	for i, f := range changeFreqs {
-		if f == in.ChangeFreq {
-			p.freq = uint8(i)
-		}
-	}
-	return p
-}
-
-func (p packedInfo) unpack() SitemapInfo {
-	in := SitemapInfo{ChangeFreq: changeFreqs[p.freq], Priority: -1}
-	if p.lastMod != 0 {
-		in.LastMod = time.Unix(p.lastMod, 0).UTC()
-	}
-	if p.priority >= 0 {
-		in.Priority = float64(p.priority) / 1000
-	}
-	return in
-}
-
-// markSitemap records that rawURL is queued as a sitemap; fromIndex says
-// a sitemap index listed it.
-func (b *sitemapBook) markSitemap(rawURL string, fromIndex bool) {
-	fp := uint64(dedup.URLFingerprint(rawURL))
-	level := uint8(1)
-	if fromIndex {
-		level = 2
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.sitemaps == nil {
-		b.sitemaps = make(map[uint64]uint8)
-	}
-	if len(b.sitemaps) < maxSitemapEntries && b.sitemaps[fp] < level {
-		b.sitemaps[fp] = level
-	}
-}
-
-func (b *sitemapBook) setInfo(rawURL string, in SitemapInfo) {
-	fp := uint64(dedup.URLFingerprint(rawURL))
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.info == nil {
-		b.info = make(map[uint64]packedInfo)
-	}
-	if _, ok := b.info[fp]; ok || len(b.info) < maxSitemapEntries {
-		b.info[fp] = pack(in)
-	}
-}
-
-// take returns and forgets what the book knows of rawURL, with one hash
-// and one lock (it is called for every page fetched): whether it was
-// queued as a sitemap (level 1) or as an entry of a sitemap index (2), or
-// not (0), and what a sitemap said of it (ok false when nothing).
-func (b *sitemapBook) take(rawURL string) (level uint8, info SitemapInfo, ok bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.sitemaps) == 0 && len(b.info) == 0 {
-		return 0, SitemapInfo{}, false
-	}
-	fp := uint64(dedup.URLFingerprint(rawURL))
-	level = b.sitemaps[fp]
-	delete(b.sitemaps, fp)
-	p, ok := b.info[fp]
-	if ok {
-		delete(b.info, fp)
-		info = p.unpack()
-	}
-	return level, info, ok
-}
-
-// priorityOf returns the sitemap priority of a URL still queued, if any.
-func (b *sitemapBook) priorityOf(rawURL string) (float64, bool) {
-	fp := uint64(dedup.URLFingerprint(rawURL))
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	p, ok := b.info[fp]
-	if !ok || p.priority < 0 {
-		return 0, false
-	}
-	return float64(p.priority) / 1000, true
 }
 
 // xmlRoot returns the local name of the root element of an XML document
@@ -272,8 +153,8 @@ func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string,
 		if err != nil {
 			continue
 		}
-		c.sitemaps.markSitemap(n, false)
-		reqs = append(reqs, frontier.Request{URL: n, Depth: depth, Referrer: u.Scheme + "://" + u.Host + "/robots.txt", Anchor: "sitemap"})
+		reqs = append(reqs, frontier.Request{URL: n, Depth: depth, Referrer: u.Scheme + "://" + u.Host + "/robots.txt",
+			Anchor: "sitemap", Data: []byte{dataVersion, flagSitemap}})
 	}
 	c.offer(ctx, reqs)
 }
@@ -281,13 +162,14 @@ func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string,
 // readSitemap reads p's body as a sitemap (XML urlset or index, gzipped
 // or not, or plain text) into p.Links: page URLs as navigation links,
 // index entries as sitemap links (unless p itself came from an index:
-// indexes do not nest). What a sitemap says of a URL is kept
-// for its Page. A malformed or oversized sitemap gives what could be read
-// and one error.
-func (c *Crawler) readSitemap(ctx context.Context, p *Page, fromIndex bool) {
+// indexes do not nest). What a sitemap says of a URL goes into
+// p.listed, to travel with the URL when it is queued (urlData). A
+// malformed or oversized sitemap gives what could be read and one error.
+func (c *Crawler) readSitemap(ctx context.Context, v *visit, fromIndex bool) {
+	p := v.page
 	sm, err := extract.ReadSitemap(bytes.NewReader(p.Body), nil)
 	if err != nil {
-		c.fail(ctx, p.URL.String(), "sitemap", fmt.Errorf("trawl: sitemap %s: %w", p.URL, err))
+		c.observe(ctx, v, step{d: failure(p.URL.String(), "sitemap", nil), err: fmt.Errorf("trawl: sitemap %s: %w", p.URL, err)})
 	}
 	if sm == nil {
 		return
@@ -296,11 +178,12 @@ func (c *Crawler) readSitemap(ctx context.Context, p *Page, fromIndex bool) {
 		// sitemaps.org: an index lists sitemaps, not other indexes.
 		// Following them would let a site nest indexes as deep as the
 		// hop limit, 50,000 entries a level.
-		c.fail(ctx, p.URL.String(), "sitemap", fmt.Errorf("trawl: sitemap %s: a sitemap index listed by another index; its %d entries are not followed", p.URL, len(sm.Sitemaps)))
+		c.observe(ctx, v, step{d: failure(p.URL.String(), "sitemap", nil),
+			err: fmt.Errorf("trawl: sitemap %s: a sitemap index listed by another index; its %d entries are not followed", p.URL, len(sm.Sitemaps))})
 		sm.Sitemaps = nil
 	}
-	c.stats.sitemaps.Add(1)
-	c.stats.sitemapURLs.Add(int64(len(sm.URLs) + len(sm.Sitemaps)))
+	add(&c.stats.live.Found.Sitemaps, 1)
+	add(&c.stats.live.Found.SitemapURLs, int64(len(sm.URLs)+len(sm.Sitemaps)))
 	links := make([]extract.Link, 0, len(sm.URLs)+len(sm.Sitemaps))
 	for _, e := range sm.Sitemaps {
 		if n, err := c.norm.Normalize(e.Loc); err == nil {
@@ -318,7 +201,10 @@ func (c *Crawler) readSitemap(ctx context.Context, p *Page, fromIndex bool) {
 			if e.HasPriority {
 				in.Priority = e.Priority
 			}
-			c.sitemaps.setInfo(n, in)
+			if p.listed == nil {
+				p.listed = make(map[string]*SitemapInfo)
+			}
+			p.listed[n] = &in
 		}
 	}
 	p.Links = links
@@ -326,15 +212,16 @@ func (c *Crawler) readSitemap(ctx context.Context, p *Page, fromIndex bool) {
 
 // readFeed reads p's body as an RSS or Atom feed into p.Links: its items'
 // links, as navigation links with the item titles as text.
-func (c *Crawler) readFeed(ctx context.Context, p *Page) {
+func (c *Crawler) readFeed(ctx context.Context, v *visit) {
+	p := v.page
 	f, err := extract.ReadFeed(bytes.NewReader(p.Body), p.URL, nil)
 	if err != nil {
-		c.fail(ctx, p.URL.String(), "feed", fmt.Errorf("trawl: feed %s: %w", p.URL, err))
+		c.observe(ctx, v, step{d: failure(p.URL.String(), "feed", nil), err: fmt.Errorf("trawl: feed %s: %w", p.URL, err)})
 	}
 	if f == nil {
 		return
 	}
-	c.stats.feeds.Add(1)
+	add(&c.stats.live.Found.Feeds, 1)
 	p.Title = f.Title
 	for _, it := range f.Items {
 		if n, err := c.norm.Normalize(it.URL); err == nil {

@@ -33,11 +33,9 @@ func (c *Crawler) exchangeHook(s ExchangeStore, next func(context.Context, *fetc
 			next(ctx, ex)
 		}
 		if err := s.PutExchange(ctx, ex); err != nil {
-			c.stats.storeErrors.Add(1)
+			add(&c.stats.live.Errors.Store, 1)
 			c.log.Warn("store failed", "url", ex.URL, "err", err)
-			if ev := c.cfg.events.OnError; ev != nil {
-				ev(ctx, ex.URL.String(), fmt.Errorf("trawl: store: %w", err))
-			}
+			c.onError(ctx, ex.URL.String(), fmt.Errorf("trawl: store: %w", err))
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"golang.org/x/net/publicsuffix"
@@ -17,19 +16,19 @@ import (
 // duplicate elimination. Allow must be safe for concurrent use and fast: it
 // runs once per extracted link.
 type Filter interface {
-	Allow(r *Request) bool
+	Allow(r *Candidate) bool
 }
 
 // FilterFunc adapts a function to a Filter.
-type FilterFunc func(r *Request) bool
+type FilterFunc func(r *Candidate) bool
 
 // Allow calls f(r).
-func (f FilterFunc) Allow(r *Request) bool { return f(r) }
+func (f FilterFunc) Allow(r *Candidate) bool { return f(r) }
 
 // All allows a URL that every filter allows (true for no filters).
 func All(fs ...Filter) Filter {
 	fs = append([]Filter(nil), fs...)
-	return NamedFilter("All("+filterNames(fs)+")", FilterFunc(func(r *Request) bool {
+	return NamedFilter("All("+filterNames(fs)+")", FilterFunc(func(r *Candidate) bool {
 		for _, f := range fs {
 			if !f.Allow(r) {
 				return false
@@ -42,7 +41,7 @@ func All(fs ...Filter) Filter {
 // Any allows a URL that at least one filter allows (false for no filters).
 func Any(fs ...Filter) Filter {
 	fs = append([]Filter(nil), fs...)
-	return NamedFilter("Any("+filterNames(fs)+")", FilterFunc(func(r *Request) bool {
+	return NamedFilter("Any("+filterNames(fs)+")", FilterFunc(func(r *Candidate) bool {
 		for _, f := range fs {
 			if f.Allow(r) {
 				return true
@@ -54,7 +53,7 @@ func Any(fs ...Filter) Filter {
 
 // Not allows what f rejects.
 func Not(f Filter) Filter {
-	return NamedFilter("Not("+filterNames([]Filter{f})+")", FilterFunc(func(r *Request) bool { return !f.Allow(r) }))
+	return NamedFilter("Not("+filterNames([]Filter{f})+")", FilterFunc(func(r *Candidate) bool { return !f.Allow(r) }))
 }
 
 // parseSeeds parses and normalizes seed URLs for the filters below; invalid
@@ -80,7 +79,7 @@ func SameHost(seeds ...string) Filter {
 	for _, u := range parseSeeds(seeds) {
 		hosts[urlnorm.Key(u)] = true
 	}
-	return NamedFilter("SameHost", FilterFunc(func(r *Request) bool { return hosts[urlnorm.Key(r.URL)] }))
+	return NamedFilter("SameHost", FilterFunc(func(r *Candidate) bool { return hosts[urlnorm.Key(r.URL)] }))
 }
 
 // SameDomain allows URLs whose registrable domain (eTLD+1, from the public
@@ -92,7 +91,7 @@ func SameDomain(seeds ...string) Filter {
 	for _, u := range parseSeeds(seeds) {
 		domains[registrable(u.Hostname())] = true
 	}
-	return NamedFilter("SameDomain", FilterFunc(func(r *Request) bool { return domains[registrable(r.URL.Hostname())] }))
+	return NamedFilter("SameDomain", FilterFunc(func(r *Candidate) bool { return domains[registrable(r.URL.Hostname())] }))
 }
 
 func registrable(host string) string {
@@ -117,7 +116,7 @@ func UnderPath(seeds ...string) Filter {
 		}
 		prefixes = append(prefixes, u.Scheme+"://"+u.Host+dir)
 	}
-	return NamedFilter("UnderPath", FilterFunc(func(r *Request) bool {
+	return NamedFilter("UnderPath", FilterFunc(func(r *Candidate) bool {
 		s := r.URL.String()
 		for _, p := range prefixes {
 			if strings.HasPrefix(s, p) {
@@ -136,7 +135,7 @@ func MatchURL(res ...*regexp.Regexp) Filter {
 	for i, re := range res {
 		pats[i] = "`" + re.String() + "`"
 	}
-	return NamedFilter("MatchURL("+strings.Join(pats, ", ")+")", FilterFunc(func(r *Request) bool {
+	return NamedFilter("MatchURL("+strings.Join(pats, ", ")+")", FilterFunc(func(r *Candidate) bool {
 		s := r.URL.String()
 		for _, re := range res {
 			if re.MatchString(s) {
@@ -145,17 +144,6 @@ func MatchURL(res ...*regexp.Regexp) Filter {
 		}
 		return false
 	}))
-}
-
-// MaxDepth allows URLs of depth at most d (seeds have depth 1).
-// WithMaxDepth does the same for the whole crawl.
-func MaxDepth(d int) Filter {
-	return NamedFilter("MaxDepth("+strconv.Itoa(d)+")", FilterFunc(func(r *Request) bool { return r.Depth <= d }))
-}
-
-// MaxURLLength allows URLs of at most n bytes.
-func MaxURLLength(n int) Filter {
-	return NamedFilter("MaxURLLength("+strconv.Itoa(n)+")", FilterFunc(func(r *Request) bool { return len(r.URL.String()) <= n }))
 }
 
 // BinaryExtensions are the file extensions SkipExtensions skips by default:
@@ -183,40 +171,8 @@ func SkipExtensions(exts ...string) Filter {
 	for _, e := range exts {
 		set[strings.ToLower(e)] = true
 	}
-	return NamedFilter("SkipExtensions", FilterFunc(func(r *Request) bool {
+	return NamedFilter("SkipExtensions", FilterFunc(func(r *Candidate) bool {
 		ext := path.Ext(r.URL.Path)
 		return ext == "" || !set[strings.ToLower(ext)]
-	}))
-}
-
-// PathRepetition rejects URLs whose path repeats itself, a common spider
-// trap (relative links that append a segment on every page): a path with a
-// segment that occurs more than max times (/a/b/a/b/a/b/ for max 2), or with
-// more than 4×max segments in all. max below 1 means 3.
-func PathRepetition(max int) Filter {
-	if max < 1 {
-		max = 3
-	}
-	return NamedFilter("PathRepetition("+strconv.Itoa(max)+")", FilterFunc(func(r *Request) bool {
-		p := r.URL.EscapedPath()
-		segs := strings.Split(strings.Trim(p, "/"), "/")
-		if len(segs) > 4*max {
-			return false
-		}
-		for i, s := range segs {
-			if s == "" {
-				continue
-			}
-			n := 1
-			for _, t := range segs[i+1:] {
-				if t == s {
-					n++
-				}
-			}
-			if n > max {
-				return false
-			}
-		}
-		return true
 	}))
 }

@@ -123,9 +123,9 @@ func (e *Element) Page() *Page { return e.doc.page }
 
 // Request returns the request that fetched the page, as Filters see
 // requests (URL, Depth, Referrer, Anchor, Meta).
-func (e *Element) Request() *Request {
+func (e *Element) Request() *Candidate {
 	p := e.doc.page
-	return &Request{URL: p.URL, Depth: p.Depth, Referrer: p.Referrer, Anchor: p.Anchor, Meta: p.Meta}
+	return &Candidate{URL: p.URL, Depth: p.Depth, Referrer: p.Referrer, Anchor: p.Anchor, Meta: p.Meta}
 }
 
 // Text returns the text of the element and its descendants, scripts and

@@ -42,11 +42,11 @@ func (c *Crawler) Emit(ctx context.Context, item any) error {
 		return ErrNoItemSink
 	}
 	if err := c.cfg.items.PutItem(ctx, item); err != nil {
-		c.stats.itemErrors.Add(1)
+		add(&c.stats.live.Items.Errors, 1)
 		c.log.Warn("item sink failed", "err", err)
 		return fmt.Errorf("trawl: item: %w", err)
 	}
-	c.stats.items.Add(1)
+	add(&c.stats.live.Items.Emitted, 1)
 	return nil
 }
 

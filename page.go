@@ -13,8 +13,8 @@ import (
 // tag and rel values. It is the extract package's type.
 type Link = extract.Link
 
-// Request is a URL the crawler is about to queue, as Filters see it.
-type Request struct {
+// Candidate is a URL the crawler is about to queue, as Filters see it.
+type Candidate struct {
 	URL      *url.URL // absolute and normalized; Filters must not modify it
 	Depth    int      // seeds have depth 1; a link on a depth-d page has depth d+1
 	Referrer string   // URL of the page the link was found on ("" for seeds)
@@ -22,7 +22,7 @@ type Request struct {
 	// Meta is the metadata the URL was queued with (Crawler.Enqueue,
 	// Element.Follow); nil for links the crawler found itself. Filters
 	// must not modify it.
-	Meta map[string]any
+	Meta map[string]string
 }
 
 // Page is a fetched page. The crawler hands it to the Store and to
@@ -68,7 +68,8 @@ type Page struct {
 	// carries its finder's Meta on), plus what the WithOnRequest hook set;
 	// it follows redirects. nil when there is none. Links the crawler
 	// follows by itself carry no metadata. Read it; do not modify it.
-	Meta map[string]any
+	Meta map[string]string
 
-	redirects int // redirects and meta refreshes that led here (frontier.Request.Redirects)
+	listed    map[string]*SitemapInfo // what the page, a sitemap, says of the URLs it lists
+	redirects int                     // redirects and meta refreshes that led here (frontier.Request.Redirects)
 }

@@ -65,21 +65,17 @@ func WithRecrawl(policy recrawl.Policy) Option {
 // (a one-shot crawl) does nothing.
 type recrawler struct {
 	planner  *recrawl.Planner
+	policy   recrawl.Policy
 	delay    time.Duration // the configured politeness delay
 	revisits atomic.Int64  // revisits fetched (an answer, 304 included)
 	changes  atomic.Int64  // revisits that found the page changed
-	head     *headProber   // nil without Policy.HeadProbe (recrawl_head.go)
 }
 
 func newRecrawler(cfg *config) *recrawler {
 	if cfg.recrawl == nil {
 		return nil
 	}
-	r := &recrawler{planner: recrawl.NewPlanner(*cfg.recrawl), delay: cfg.delay}
-	if cfg.recrawl.HeadProbe {
-		r.head = new(headProber)
-	}
-	return r
+	return &recrawler{planner: recrawl.NewPlanner(*cfg.recrawl), policy: *cfg.recrawl, delay: max(cfg.polite.Delay, 0)}
 }
 
 // checkFrontier reports an error when f cannot keep revisits.
@@ -125,13 +121,15 @@ func (r *recrawler) budget(host string, crawlDelay time.Duration) {
 	r.planner.SetRate(host, 1/d.Seconds())
 }
 
-// visited records an answer (200, 304, or a redirect) to req in h and
-// schedules the next visit in out. page is nil for a 304 or a redirect,
-// which count as unchanged. It reports whether the page changed.
-func (r *recrawler) visited(req frontier.Request, h *recrawl.History, resp *fetch.Response, page *Page, crawlDelay time.Duration, out *frontier.Outcome) bool {
+// visited records the visit's answer (200, 304, or a redirect) in its
+// history and schedules the next visit in out. v.page is nil for a 304 or
+// a redirect, which count as unchanged. It reports whether the page
+// changed.
+func (r *recrawler) visited(vis *visit, out *frontier.Outcome) bool {
 	if r == nil {
 		return false
 	}
+	req, h, resp, page, crawlDelay := &vis.req, vis.hist, vis.resp, vis.page, vis.crawlDelay
 	was := revisit(h)
 	v := recrawl.Visit{At: time.Now(), NotModified: resp.NotModified || page == nil}
 	if page != nil {
@@ -175,10 +173,11 @@ func (r *recrawler) schedule(h *recrawl.History, next time.Duration, out *fronti
 // page that is gone (404, 410, any other 4xx) leaves the schedule; a page
 // visited before that fails otherwise is tried again at its planned
 // interval.
-func (r *recrawler) failed(req frontier.Request, h *recrawl.History, resp *fetch.Response, out *frontier.Outcome) {
-	if r == nil || !revisit(h) {
+func (r *recrawler) failed(v *visit, out *frontier.Outcome) {
+	if r == nil || !revisit(v.hist) {
 		return
 	}
+	req, h, resp := &v.req, v.hist, v.resp
 	if resp != nil && resp.Status >= 400 && resp.Status < 500 {
 		r.planner.Forget(req.Host, h)
 		return
@@ -208,14 +207,13 @@ func lastPlanned(h *recrawl.History) time.Duration {
 // not fetched and leaves the plan, but the frontier keeps it, to be looked
 // at again after Policy.MaxInterval (robots.txt may have been unavailable
 // for a while, which RFC 9309 reads as disallowing everything).
-func (r *recrawler) disallowed(req frontier.Request, h *recrawl.History, out *frontier.Outcome) {
-	if r == nil || !revisit(h) {
+func (r *recrawler) disallowed(v *visit, out *frontier.Outcome) {
+	if r == nil || !revisit(v.hist) {
 		return
 	}
-	if r.head != nil {
-		r.head.takeGet(req.URL) // probed, and now not to be fetched
-	}
-	r.planner.Forget(req.Host, h)
+	v.setGetNext(false) // probed, and now not to be fetched
+	h := v.hist
+	r.planner.Forget(v.req.Host, h)
 	r.schedule(h, r.planner.Policy().MaxInterval, out)
 }
 
@@ -224,11 +222,8 @@ func (r *recrawler) fill(st *Stats) {
 	if r == nil {
 		return
 	}
-	st.Revisits = r.revisits.Load()
-	st.Changes = r.changes.Load()
-	st.Scheduled = r.planner.Pages()
-	st.Freshness = r.planner.Freshness()
-	if r.head != nil {
-		st.HeadProbes, st.HeadSaved = r.head.probes.Load(), r.head.saved.Load()
-	}
+	st.Recrawl.Revisits = r.revisits.Load()
+	st.Recrawl.Changes = r.changes.Load()
+	st.Recrawl.Scheduled = int64(r.planner.Pages())
+	st.Recrawl.Freshness = r.planner.Freshness()
 }

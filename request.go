@@ -9,10 +9,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
-	"sync"
-	"sync/atomic"
 
-	"golang.org/x/net/http/httpproxy"
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/trawl-dev/trawl/frontier"
@@ -35,7 +32,7 @@ type OutgoingRequest struct {
 	// Meta is the request's metadata (see Page.Meta): what Enqueue or a
 	// Follow gave it, empty otherwise. Keys set here reach Page.Meta of
 	// the page fetched. Never nil.
-	Meta map[string]any
+	Meta map[string]string
 }
 
 // WithHeader adds a header sent with every page request (not with
@@ -71,14 +68,7 @@ func WithOnRequest(fn func(ctx context.Context, r *OutgoingRequest) error) Optio
 // The jar lives as long as the Crawler. Default false: no cookies are
 // kept or sent, as befits a crawler.
 func WithCookies(on bool) Option {
-	return func(c *config) { c.requests.cookies, c.requests.jar = on, nil }
-}
-
-// WithCookieJar makes the crawl keep cookies in jar (say, one a login
-// step filled, or one shared by several crawls); nil turns cookies off.
-// Default: none.
-func WithCookieJar(jar http.CookieJar) Option {
-	return func(c *config) { c.requests.jar, c.requests.cookies = jar, false }
+	return func(c *config) { c.requests.cookies = on }
 }
 
 // WithProxy makes the default fetcher send requests through the proxy fn
@@ -88,22 +78,12 @@ func WithCookieJar(jar http.CookieJar) Option {
 // fetch.Options.Proxy): a URL whose host is, or resolves here to, a
 // loopback or private address is refused as without a proxy, while the
 // proxy itself may be on any address, a local proxy included. New fails
-// when WithFetcher is given too. Default: no proxy.
+// when WithFetcher is given too. For the proxies the environment names
+// (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), give http.ProxyFromEnvironment: a
+// crawler then behaves the same wherever it runs only if its program says
+// so. Default: no proxy.
 func WithProxy(fn func(*http.Request) (*url.URL, error)) Option {
-	return func(c *config) { c.requests.proxy, c.requests.proxyEnv = fn, false }
-}
-
-// WithProxyFromEnvironment sets whether the default fetcher uses the
-// proxies the environment names: HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or
-// their lower-case forms), read by New, with the rules of
-// http.ProxyFromEnvironment (golang.org/x/net/http/httpproxy: requests to
-// localhost and loopback addresses never go through a proxy). The
-// private-network guard applies as with WithProxy. Default false: the
-// environment is ignored, so a crawler behaves the same wherever it runs
-// unless its program opts in. It replaces WithProxy (the last one given
-// wins).
-func WithProxyFromEnvironment(on bool) Option {
-	return func(c *config) { c.requests.proxy, c.requests.proxyEnv = nil, on }
+	return func(c *config) { c.requests.proxy = fn }
 }
 
 // WithBasicAuth sends user and password (HTTP Basic authentication,
@@ -122,31 +102,23 @@ func WithBasicAuth(host, user, password string) Option {
 
 // requestConfig is what the options above set.
 type requestConfig struct {
-	header   http.Header
-	hook     func(ctx context.Context, r *OutgoingRequest) error
-	cookies  bool
-	jar      http.CookieJar
-	proxy    func(*http.Request) (*url.URL, error)
-	proxyEnv bool              // WithProxyFromEnvironment(true)
-	auth     map[string]string // lower-case host or host:port -> Authorization value
+	header  http.Header
+	hook    func(ctx context.Context, r *OutgoingRequest) error
+	cookies bool
+	jar     http.CookieJar // made by New when cookies is set
+	proxy   func(*http.Request) (*url.URL, error)
+	auth    map[string]string // lower-case host or host:port -> Authorization value
 }
 
 // setupRequests prepares the request options in New.
 func (c *Crawler) setupRequests() error {
 	rc := &c.cfg.requests
-	if rc.proxyEnv {
-		fn := httpproxy.FromEnvironment().ProxyFunc()
-		rc.proxy = func(r *http.Request) (*url.URL, error) { return fn(r.URL) }
-	}
-	if rc.proxy != nil && c.cfg.fetcher != nil {
-		return fmt.Errorf("trawl: WithProxy and WithProxyFromEnvironment apply to the default fetcher, not to one given with WithFetcher")
-	}
 	if rc.header != nil {
 		rc.header = rc.header.Clone()
 		rc.header.Del("User-Agent")
 	}
 	rc.auth = maps.Clone(rc.auth)
-	if rc.cookies && rc.jar == nil {
+	if rc.cookies {
 		jar, err := cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
 		if err != nil {
 			return fmt.Errorf("trawl: cookie jar: %w", err)
@@ -158,18 +130,17 @@ func (c *Crawler) setupRequests() error {
 	return nil
 }
 
-// requestHeader returns the header for req's fetch (nil when there is
-// nothing to add) after running the request hook, and the metadata the
-// page gets. It returns an error when the hook aborts the URL.
-func (c *Crawler) requestHeader(ctx context.Context, req frontier.Request, u *url.URL) (http.Header, map[string]any, error) {
-	meta := c.metas.get(req.URL)
+// requestHeader sets the header for the visit's fetch (nil when there is
+// nothing to add) after running the request hook, which may change the
+// URL's metadata. It returns an error when the hook aborts the URL.
+func (c *Crawler) requestHeader(ctx context.Context, v *visit) error {
 	if c.plainRequests {
-		return nil, meta, nil
+		return nil
 	}
-	rc := &c.cfg.requests
+	rc, u := &c.cfg.requests, v.u
 	h := make(http.Header, len(rc.header)+2)
-	for k, v := range rc.header {
-		h[k] = append([]string(nil), v...)
+	for k, vals := range rc.header {
+		h[k] = append([]string(nil), vals...)
 	}
 	if len(rc.auth) > 0 {
 		host := strings.ToLower(u.Host)
@@ -195,26 +166,29 @@ func (c *Crawler) requestHeader(ctx context.Context, req frontier.Request, u *ur
 		}
 	}
 	if rc.hook != nil {
-		if meta == nil {
-			meta = make(map[string]any)
-		}
+		req := &v.req
 		or := &OutgoingRequest{URL: u, Depth: req.Depth, Referrer: req.Referrer, Anchor: req.Anchor,
-			Retries: req.Retries, Header: h, Meta: meta}
-		if err := rc.hook(ctx, or); err != nil {
-			return nil, nil, err
+			Retries: req.Retries, Header: h, Meta: maps.Clone(v.data.meta)}
+		if or.Meta == nil {
+			or.Meta = make(map[string]string)
 		}
-		h, meta = or.Header, or.Meta
+		if err := rc.hook(ctx, or); err != nil {
+			return err
+		}
+		h = or.Header
 		if h == nil {
 			h = make(http.Header)
 		}
-		if len(meta) == 0 {
-			meta = nil
-		} else {
-			c.metas.set(req.URL, meta) // for a retry
+		if !maps.Equal(or.Meta, v.data.meta) {
+			v.data.meta, v.dataChanged = or.Meta, true // kept for a retry
+			if len(or.Meta) == 0 {
+				v.data.meta = nil
+			}
 		}
 	}
 	h.Set("User-Agent", c.cfg.userAgent)
-	return h, meta, nil
+	v.header = h
+	return nil
 }
 
 // keepCookies stores the cookies a response set.
@@ -228,61 +202,6 @@ func (c *Crawler) keepCookies(u *url.URL, h http.Header) {
 	}
 }
 
-// metaBook carries request metadata from Enqueue (or the request hook) to
-// the page fetched: it holds an entry only for URLs queued with metadata,
-// until they are fetched, so a crawl that uses none pays one atomic load
-// per page.
-type metaBook struct {
-	n  atomic.Int64 // entries; 0 lets get skip the lock
-	mu sync.Mutex
-	m  map[string]map[string]any // normalized URL -> metadata
-}
-
-func (b *metaBook) get(rawURL string) map[string]any {
-	if b.n.Load() == 0 {
-		return nil
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.m[rawURL]
-}
-
-func (b *metaBook) set(rawURL string, meta map[string]any) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.m == nil {
-		b.m = make(map[string]map[string]any)
-	}
-	b.m[rawURL] = meta
-	b.n.Store(int64(len(b.m)))
-}
-
-// add sets rawURL's metadata unless it has some, and reports whether it
-// did.
-func (b *metaBook) add(rawURL string, meta map[string]any) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if _, ok := b.m[rawURL]; ok {
-		return false
-	}
-	if b.m == nil {
-		b.m = make(map[string]map[string]any)
-	}
-	b.m[rawURL] = meta
-	b.n.Store(int64(len(b.m)))
-	return true
-}
-
-func (b *metaBook) drop(rawURL string) {
-	if b.n.Load() == 0 {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	delete(b.m, rawURL)
-	b.n.Store(int64(len(b.m)))
-}
-
 // EnqueueOption qualifies a URL given to Crawler.Enqueue or
 // Element.Follow.
 type EnqueueOption func(*enqueueOptions)
@@ -291,7 +210,7 @@ type enqueueOptions struct {
 	from     *Page
 	depth    int
 	anchor   string
-	meta     map[string]any
+	meta     map[string]string
 	priority float64
 }
 
@@ -307,10 +226,10 @@ func AtDepth(d int) EnqueueOption { return func(o *enqueueOptions) { o.depth = d
 func WithAnchor(text string) EnqueueOption { return func(o *enqueueOptions) { o.anchor = text } }
 
 // SetMeta sets a metadata key the fetched page will carry in Page.Meta.
-func SetMeta(key string, value any) EnqueueOption {
+func SetMeta(key, value string) EnqueueOption {
 	return func(o *enqueueOptions) {
 		if o.meta == nil {
-			o.meta = make(map[string]any)
+			o.meta = make(map[string]string)
 		}
 		o.meta[key] = value
 	}
@@ -336,7 +255,7 @@ func (c *Crawler) Enqueue(ctx context.Context, rawURL string, opts ...EnqueueOpt
 	}
 	abs := strings.TrimSpace(rawURL)
 	depth, referrer := 1, ""
-	var meta map[string]any
+	var meta map[string]string
 	if p := o.from; p != nil && p.URL != nil {
 		ref, err := p.URL.Parse(abs)
 		if err != nil {
@@ -353,7 +272,7 @@ func (c *Crawler) Enqueue(ctx context.Context, rawURL string, opts ...EnqueueOpt
 	}
 	if len(o.meta) > 0 {
 		if meta == nil {
-			meta = make(map[string]any, len(o.meta))
+			meta = make(map[string]string, len(o.meta))
 		}
 		maps.Copy(meta, o.meta)
 	}
@@ -364,24 +283,10 @@ func (c *Crawler) Enqueue(ctx context.Context, rawURL string, opts ...EnqueueOpt
 	if !strings.HasPrefix(n, "http://") && !strings.HasPrefix(n, "https://") {
 		return false, fmt.Errorf("trawl: enqueue %q: not an http or https URL", rawURL)
 	}
-	if c.maxDepth > 0 && depth > c.maxDepth {
-		c.stats.filtered.Add(1)
-		c.skip(ctx, n, "depth")
-		return false, nil
+	data, err := (&urlData{meta: meta}).encode()
+	if err != nil {
+		return false, fmt.Errorf("trawl: enqueue %q: %w", rawURL, err)
 	}
-	r := frontier.Request{URL: n, Depth: depth, Referrer: referrer, Anchor: o.anchor, Priority: o.priority}
-	return c.offerMeta(ctx, r, meta), nil
-}
-
-// offerMeta offers r with its metadata (which may be nil) and reports
-// whether the frontier took it. The metadata goes in before the push, as
-// a worker may take the URL at once; a URL queued before keeps its own
-// (the first finder wins, as for the frontier).
-func (c *Crawler) offerMeta(ctx context.Context, r frontier.Request, meta map[string]any) bool {
-	ours := meta != nil && c.metas.add(r.URL, meta)
-	added := c.offer(ctx, []frontier.Request{r}) == 1
-	if !added && ours {
-		c.metas.drop(r.URL)
-	}
-	return added
+	r := frontier.Request{URL: n, Depth: depth, Referrer: referrer, Anchor: o.anchor, Priority: o.priority, Data: data}
+	return c.offer(ctx, []frontier.Request{r}) == 1, nil
 }

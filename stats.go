@@ -2,131 +2,177 @@ package trawl
 
 import (
 	"maps"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// Stats is a snapshot of a crawl's counters, from Crawler.Stats.
+// Stats is a snapshot of a crawl's counters, from Crawler.Stats. Each event
+// is counted in one place: a URL dropped by a trap rule is in URLs.Traps
+// and not in URLs.Filtered; sums (all errors, the 4xx answers) are methods.
 type Stats struct {
 	Start   time.Time     // when Run started
 	Elapsed time.Duration // time since Start (until Run returned, once it has)
 
-	Fetched     int64 // page fetches that got an HTTP response (robots.txt not included)
-	Stored      int64 // pages given to the Store without error
-	Bytes       int64 // body bytes of fetched pages, after decoding
-	Status2xx   int64
-	Status3xx   int64
-	Status4xx   int64
-	Status5xx   int64
-	NotModified int64 // 304 answers to conditional requests
-	// StatusCodes counts page fetches by exact HTTP status (200, 301,
-	// 404, ...), robots.txt not included; the StatusNxx fields are its
-	// sums by class.
-	StatusCodes map[int]int64
+	Fetch   FetchStats   // page fetches and their answers
+	URLs    URLStats     // URLs discovered, queued and dropped
+	Pages   PageStats    // what became of the pages fetched
+	Robots  RobotsStats  // robots.txt
+	Found   FoundStats   // sitemaps and feeds read
+	Errors  ErrorStats   // failures
+	Items   ItemStats    // items emitted by WithHTML callbacks (Emit)
+	Recrawl RecrawlStats // a continuous crawl (WithRecrawl); zero otherwise
+}
 
-	Queued          int   // URLs waiting in the frontier now
-	HostsWaiting    int   // hosts with URLs in a back queue, ready or waiting for their next contact (frontier.Memory; 0 for frontiers that cannot tell)
-	Discovered      int64 // URLs offered to the frontier (seeds, links, redirects) after filters
-	DuplicateURLs   int64 // of those, URLs the frontier had already seen
-	Filtered        int64 // URLs rejected by a Filter, by the depth limit or as non-http(s)
-	RobotsDenied    int64 // URLs not fetched because robots.txt disallows them
-	RobotsFetches   int64 // robots.txt requests made
+// FetchStats counts page fetches (robots.txt and HEAD probes not included).
+type FetchStats struct {
+	Pages     int64 // fetches that got an HTTP response
+	Bytes     int64 // body bytes of fetched pages, after decoding
+	Truncated int64 // bodies cut at the size limit
+	Retries   int64 // fetches retried after a transient failure
+	Redirects int64 // redirect responses followed (their targets queued)
+	MaxDepth  int64 // depth of the deepest page fetched (seeds have 1)
+	// Codes counts fetches by exact HTTP status (200, 301, 304, 404, ...).
+	Codes map[int]int64
+}
+
+// Class returns the fetches whose status is in class n (2 for 2xx, 3 for
+// 3xx, and so on).
+func (f FetchStats) Class(n int) int64 {
+	var sum int64
+	for code, k := range f.Codes {
+		if code/100 == n {
+			sum += k
+		}
+	}
+	return sum
+}
+
+// NotModified returns the 304 answers to conditional requests.
+func (f FetchStats) NotModified() int64 { return f.Codes[304] }
+
+// PerSecond returns Pages per second of elapsed.
+func (f FetchStats) PerSecond(elapsed time.Duration) float64 {
+	if elapsed <= 0 {
+		return 0
+	}
+	return float64(f.Pages) / elapsed.Seconds()
+}
+
+// URLStats counts what became of the URLs the crawl discovered.
+type URLStats struct {
+	Queued       int64 // URLs waiting in the frontier now
+	HostsWaiting int64 // hosts with URLs waiting (a frontier.HostCounter tells; 0 otherwise)
+	Discovered   int64 // URLs offered to the frontier (seeds, links, redirects) after filters and trap rules
+	Duplicate    int64 // of those, URLs the frontier had seen before
+	Filtered     int64 // URLs a Filter rejected, or beyond Limits.MaxDepth
+	Traps        int64 // URLs a TrapLimits rule dropped
+	Aborted      int64 // URLs the WithOnRequest hook dropped without a fetch
+}
+
+// PageStats counts what became of the pages fetched.
+type PageStats struct {
+	Stored          int64 // pages given to the Store without error
 	NoIndex         int64 // pages not stored because of noindex
 	NoFollow        int64 // pages whose links were not followed because of nofollow
 	ExactDuplicates int64 // pages whose main text duplicates an earlier page's exactly
 	NearDuplicates  int64 // pages whose main text nearly duplicates an earlier page's
-	Retries         int64 // fetches retried after a transient failure
-	Redirects       int64 // redirect responses followed (their targets queued)
-	TrapURLs        int64 // URLs dropped by a TrapLimits rule (also counted in Filtered)
-	RepeatPages     int64 // pages whose title and text repeat an earlier page of their host; their links were not followed
-	PrivateRefused  int64 // URLs not fetched because their host is on a private or loopback address (also in ErrorKinds["private"])
-	Sitemaps        int64 // sitemap files read (urlset or index, XML, gzip or plain text)
-	SitemapURLs     int64 // URLs listed in them (page URLs and index entries)
-	Feeds           int64 // RSS and Atom feeds read
-	Relevant        int64 // pages the WithPageScore function marked Page.Relevant: a focused crawl's harvest (harvest rate = Relevant / Fetched)
-	Aborted         int64 // URLs the WithOnRequest hook dropped without a fetch
-	Items           int64 // items given to the ItemSink without error (Emit)
-	ItemErrors      int64 // failed ItemSink.PutItem calls
+	Repeats         int64 // pages whose title and text repeat an earlier page of their host (TrapLimits.Duplicates)
+	Relevant        int64 // pages Priority.Page marked Relevant: a focused crawl's harvest (harvest rate = Relevant / Fetch.Pages)
+	MinSize         int64 // smallest stored body in bytes (0 before the first)
+	MaxSize         int64 // largest stored body in bytes
+	SumSize         int64 // bytes of all stored bodies (see AvgSize)
+}
 
-	Errors      int64            // URLs given up on (after retries)
-	ErrorKinds  map[string]int64 // errors by kind: "timeout", "connection", "status-5xx", "content-type", "bomb", ...
-	StoreErrors int64            // failed Store.Put calls
-	Truncated   int64            // pages cut at the body size limit
+// AvgSize returns the mean stored body size in bytes.
+func (p PageStats) AvgSize() int64 {
+	if p.Stored == 0 {
+		return 0
+	}
+	return p.SumSize / p.Stored
+}
 
-	MaxDepth int   // deepest page fetched
-	MinSize  int64 // smallest stored body in bytes (0 before the first)
-	MaxSize  int64 // largest stored body in bytes
-	AvgSize  int64 // mean stored body size in bytes
+// RobotsStats counts robots.txt requests and what they disallowed.
+type RobotsStats struct {
+	Fetches int64 // robots.txt requests made
+	Denied  int64 // URLs not fetched because robots.txt disallows them
+}
 
-	PagesPerSecond float64 // Fetched / Elapsed
+// FoundStats counts the URL lists a crawl read.
+type FoundStats struct {
+	Sitemaps    int64 // sitemap files read (urlset or index, XML, gzip or plain text)
+	SitemapURLs int64 // URLs listed in them (page URLs and index entries)
+	Feeds       int64 // RSS and Atom feeds read
+}
 
-	// A continuous crawl (WithRecrawl); all zero otherwise.
-	Revisits  int64   // fetches of pages visited before that got an answer (NotModified counts the 304s)
+// ErrorStats counts failures.
+type ErrorStats struct {
+	// Kinds counts URLs given up on (after retries) by kind: "timeout",
+	// "connection", "status-5xx", "content-type", "bomb", "private",
+	// "robots", ...
+	Kinds map[string]int64
+	Store int64 // failed Store.Put calls
+}
+
+// Total returns the URLs given up on, over all kinds.
+func (e ErrorStats) Total() int64 {
+	var sum int64
+	for _, n := range e.Kinds {
+		sum += n
+	}
+	return sum
+}
+
+// ItemStats counts items emitted by WithHTML callbacks.
+type ItemStats struct {
+	Emitted int64 // items given to the ItemSink without error
+	Errors  int64 // failed ItemSink.PutItem calls
+}
+
+// RecrawlStats describes a continuous crawl (WithRecrawl).
+type RecrawlStats struct {
+	Revisits  int64   // fetches of pages visited before that got an answer (Fetch.NotModified counts the 304s)
 	Changes   int64   // revisits that found the page's text changed
-	Scheduled int     // pages in the revisit schedule now
-	Freshness float64 // expected mean freshness of the scheduled copies under the current plan, from the estimated change rates
-	// With recrawl.Policy.HeadProbe: HEAD probes sent (not counted in
-	// Fetched; their statuses are counted), and those that found the page
-	// unchanged and so saved its GET.
+	Scheduled int64   // pages in the revisit schedule now
+	Freshness float64 // expected mean freshness of the scheduled copies under the current plan
+	// HeadProbes counts the HEAD probes sent (recrawl.Policy.HeadProbe; not
+	// in Fetch.Pages), HeadSaved those that found the page unchanged and so
+	// saved its GET.
 	HeadProbes, HeadSaved int64
 }
 
-// stats holds the live counters; all fields are updated atomically or
-// under mu, so Crawler.Stats can be read at any time.
+// stats holds the live counters: the int64 fields of live are updated
+// with atomic adds (see add), the maps and sizes under mu, so
+// Crawler.Stats can be read at any time. Stats is their only definition.
 type stats struct {
-	start                               time.Time    // under mu: Stats may be read while Run starts
-	end                                 atomic.Int64 // unix nanos when Run returned; 0 while running
-	fetched, stored, bytes              atomic.Int64
-	s2xx, s3xx, s4xx, s5xx, notModified atomic.Int64
-	discovered, dupURLs, filtered       atomic.Int64
-	robotsDenied, robotsFetches         atomic.Int64
-	noIndex, noFollow, retries, redirs  atomic.Int64
-	exactDups, nearDups                 atomic.Int64
-	trapURLs, repeatPages, private      atomic.Int64
-	sitemaps, sitemapURLs, feeds        atomic.Int64
-	errors, storeErrors, truncated      atomic.Int64
-	maxDepth                            atomic.Int64
-	relevant                            atomic.Int64
-	aborted, items, itemErrors          atomic.Int64
-	codes                               [600]atomic.Int64 // by exact status; others in otherCodes
+	live  Stats
+	start atomic.Int64 // unix nanos when Run started; 0 before
+	end   atomic.Int64 // unix nanos when Run returned; 0 while running
+	codes [600]atomic.Int64
 
 	mu         sync.Mutex
 	otherCodes map[int]int64 // statuses outside 0..599
 	errorKinds map[string]int64
-	minSize    int64
-	maxSize    int64
-	sumSize    int64
 }
+
+// add adds n to one of s.live's counters.
+func add(counter *int64, n int64) { atomic.AddInt64(counter, n) }
 
 func (s *stats) status(code int) {
 	if code >= 0 && code < len(s.codes) {
 		s.codes[code].Add(1)
-	} else {
-		s.mu.Lock()
-		if s.otherCodes == nil {
-			s.otherCodes = make(map[int]int64)
-		}
-		s.otherCodes[code]++
-		s.mu.Unlock()
+		return
 	}
-	switch {
-	case code == 304:
-		s.notModified.Add(1)
-		s.s3xx.Add(1)
-	case code >= 500:
-		s.s5xx.Add(1)
-	case code >= 400:
-		s.s4xx.Add(1)
-	case code >= 300:
-		s.s3xx.Add(1)
-	case code >= 200:
-		s.s2xx.Add(1)
+	s.mu.Lock()
+	if s.otherCodes == nil {
+		s.otherCodes = make(map[int]int64)
 	}
+	s.otherCodes[code]++
+	s.mu.Unlock()
 }
 
 func (s *stats) errorKind(kind string) {
-	s.errors.Add(1)
 	s.mu.Lock()
 	if s.errorKinds == nil {
 		s.errorKinds = make(map[string]int64)
@@ -135,102 +181,72 @@ func (s *stats) errorKind(kind string) {
 	s.mu.Unlock()
 }
 
-func (s *stats) storedSize(n int64) {
-	s.stored.Add(1)
-	s.mu.Lock()
-	if s.minSize == 0 || n < s.minSize {
-		s.minSize = n
-	}
-	if n > s.maxSize {
-		s.maxSize = n
-	}
-	s.sumSize += n
-	s.mu.Unlock()
-}
-
-func (s *stats) depth(d int) {
+func (s *stats) stored(n int64) {
+	p := &s.live.Pages
+	add(&p.Stored, 1)
+	add(&p.SumSize, n)
+	raise(&p.MaxSize, n)
 	for {
-		cur := s.maxDepth.Load()
-		if int64(d) <= cur || s.maxDepth.CompareAndSwap(cur, int64(d)) {
+		cur := atomic.LoadInt64(&p.MinSize)
+		if (cur != 0 && cur <= n) || atomic.CompareAndSwapInt64(&p.MinSize, cur, n) {
 			return
 		}
 	}
 }
 
-// setStart records when Run started; Stats may be read meanwhile.
-func (s *stats) setStart(t time.Time) {
-	s.mu.Lock()
-	s.start = t
-	s.mu.Unlock()
-}
-
-func (s *stats) snapshot(queued int) Stats {
-	s.mu.Lock()
-	start := s.start
-	s.mu.Unlock()
-	st := Stats{
-		Start:           start,
-		Fetched:         s.fetched.Load(),
-		Stored:          s.stored.Load(),
-		Bytes:           s.bytes.Load(),
-		Status2xx:       s.s2xx.Load(),
-		Status3xx:       s.s3xx.Load(),
-		Status4xx:       s.s4xx.Load(),
-		Status5xx:       s.s5xx.Load(),
-		NotModified:     s.notModified.Load(),
-		Queued:          queued,
-		Discovered:      s.discovered.Load(),
-		DuplicateURLs:   s.dupURLs.Load(),
-		Filtered:        s.filtered.Load(),
-		RobotsDenied:    s.robotsDenied.Load(),
-		RobotsFetches:   s.robotsFetches.Load(),
-		NoIndex:         s.noIndex.Load(),
-		NoFollow:        s.noFollow.Load(),
-		ExactDuplicates: s.exactDups.Load(),
-		NearDuplicates:  s.nearDups.Load(),
-		Retries:         s.retries.Load(),
-		Redirects:       s.redirs.Load(),
-		TrapURLs:        s.trapURLs.Load(),
-		RepeatPages:     s.repeatPages.Load(),
-		PrivateRefused:  s.private.Load(),
-		Sitemaps:        s.sitemaps.Load(),
-		SitemapURLs:     s.sitemapURLs.Load(),
-		Feeds:           s.feeds.Load(),
-		Relevant:        s.relevant.Load(),
-		Errors:          s.errors.Load(),
-		StoreErrors:     s.storeErrors.Load(),
-		Truncated:       s.truncated.Load(),
-		MaxDepth:        int(s.maxDepth.Load()),
-		Aborted:         s.aborted.Load(),
-		Items:           s.items.Load(),
-		ItemErrors:      s.itemErrors.Load(),
-		StatusCodes:     map[int]int64{},
-	}
-	for code := range s.codes {
-		if n := s.codes[code].Load(); n > 0 {
-			st.StatusCodes[code] = n
+// raise sets *counter to n if n is larger.
+func raise(counter *int64, n int64) {
+	for {
+		cur := atomic.LoadInt64(counter)
+		if n <= cur || atomic.CompareAndSwapInt64(counter, cur, n) {
+			return
 		}
 	}
-	if !start.IsZero() {
+}
+
+func (s *stats) snapshot() Stats {
+	var st Stats
+	loadInt64s(reflect.ValueOf(&st).Elem(), reflect.ValueOf(&s.live).Elem())
+	st.Fetch.Codes = map[int]int64{}
+	for code := range s.codes {
+		if n := s.codes[code].Load(); n > 0 {
+			st.Fetch.Codes[code] = n
+		}
+	}
+	if start := s.start.Load(); start != 0 {
+		st.Start = time.Unix(0, start)
 		end := time.Now()
 		if e := s.end.Load(); e != 0 {
 			end = time.Unix(0, e)
 		}
-		st.Elapsed = end.Sub(start)
-		if secs := st.Elapsed.Seconds(); secs > 0 {
-			st.PagesPerSecond = float64(st.Fetched) / secs
-		}
+		st.Elapsed = end.Sub(st.Start)
 	}
 	s.mu.Lock()
-	st.ErrorKinds = maps.Clone(s.errorKinds)
-	maps.Copy(st.StatusCodes, s.otherCodes)
-	st.MinSize, st.MaxSize = s.minSize, s.maxSize
-	if st.Stored > 0 {
-		st.AvgSize = s.sumSize / st.Stored
-	}
+	st.Errors.Kinds = maps.Clone(s.errorKinds)
+	maps.Copy(st.Fetch.Codes, s.otherCodes)
 	s.mu.Unlock()
-	if st.ErrorKinds == nil {
-		st.ErrorKinds = map[string]int64{}
+	if st.Errors.Kinds == nil {
+		st.Errors.Kinds = map[string]int64{}
 	}
 	return st
+}
+
+// loadInt64s copies every int64 field of src, in nested structs too, into
+// dst with an atomic load: the counters are written with atomic adds while
+// the crawl runs.
+func loadInt64s(dst, src reflect.Value) {
+	for i := range src.NumField() {
+		f := src.Field(i)
+		switch f.Kind() {
+		case reflect.Struct:
+			if f.CanAddr() && f.Type() != reflect.TypeFor[time.Time]() {
+				loadInt64s(dst.Field(i), f)
+			}
+		case reflect.Int64:
+			if f.Type() != reflect.TypeFor[int64]() {
+				continue // a time.Duration, set by snapshot
+			}
+			dst.Field(i).SetInt(atomic.LoadInt64(f.Addr().Interface().(*int64)))
+		}
+	}
 }

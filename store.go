@@ -26,10 +26,6 @@ type Events struct {
 	// OnError is called for every URL that failed (fetch error, HTTP error
 	// status, robots.txt failure, store error) with the URL and the error.
 	OnError func(ctx context.Context, rawURL string, err error)
-	// OnSkip is called for a URL dropped without a fetch, with the reason:
-	// "robots", "filter", "depth", "limit", "trap", "kind" or
-	// "request-hook" (the WithOnRequest hook returned an error).
-	OnSkip func(ctx context.Context, rawURL string, reason string)
 	// OnDecision is called for every decision about a URL: discovered
 	// and queued or dropped (and why), fetched, failed, left waiting; see
 	// Decision and DecisionLog, which writes them as JSON Lines. While it

@@ -6,13 +6,6 @@ import (
 	"sync"
 )
 
-// DefaultMaxDepth is the hop limit of a crawl without WithMaxDepth: links
-// are followed to depth 50 (seeds have depth 1). Real sites are seldom
-// more than 10 to 15 links deep from their home page; a chain that goes on
-// past 50 is almost always a trap (a calendar, a session id, a generator of
-// pages). WithMaxDepth(-1) turns the limit off.
-const DefaultMaxDepth = 50
-
 // TrapLimits are the rules, on by default, that keep a crawl from wandering
 // forever in a spider trap: an endless calendar, ever-deeper relative
 // paths, session ids in URLs, soft-404 pages that link to more soft-404
@@ -21,8 +14,8 @@ const DefaultMaxDepth = 50
 // redirect limit (which counts meta-refresh hops too) and WithHostBudget,
 // they make a crawl with default options end by itself on any web.
 //
-// A zero field means its default; a negative value (true, for
-// FollowDuplicates) turns the rule off. NoTrapLimits returns limits with
+// A zero field means its default; a negative value (DuplicatesFollowed,
+// for Duplicates) turns the rule off. NoTrapLimits returns limits with
 // every rule off. URLs a rule drops are counted in Stats.Filtered and
 // Stats.TrapURLs and reported to Events.OnSkip with the reason "trap".
 type TrapLimits struct {
@@ -54,21 +47,38 @@ type TrapLimits struct {
 	// a chain. Default 20.
 	TemplateStreak int
 
-	// FollowDuplicates follows the links of a page whose title and visible
-	// text are exactly those of a page fetched earlier from the same host.
-	// Default false: such a page's links are not followed, which ends
-	// session-id traps and soft-404 generators (every URL answering 200
-	// with the same "not found" page) after one step. The page itself is
-	// still fetched, stored and counted. Pages without visible text
-	// (framesets) are never treated as duplicates by this rule. For near
-	// duplicates, see WithDuplicateDetection and DuplicatePolicy.
-	FollowDuplicates bool
+	// Duplicates says whose links are not followed among pages that
+	// repeat an earlier page. Default RepeatsNotFollowed.
+	Duplicates DuplicateLinks
 }
 
-// NoTrapLimits returns TrapLimits with every rule off. With it, WithMaxDepth
-// (-1) and no WithHostBudget, nothing but the web's size ends a crawl.
+// DuplicateLinks says which pages that repeat an earlier page have their
+// links followed (TrapLimits.Duplicates). Such pages are still fetched,
+// stored (see DuplicatePolicy) and counted; only their links are at stake.
+type DuplicateLinks int
+
+const (
+	// RepeatsNotFollowed, the default, does not follow the links of a page
+	// whose title and visible text are exactly those of a page fetched
+	// earlier from the same host, which ends session-id traps and soft-404
+	// generators (every URL answering 200 with the same "not found" page)
+	// after one step; near duplicates found by WithDuplicateDetection are
+	// followed. Pages without visible text (framesets) are never repeats.
+	RepeatsNotFollowed DuplicateLinks = iota
+	// DuplicatesNotFollowed also leaves out the links of pages that
+	// WithDuplicateDetection finds duplicate, exactly or nearly, of any
+	// earlier page: a defence against traps that serve one page under
+	// endless URLs with small changes.
+	DuplicatesNotFollowed
+	// DuplicatesFollowed follows the links of every page: the rule is off.
+	DuplicatesFollowed
+)
+
+// NoTrapLimits returns TrapLimits with every rule off. With it, a negative
+// Limits.MaxDepth and no Limits.HostBudget, nothing but the web's size ends
+// a crawl.
 func NoTrapLimits() TrapLimits {
-	return TrapLimits{MaxURLLength: -1, MaxPathSegments: -1, MaxSegmentRepeats: -1, TemplateStreak: -1, FollowDuplicates: true}
+	return TrapLimits{MaxURLLength: -1, MaxPathSegments: -1, MaxSegmentRepeats: -1, TemplateStreak: -1, Duplicates: DuplicatesFollowed}
 }
 
 // WithTrapLimits sets the spider-trap rules (see TrapLimits). Default: the
@@ -109,14 +119,14 @@ func newTrapGuard(l TrapLimits) *trapGuard {
 	}
 }
 
-// shapeOK reports whether rawURL (absolute, normalized) passes the length,
-// segment count and segment repetition rules.
-func (g *trapGuard) shapeOK(rawURL string) bool {
+// shapeRule returns the rule rawURL (absolute, normalized) breaks among
+// the length, segment count and segment repetition rules, or ReasonNone.
+func (g *trapGuard) shapeRule(rawURL string) Reason {
 	if g.lim.MaxURLLength > 0 && len(rawURL) > g.lim.MaxURLLength {
-		return false
+		return ReasonMaxURLLength
 	}
 	if g.lim.MaxPathSegments <= 0 && g.lim.MaxSegmentRepeats <= 0 {
-		return true
+		return ReasonNone
 	}
 	path := urlPath(rawURL)
 	segs := 0
@@ -135,7 +145,7 @@ func (g *trapGuard) shapeOK(rawURL string) bool {
 		}
 		segs++
 		if g.lim.MaxPathSegments > 0 && segs > g.lim.MaxPathSegments {
-			return false
+			return ReasonMaxPathSegments
 		}
 		if g.lim.MaxSegmentRepeats <= 0 || seg == "" {
 			continue
@@ -167,10 +177,14 @@ func (g *trapGuard) shapeOK(rawURL string) bool {
 			}
 		}
 		if n > g.lim.MaxSegmentRepeats {
-			return false
+			// The segment rule names the URL if it breaks both.
+			if g.lim.MaxPathSegments > 0 && segs+strings.Count(path, "/") > g.lim.MaxPathSegments {
+				return ReasonMaxPathSegments
+			}
+			return ReasonMaxSegmentRepeats
 		}
 	}
-	return true
+	return ReasonNone
 }
 
 // urlPath returns the path of an absolute URL string: from the first '/'
@@ -290,7 +304,7 @@ func (g *trapGuard) grew(t uint64, inNew, outNew int) (closedNow bool) {
 // seenText records host+title+text and reports whether the same was
 // recorded before. Empty text is never a duplicate.
 func (g *trapGuard) seenText(host, title, text string) bool {
-	if g.lim.FollowDuplicates || strings.TrimSpace(text) == "" {
+	if g.lim.Duplicates == DuplicatesFollowed || strings.TrimSpace(text) == "" {
 		return false
 	}
 	var h maphash.Hash

@@ -55,3 +55,15 @@ func ParseKind(s string) (Kind, error) {
 	}
 	return 0, fmt.Errorf("extract: unknown link kind %q", s)
 }
+
+// MarshalText returns the kind's name, as String does.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind's name, as ParseKind does.
+func (k *Kind) UnmarshalText(b []byte) error {
+	v, err := ParseKind(string(b))
+	if err == nil {
+		*k = v
+	}
+	return err
+}

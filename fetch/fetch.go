@@ -106,6 +106,26 @@ type Fetcher interface {
 	Fetch(ctx context.Context, req *Request) (*Response, error)
 }
 
+// Getter is an optional capability of a Fetcher: a plain GET whose
+// response a caller reads as a stream, with the fetcher's limits, guard
+// and User-Agent. A crawler fetches robots.txt with it when its fetcher
+// has it (HTTP does), and with Fetch otherwise.
+type Getter interface {
+	Get(ctx context.Context, u *url.URL) (*http.Response, error)
+}
+
+// IdleCloser is an optional capability of a Fetcher that keeps connections
+// open between requests: CloseIdleConnections closes those not in use. A
+// crawler calls it when its crawl ends, on the fetcher it made.
+type IdleCloser interface {
+	CloseIdleConnections()
+}
+
+var (
+	_ Getter     = (*HTTP)(nil)
+	_ IdleCloser = (*HTTP)(nil)
+)
+
 // Options configure an [HTTP] fetcher. The zero value of every field means
 // its documented default; a nil *Options means all defaults.
 type Options struct {
