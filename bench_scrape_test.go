@@ -42,10 +42,10 @@ func BenchmarkCrawlSelectors(b *testing.B) {
 					trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 					trawl.WithDialContext(web.DialContext),
 					trawl.WithAllowPrivateNetworks(true),
-					trawl.WithDelay(0),
+					trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 					trawl.WithWorkers(64),
-					trawl.WithHostConcurrency(2),
-					trawl.WithAdaptiveDelay(0),
+					trawl.WithPoliteness(trawl.Politeness{HostConcurrency: 2}),
+					trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
 				}, bc.opts...)...)
 				if err != nil {
 					b.Fatal(err)
@@ -55,7 +55,7 @@ func BenchmarkCrawlSelectors(b *testing.B) {
 					b.Fatal(err)
 				}
 				cpu += cpuTime() - c0
-				pages += c.Stats().Fetched
+				pages += c.Stats().Fetch.Pages
 			}
 			b.ReportMetric(float64(pages)/time.Since(start).Seconds(), "pages/s")
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(pages), "CPU-ms/page")
@@ -90,10 +90,10 @@ func BenchmarkHostConcurrencyDelay(b *testing.B) {
 					trawl.WithSeeds(web.Seeds()...),
 					trawl.WithDialContext(web.DialContext),
 					trawl.WithAllowPrivateNetworks(true),
-					trawl.WithRobots(false), // a robots.txt fetch would add one delay
-					trawl.WithDelay(bc.delay),
-					trawl.WithHostConcurrency(bc.conc),
-					trawl.WithMaxPages(25),
+					trawl.WithPoliteness(trawl.Politeness{IgnoreRobots: true}), // a robots.txt fetch would add one delay
+					trawl.WithPoliteness(trawl.Politeness{Delay: bc.delay}),
+					trawl.WithPoliteness(trawl.Politeness{HostConcurrency: bc.conc}),
+					trawl.WithLimits(trawl.Limits{MaxPages: 25}),
 				)
 				if err != nil {
 					b.Fatal(err)
@@ -102,7 +102,7 @@ func BenchmarkHostConcurrencyDelay(b *testing.B) {
 					b.Fatal(err)
 				}
 				st := c.Stats()
-				pages += st.Fetched
+				pages += st.Fetch.Pages
 				elapsed += st.Elapsed
 			}
 			b.ReportMetric(float64(pages)/elapsed.Seconds(), "pages/s")

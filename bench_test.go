@@ -36,10 +36,10 @@ func BenchmarkCrawl(b *testing.B) {
 			trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 			trawl.WithDialContext(web.DialContext),
 			trawl.WithAllowPrivateNetworks(true),
-			trawl.WithDelay(0),
+			trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 			trawl.WithWorkers(64),
-			trawl.WithHostConcurrency(2),
-			trawl.WithAdaptiveDelay(0),
+			trawl.WithPoliteness(trawl.Politeness{HostConcurrency: 2}),
+			trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
 		)
 		if err != nil {
 			b.Fatal(err)
@@ -49,7 +49,7 @@ func BenchmarkCrawl(b *testing.B) {
 			b.Fatal(err)
 		}
 		cpu += cpuTime() - c0
-		pages += c.Stats().Fetched
+		pages += c.Stats().Fetch.Pages
 	}
 	b.ReportMetric(float64(pages)/time.Since(start).Seconds(), "pages/s")
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(pages), "CPU-ms/page")

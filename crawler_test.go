@@ -19,6 +19,7 @@ import (
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/fetch"
+	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/store"
 )
 
@@ -27,6 +28,9 @@ const testUA = "trawltest/1.0 (+https://github.com/trawl-dev/trawl)"
 // TestMain fails the package when goroutines outlive the tests: Run must
 // own every goroutine it starts.
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(metaChildEnv); dir != "" {
+		os.Exit(metaChild(dir, os.Getenv(metaChildAddr)))
+	}
 	before := runtime.NumGoroutine()
 	code := m.Run()
 	// While fuzzing, the fuzzing engine keeps goroutines of its own
@@ -67,7 +71,7 @@ func crawl(t *testing.T, web *crawltest.Web, opts ...trawl.Option) (*trawl.Crawl
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 		trawl.WithWorkers(8),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithStore(mem),
 	}
 	c, err := trawl.New(append(base, opts...)...)
@@ -141,7 +145,7 @@ func TestCrawlPoliteAndComplete(t *testing.T) {
 	// No adaptive delay: the gaps must come from the delay and the
 	// Crawl-delay alone, so that a gap that ignores the Crawl-delay (as the
 	// first request after robots.txt once did) fails every run.
-	c, mem, err := crawl(t, web, trawl.WithDelay(delay), trawl.WithAdaptiveDelay(0))
+	c, mem, err := crawl(t, web, trawl.WithPoliteness(trawl.Politeness{Delay: delay}), trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}))
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -213,17 +217,17 @@ func TestCrawlPoliteAndComplete(t *testing.T) {
 	}
 
 	st := c.Stats()
-	if st.Fetched != int64(len(pageRequests(log))) {
-		t.Errorf("Stats.Fetched = %d, but the web served %d page requests", st.Fetched, len(pageRequests(log)))
+	if st.Fetch.Pages != int64(len(pageRequests(log))) {
+		t.Errorf("Stats.Fetched = %d, but the web served %d page requests", st.Fetch.Pages, len(pageRequests(log)))
 	}
-	if st.Stored != int64(len(mem.Pages())) || st.Stored == 0 {
-		t.Errorf("Stats.Stored = %d, store holds %d", st.Stored, len(mem.Pages()))
+	if st.Pages.Stored != int64(len(mem.Pages())) || st.Pages.Stored == 0 {
+		t.Errorf("Stats.Stored = %d, store holds %d", st.Pages.Stored, len(mem.Pages()))
 	}
-	if st.RobotsFetches != int64(len(web.Hosts())) {
-		t.Errorf("Stats.RobotsFetches = %d, want %d", st.RobotsFetches, len(web.Hosts()))
+	if st.Robots.Fetches != int64(len(web.Hosts())) {
+		t.Errorf("Stats.RobotsFetches = %d, want %d", st.Robots.Fetches, len(web.Hosts()))
 	}
-	if st.DuplicateURLs == 0 || st.Discovered <= st.DuplicateURLs {
-		t.Errorf("Stats: Discovered %d, DuplicateURLs %d; want many duplicates among more discoveries", st.Discovered, st.DuplicateURLs)
+	if st.URLs.Duplicate == 0 || st.URLs.Discovered <= st.URLs.Duplicate {
+		t.Errorf("Stats: Discovered %d, DuplicateURLs %d; want many duplicates among more discoveries", st.URLs.Discovered, st.URLs.Duplicate)
 	}
 	for _, p := range mem.Pages() {
 		if p.NoIndex {
@@ -258,8 +262,8 @@ func TestCrawlNoindexNofollow(t *testing.T) {
 	if noindex == 0 {
 		t.Fatal("the test web has no noindex page: the test proves nothing")
 	}
-	if st := c.Stats(); st.NoIndex != int64(noindex) {
-		t.Errorf("Stats.NoIndex = %d, want %d", st.NoIndex, noindex)
+	if st := c.Stats(); st.Pages.NoIndex != int64(noindex) {
+		t.Errorf("Stats.NoIndex = %d, want %d", st.Pages.NoIndex, noindex)
 	}
 	// Reachable already excludes what only nofollow pages and rel=nofollow
 	// links lead to; fetching exactly Reachable proves neither was followed.
@@ -277,7 +281,7 @@ func TestCrawlDepthLimitExact(t *testing.T) {
 	for _, maxDepth := range []int{1, 2, 3} {
 		t.Run(fmt.Sprint(maxDepth), func(t *testing.T) {
 			web.ResetLog()
-			c, _, err := crawl(t, web, trawl.WithMaxDepth(maxDepth))
+			c, _, err := crawl(t, web, trawl.WithLimits(trawl.Limits{MaxDepth: maxDepth}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,7 +295,7 @@ func TestCrawlDepthLimitExact(t *testing.T) {
 			if len(missing)+len(extra) > 0 {
 				t.Errorf("max depth %d: missing %v, extra %v", maxDepth, first(missing, 5), first(extra, 5))
 			}
-			if got := c.Stats().MaxDepth; got > maxDepth {
+			if got := c.Stats().Fetch.MaxDepth; got > int64(maxDepth) {
 				t.Errorf("Stats.MaxDepth = %d > limit %d", got, maxDepth)
 			}
 		})
@@ -303,14 +307,14 @@ func TestCrawlMaxPagesExact(t *testing.T) {
 	for _, limit := range []int{1, 37, 100} {
 		t.Run(fmt.Sprint(limit), func(t *testing.T) {
 			web.ResetLog()
-			c, _, err := crawl(t, web, trawl.WithMaxPages(limit))
+			c, _, err := crawl(t, web, trawl.WithLimits(trawl.Limits{MaxPages: limit}))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := len(pageRequests(web.Log())); got != limit {
 				t.Errorf("web served %d page requests, want exactly %d", got, limit)
 			}
-			if got := c.Stats().Fetched; got != int64(limit) {
+			if got := c.Stats().Fetch.Pages; got != int64(limit) {
 				t.Errorf("Stats.Fetched = %d, want %d", got, limit)
 			}
 		})
@@ -372,11 +376,11 @@ func TestCrawlFaults(t *testing.T) {
 	}
 	c, mem, err := crawl(t, web,
 		trawl.WithEvents(trawl.Events{OnPage: sample}),
-		trawl.WithMaxDepth(8),
-		trawl.WithMaxRetries(1),
-		trawl.WithBackoff(20*time.Millisecond, 200*time.Millisecond),
-		trawl.WithHostBudget(400),
-		trawl.WithFilters(trawl.SameHost(web.Seeds()...), trawl.PathRepetition(3)),
+		trawl.WithLimits(trawl.Limits{MaxDepth: 8}),
+		trawl.WithLimits(trawl.Limits{MaxRetries: 1}),
+		trawl.WithPoliteness(trawl.Politeness{BackoffBase: 20 * time.Millisecond, BackoffMax: 200 * time.Millisecond}),
+		trawl.WithLimits(trawl.Limits{HostBudget: 400}),
+		trawl.WithFilters(trawl.SameHost(web.Seeds()...)), // TrapLimits bound repeated path segments
 		// The timeout must leave room to read MaxBodyBytes even under the
 		// race detector, or truncation turns into a timeout.
 		trawl.WithFetchOptions(fetch.Options{Timeout: 2 * time.Second, MaxBodyBytes: 1 << 20}),
@@ -389,17 +393,17 @@ func TestCrawlFaults(t *testing.T) {
 	}
 	st := c.Stats()
 	for _, kind := range []string{"timeout", "connection", "status-5xx", "bomb"} {
-		if st.ErrorKinds[kind] == 0 {
-			t.Errorf("Stats.ErrorKinds[%q] = 0; want the fault counted (kinds: %v)", kind, st.ErrorKinds)
+		if st.Errors.Kinds[kind] == 0 {
+			t.Errorf("Stats.ErrorKinds[%q] = 0; want the fault counted (kinds: %v)", kind, st.Errors.Kinds)
 		}
 	}
-	if st.Truncated == 0 {
+	if st.Fetch.Truncated == 0 {
 		t.Errorf("Stats.Truncated = 0, want the huge and endless bodies counted")
 	}
-	if st.Retries == 0 {
+	if st.Fetch.Retries == 0 {
 		t.Errorf("Stats.Retries = 0, want the 429 and 503 answers retried")
 	}
-	if st.Redirects == 0 {
+	if st.Fetch.Redirects == 0 {
 		t.Errorf("Stats.Redirects = 0, want the redirect chains followed")
 	}
 	log := web.Log()
@@ -447,7 +451,7 @@ func TestCrawlCancel(t *testing.T) {
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithStore(st),
 		trawl.WithEvents(trawl.Events{OnPage: func(context.Context, *trawl.Page) {
 			if pages.Add(1) == 30 {
@@ -463,7 +467,7 @@ func TestCrawlCancel(t *testing.T) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
 	stats := c.Stats()
-	if total := len(web.Reachable(fetch.DefaultUserAgent)); stats.Fetched >= int64(total) {
+	if total := len(web.Reachable(fetch.DefaultUserAgent)); stats.Fetch.Pages >= int64(total) {
 		t.Fatalf("cancelled crawl fetched all %d pages", total)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "urls.txt"))
@@ -471,8 +475,8 @@ func TestCrawlCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if int64(len(lines)) != stats.Stored || stats.Stored == 0 || stats.Stored > int64(pages.Load()) {
-		t.Fatalf("urls.txt has %d lines, Stats.Stored = %d, pages seen %d (want lines = stored ≤ seen)", len(lines), stats.Stored, pages.Load())
+	if int64(len(lines)) != stats.Pages.Stored || stats.Pages.Stored == 0 || stats.Pages.Stored > int64(pages.Load()) {
+		t.Fatalf("urls.txt has %d lines, Stats.Stored = %d, pages seen %d (want lines = stored ≤ seen)", len(lines), stats.Pages.Stored, pages.Load())
 	}
 	for i := range lines {
 		files, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("%06d.*", i+1)))
@@ -515,11 +519,11 @@ func TestCrawlStoreErrorsCounted(t *testing.T) {
 	}
 	st := c.Stats()
 	wantErrs := int64(puts.Load() / 3)
-	if st.StoreErrors != wantErrs || int64(len(reported)) != wantErrs || wantErrs == 0 {
-		t.Errorf("StoreErrors = %d, OnError reports %d, want %d", st.StoreErrors, len(reported), wantErrs)
+	if st.Errors.Store != wantErrs || int64(len(reported)) != wantErrs || wantErrs == 0 {
+		t.Errorf("StoreErrors = %d, OnError reports %d, want %d", st.Errors.Store, len(reported), wantErrs)
 	}
-	if st.Stored != int64(puts.Load())-wantErrs {
-		t.Errorf("Stored = %d, want %d", st.Stored, int64(puts.Load())-wantErrs)
+	if st.Pages.Stored != int64(puts.Load())-wantErrs {
+		t.Errorf("Stored = %d, want %d", st.Pages.Stored, int64(puts.Load())-wantErrs)
 	}
 }
 
@@ -533,12 +537,19 @@ func TestNewValidates(t *testing.T) {
 		{name: "bad seed", opts: []trawl.Option{trawl.WithSeeds("mailto:a@b")}, want: "seed"},
 		{name: "unparseable seed", opts: []trawl.Option{trawl.WithSeeds("http://[::1")}, want: "seed"},
 		{name: "zero workers", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithWorkers(0)}, want: "workers"},
-		{name: "negative delay", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithDelay(-1)}, want: "delay"},
-		{name: "negative max pages", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithMaxPages(-1)}, want: "max pages"},
+		{name: "negative delay", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithPoliteness(trawl.Politeness{Delay: -2 * time.Second})}, want: "Delay"},
+		{name: "negative max pages", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithLimits(trawl.Limits{MaxPages: -1})}, want: "MaxPages"},
 		{name: "nil filter", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithFilters(nil)}, want: "nil filter"},
 		{name: "empty user agent", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithUserAgent("")}, want: "user agent"},
-		{name: "missing spill directory", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithSpillDir("/nonexistent/spill")}, want: "spill directory"},
-		{name: "spill directory is a file", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithSpillDir("crawler_test.go")}, want: "not a directory"},
+		{name: "user agent in fetch options", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithFetchOptions(fetch.Options{UserAgent: "x/1"})}, want: "WithUserAgent"},
+		{name: "private networks in fetch options", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithFetchOptions(fetch.Options{AllowPrivateNetworks: true})}, want: "WithAllowPrivateNetworks"},
+		{name: "fetch options with a fetcher", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithFetcher(fetch.New(nil)), trawl.WithFetchOptions(fetch.Options{Timeout: time.Second})}, want: "configure your fetcher"},
+		{name: "proxy with a fetcher", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithFetcher(fetch.New(nil)), trawl.WithProxy(trawl.ProxyFromEnvironment())}, want: "configure your fetcher"},
+		{name: "in-link boost without a booster", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithPriority(trawl.Priority{Inlink: 1}),
+			trawl.WithFrontier(func(frontier.MemoryOptions) (frontier.Frontier, error) { return oneShotFrontier{}, nil })}, want: "frontier.Booster"},
+		{name: "page counter without a page limit", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithShared(trawl.Shared{Pages: &counterFrom{}})}, want: "MaxPages"},
+		{name: "ignored robots with shared robots", opts: []trawl.Option{trawl.WithSeeds("http://a.test/"), trawl.WithPoliteness(trawl.Politeness{IgnoreRobots: true}),
+			trawl.WithShared(trawl.Shared{Robots: noShared{}})}, want: "IgnoreRobots"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -580,11 +591,11 @@ func TestCrawlRedirectLimit(t *testing.T) {
 				}
 			}
 			if tt.wantFail {
-				if st.ErrorKinds["redirect"] != 1 || hops != 10+1 {
-					t.Errorf("chain of %d: %d redirect errors after %d hops requested; want 1 error after 11 requests (10 redirects followed)", tt.chain, st.ErrorKinds["redirect"], hops)
+				if st.Errors.Kinds["redirect"] != 1 || hops != 10+1 {
+					t.Errorf("chain of %d: %d redirect errors after %d hops requested; want 1 error after 11 requests (10 redirects followed)", tt.chain, st.Errors.Kinds["redirect"], hops)
 				}
-			} else if st.ErrorKinds["redirect"] != 0 || hops != tt.chain {
-				t.Errorf("chain of %d: %d redirect errors, %d hops requested; want 0 and %d", tt.chain, st.ErrorKinds["redirect"], hops, tt.chain)
+			} else if st.Errors.Kinds["redirect"] != 0 || hops != tt.chain {
+				t.Errorf("chain of %d: %d redirect errors, %d hops requested; want 0 and %d", tt.chain, st.Errors.Kinds["redirect"], hops, tt.chain)
 			}
 		})
 	}

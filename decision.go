@@ -103,9 +103,9 @@ func (o Outcome) String() string {
 // MarshalText returns the outcome's name.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
-// UnmarshalText reads an outcome's name.
+// UnmarshalText reads an outcome's name ("" for none).
 func (o *Outcome) UnmarshalText(b []byte) error {
-	for i := 1; i < len(outcomeNames); i++ {
+	for i := range outcomeNames {
 		if outcomeNames[i] == string(b) {
 			*o = Outcome(i)
 			return nil

@@ -118,8 +118,8 @@ func TestDuplicateDetection(t *testing.T) {
 	}
 
 	st := c.Stats()
-	if st.ExactDuplicates+st.NearDuplicates != int64(flagged) {
-		t.Errorf("Stats count %d+%d duplicates, pages say %d", st.ExactDuplicates, st.NearDuplicates, flagged)
+	if st.Pages.ExactDuplicates+st.Pages.NearDuplicates != int64(flagged) {
+		t.Errorf("Stats count %d+%d duplicates, pages say %d", st.Pages.ExactDuplicates, st.Pages.NearDuplicates, flagged)
 	}
 	for _, p := range mem.Pages() {
 		if p.Duplicate.Kind != dedup.New {

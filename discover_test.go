@@ -98,7 +98,7 @@ func TestCrawlFollowKinds(t *testing.T) {
 			}
 			st := c.Stats()
 			t.Logf("%d construct URLs fetched; stats: sitemaps %d (%d URLs), feeds %d, errors %v",
-				len(want), st.Sitemaps, st.SitemapURLs, st.Feeds, st.ErrorKinds)
+				len(want), st.Found.Sitemaps, st.Found.SitemapURLs, st.Found.Feeds, st.Errors.Kinds)
 			if tt.name == "archive" {
 				// Binary resources reach the store byte for byte.
 				png := 0
@@ -134,8 +134,8 @@ func TestCrawlSitemapsFromRobots(t *testing.T) {
 		}
 	}
 	st := c.Stats()
-	if st.Sitemaps == 0 || st.SitemapURLs == 0 {
-		t.Errorf("Stats: %d sitemaps, %d sitemap URLs; want some", st.Sitemaps, st.SitemapURLs)
+	if st.Found.Sitemaps == 0 || st.Found.SitemapURLs == 0 {
+		t.Errorf("Stats: %d sitemaps, %d sitemap URLs; want some", st.Found.Sitemaps, st.Found.SitemapURLs)
 	}
 	withInfo := 0
 	for _, p := range mem.Pages() {
@@ -178,7 +178,7 @@ func TestCrawlNestedSitemapIndex(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, err := trawl.New(trawl.WithSeeds(srv.URL+"/"), trawl.WithAllowPrivateNetworks(true), trawl.WithDelay(0), trawl.WithUserAgent(testUA))
+	c, err := trawl.New(trawl.WithSeeds(srv.URL+"/"), trawl.WithAllowPrivateNetworks(true), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), trawl.WithUserAgent(testUA))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestCrawlNestedSitemapIndex(t *testing.T) {
 	if hits["/index1.xml"] != 1 || hits["/index2.xml"] != 1 || hits["/sitemap3.xml"] != 0 {
 		t.Errorf("requests %v: want index1 and index2 once each, sitemap3 never", hits)
 	}
-	if n := c.Stats().ErrorKinds["sitemap"]; n != 1 {
+	if n := c.Stats().Errors.Kinds["sitemap"]; n != 1 {
 		t.Errorf("ErrorKinds[sitemap] = %d, want 1 (the nested index)", n)
 	}
 }

@@ -9,7 +9,7 @@
 //		trawl.WithSeeds("https://example.com/"),
 //		trawl.WithUserAgent("mybot/1.0 (+https://example.com/bot)"),
 //		trawl.WithFilters(trawl.SameHost("https://example.com/"), trawl.SkipExtensions()),
-//		trawl.WithMaxPages(1000),
+//		trawl.WithLimits(trawl.Limits{MaxPages: 1000}),
 //		trawl.WithStore(st), // e.g. store.NewDir("out")
 //	)
 //	if err != nil {
@@ -20,35 +20,22 @@
 //	if err := c.Run(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 //		log.Fatal(err)
 //	}
-//	fmt.Println(c.Stats().Stored, "pages stored")
+//	fmt.Println(c.Stats().Pages.Stored, "pages stored")
 //
 // Run returns ctx.Err() (context.DeadlineExceeded after a timeout,
 // context.Canceled after a cancel, both matched with errors.Is) joined
 // with any error of its own, and nil when the crawl ran out of URLs or
-// reached WithMaxPages.
+// reached Limits.MaxPages.
 //
 // # Options
 //
-// Each option's own documentation gives its default. By concern:
-//
-//   - What is crawled: WithSeeds, WithFilters (SameHost, SameDomain,
-//     UnderPath, MatchURL, MaxDepth, MaxURLLength, PathRepetition,
-//     SkipExtensions, combined with All, Any, Not and NamedFilter, or a
-//     FilterFunc of your own), WithFollow, WithArchive, WithFollowNofollow,
-//     WithMaxPages, WithMaxDepth, WithHostBudget, WithTrapLimits.
-//   - Politeness and pace: WithUserAgent, WithRobots, WithWorkers,
-//     WithDelay, WithAdaptiveDelay, WithHostConcurrency, WithBackoff,
-//     WithMaxRetries.
-//   - Order and the frontier: WithPriority, WithPageScore, WithInlinkBoost,
-//     WithSpillDir, WithFrontier, WithFrontierFunc; for crawlers that share
-//     a crawl (package cluster), WithSharedRobots and WithPageCounter.
-//   - Requests: WithHeader, WithOnRequest, WithCookies, WithCookieJar,
-//     WithProxy, WithProxyFromEnvironment, WithBasicAuth; the fetcher
-//     itself: WithFetcher, WithFetchOptions, WithDialContext,
-//     WithAllowPrivateNetworks, WithNormalizer.
-//   - Pages: WithStore, WithMainText, WithMainTextFunc,
-//     WithDuplicateDetection, WithHTML and WithItems, WithRecrawl.
-//   - Watching: WithEvents, WithProgress, WithLogger.
+// Each option's own documentation gives its default; Option lists them by
+// concept. Related settings are one option taking a struct (Politeness,
+// Limits, Priority, TrapLimits, Shared), whose zero value is the default
+// and which merges with earlier ones. New rejects options that contradict
+// each other or that would be ignored (fetch options with a fetcher of
+// your own, an in-link boost with a frontier that cannot raise a URL), and
+// says what to give instead.
 //
 // Crawler.Enqueue and Element.Follow take EnqueueOptions: AtDepth,
 // AtPriority, FromPage, SetMeta, WithAnchor.
@@ -81,43 +68,56 @@
 // depends on. Requests can carry headers (WithHeader), pass
 // through a hook that sets headers or drops URLs (WithOnRequest), keep
 // cookies (WithCookies), go through proxies (WithProxy,
-// WithProxyFromEnvironment), and send credentials to one host
+// ProxyFromEnvironment), and send credentials to one host
 // (WithBasicAuth). Crawler.Enqueue and Element.Follow queue URLs from
 // callbacks, with metadata that reaches Page.Meta of the page fetched.
 //
 // # The crawl loop
 //
-// Each of N workers repeats one pass (Crawler.visit in crawler.go):
+// Each of N workers takes a URL from the frontier (frontier.Next blocks
+// until some host may be contacted again) and visits it (Crawler.visit in
+// crawler.go) in five stages, each a function of its own in a file of its
+// own:
 //
-//  1. frontier.Next blocks until some host may be contacted again (one
-//     request in flight per host, at least the delay between two requests to
-//     a host, longer after 429/503 or a robots.txt Crawl-delay).
-//  2. robots.txt of the URL's host is fetched once and cached (package
-//     robots, RFC 9309); that fetch counts as a contact with the host, so the
-//     URL waits for the host's delay again. Disallowed URLs are dropped.
-//  3. The fetcher (package fetch) downloads the page: size and time limits,
-//     gzip with bomb protection, charset conversion to UTF-8, no redirects
-//     followed: a redirect target is queued like a link (same depth), so it
-//     too passes normalization, duplicate elimination, robots.txt and
-//     politeness. Transient failures (timeouts, resets, 429, 5xx) are retried
-//     later, after the host's back-off.
-//  4. HTML is scanned once (package extract) for every URL it references,
-//     each with its kind (navigation, frame, redirect, form, sitemap, feed,
-//     embed, style, ping), and for title, language, canonical URL and <meta
-//     name=robots>; X-Robots-Tag headers count too. Style sheets are read
-//     for url() and @import, sitemaps (XML, gzip, text; index files) and
-//     RSS/Atom feeds for the URLs they list, and response headers (Link,
-//     Refresh, Content-Location, a 201's Location) for theirs.
-//  5. The page goes to Events.OnPage, then to the WithHTML callbacks (an
-//     HTML page is parsed into a DOM for them, once, when there are any),
-//     and, unless it is noindex, to the Store.
-//  6. Unless the page is nofollow, or repeats exactly an earlier page of
-//     its host, its links (less rel=nofollow ones) are normalized (package
-//     urlnorm), checked against the depth limit, the trap rules
-//     (TrapLimits) and the Filters, and pushed to the frontier, which drops
-//     URLs it has seen.
-//  7. frontier.Done tells the frontier how the fetch went, which sets the
-//     host's next contact time.
+//  1. admit (admit.go): robots.txt of the URL's host is fetched once and
+//     cached (package robots, RFC 9309); that fetch is a contact with the
+//     host, so the URL waits for the host's delay again. Disallowed URLs,
+//     hosts on private addresses, URLs the WithOnRequest hook drops and
+//     URLs past Limits.MaxPages end here.
+//  2. fetch (fetching.go): the fetcher (package fetch) downloads the page:
+//     size and time limits, gzip with bomb protection, charset conversion
+//     to UTF-8, no redirects followed. A revisit is a conditional GET,
+//     perhaps after a HEAD probe. Transient failures (timeouts, resets,
+//     429, 5xx) are retried later, after the host's back-off.
+//  3. handle (handle.go): a redirect's target is queued like a link (same
+//     depth), so it too passes normalization, duplicate elimination,
+//     robots.txt and politeness; other answers become a Page. HTML is
+//     scanned once (package extract) for every URL it references, each
+//     with its kind, and for title, language, canonical URL and <meta
+//     name=robots>; style sheets, sitemaps and feeds, and response headers
+//     are read for the URLs they name.
+//  4. keep (keep.go): duplicate detection, Priority.Page, Events.OnPage,
+//     the WithHTML callbacks (an HTML page is parsed into a DOM for them,
+//     once, when there are any) and, unless it is noindex, the Store.
+//  5. follow (follow.go): unless the page is nofollow, or repeats an
+//     earlier page (TrapLimits.Duplicates), its links (less rel=nofollow
+//     ones) are checked against the depth limit, the trap rules and the
+//     Filters, and pushed to the frontier, which drops URLs it has seen.
+//
+// Each stage returns a step, the decision it made; observe (observe.go)
+// hands it to the Stats, the log and the Events, so that observers watch
+// stage results rather than being called from every branch. frontier.Done
+// then tells the frontier how the visit went, which sets the host's next
+// contact time.
+//
+// Everything the crawl knows about one URL travels with it in the
+// frontier's request: depth, referrer, anchor, redirect hops, the visit
+// history of a continuous crawl (frontier.Request.State) and, in
+// frontier.Request.Data (at most frontier.MaxData bytes), the metadata it
+// was queued with (Page.Meta), whether it is a sitemap, what a sitemap said
+// of it, and whether its HEAD probe was sent. So a crawl on frontier/disk
+// resumes after kill -9 with all of it, and in a cluster it reaches the
+// agent that owns the URL. The crawler keeps no map of URLs of its own.
 //
 // # Defaults
 //
@@ -126,9 +126,9 @@
 // delay: 10 times the host's last response time), a User-Agent that names
 // trawl, no cookies, no proxy whatever the environment says, and no
 // connections to loopback, private or link-local addresses (checked after DNS
-// resolution) unless WithAllowPrivateNetworks(true) is given. WithDelay
-// sets the gap and turns the adaptive delay off unless WithAdaptiveDelay
-// is given too, so that WithDelay(0) means no delay. Seeds have
+// resolution) unless WithAllowPrivateNetworks(true) is given.
+// Politeness.Delay sets the gap and turns the adaptive delay off unless
+// Politeness.Adaptive is given too, so that NoDelay means no delay. Seeds have
 // depth 1; a link found on a page of depth d has depth d+1. No normalized URL
 // is fetched twice in one crawl.
 //
@@ -157,7 +157,7 @@
 // each documented with how to turn it off, bound the URL space of a trap:
 //
 //   - Hop limit: links are followed to depth DefaultMaxDepth (50);
-//     WithMaxDepth changes it, WithMaxDepth(-1) removes it.
+//     Limits.MaxDepth changes it, a negative value removes it.
 //   - Redirects: at most 10 in a row, meta refreshes counted as redirects,
 //     so a chain of refreshing pages ends too.
 //   - URL shape (TrapLimits): at most 2048 bytes, 32 path segments, and no
@@ -166,22 +166,22 @@
 //     digits masked, the query's parameter names) whose pages bring, 20
 //     times in a row, only more URLs of itself (a calendar's next month)
 //     is closed to links from its own pages.
-//   - Repeated pages (TrapLimits.FollowDuplicates): the links of a page
+//   - Repeated pages (TrapLimits.Duplicates): the links of a page
 //     whose title and text are exactly those of an earlier page of its host
 //     are not followed, which ends session-id copies and soft-404
 //     generators after one step.
-//   - Budgets, off by default: WithHostBudget caps the URLs queued per host,
-//     WithMaxPages the fetches; WithDuplicateDetection with
-//     DuplicatePolicy.NoFollowNear extends the repeated-page rule to near
-//     duplicates.
+//   - Budgets, off by default: Limits.HostBudget caps the URLs queued per
+//     host, Limits.MaxPages the fetches; WithDuplicateDetection with
+//     TrapLimits{Duplicates: DuplicatesNotFollowed} extends the
+//     repeated-page rule to near duplicates.
 //
 // On crawltest's traps (calendar, ever-deeper relative paths, session ids,
 // a soft-404 generator, a meta-refresh chain) these rules spend about 40
 // fetches per host in all and lose no real page (TestCrawlTrapsEndByThemselves).
-// WithTrapLimits(NoTrapLimits()) and WithMaxDepth(-1) turn them all off.
+// WithTrapLimits(NoTrapLimits()) and Limits{MaxDepth: -1} turn them all off.
 //
 // Private addresses: a URL whose host is on a private or loopback address
-// is refused (Stats.PrivateRefused, ErrorKinds["private"]) with an error
+// is refused (Stats.Errors.Kinds["private"]) with an error
 // naming WithAllowPrivateNetworks; when every seed is refused, Run returns
 // an error wrapping fetch.ErrPrivateAddress.
 //
@@ -196,9 +196,9 @@
 // no more; a page gone (404, 410) leaves the schedule. With
 // recrawl.Policy.HeadProbe a revisit starts with a conditional HEAD, and
 // the GET (after the host's delay) only when the HEAD does not show the
-// page unchanged (Stats.HeadProbes, HeadSaved). Run then ends with
-// its context, not when the queue of new URLs empties. Stats.Revisits,
-// Changes, Scheduled and Freshness report it. In simulated time on
+// page unchanged (Stats.Recrawl.HeadProbes, HeadSaved). Run then ends with
+// its context, not when the queue of new URLs empties. Stats.Recrawl
+// reports it. In simulated time on
 // crawltest webs whose change rates are known, the schedule kept 0.666 of
 // the copies fresh against 0.633 for uniform revisits and 0.679 for the
 // optimum at the same fetch rate (TestRecrawlFreshness, mean of three
@@ -207,22 +207,28 @@
 // # Memory
 //
 // The default frontier keeps its queue in memory: about 90 bytes per queued
-// URL plus the URL itself. WithSpillDir moves the middle of the queue to a
-// temporary file, leaving about 14 bytes per URL (the seen set), which
-// suits crawls of millions of URLs; a persistent frontier (package
-// frontier/disk, through WithFrontierFunc) also survives a crash. Each host
+// URL plus the URL itself. frontier.MemoryOptions.SpillDir (set it in a
+// WithFrontier function) moves the middle of the queue to a temporary
+// file, leaving about 14 bytes per URL (the seen set), which suits crawls
+// of millions of URLs; a persistent frontier (package frontier/disk,
+// through WithFrontier) also survives a crash. Each host
 // in contact keeps an idle connection (net/http's two goroutines and
 // buffers: about 12 KiB with plain HTTP, more with TLS), up to
 // fetch.Options.MaxIdleConns.
 //
 // # Seeing a crawl
 //
-// Stats gives the counters at any moment; Events gives hooks. Events.OnDecision
+// Stats gives the counters at any moment, grouped (Fetch, URLs, Pages,
+// Robots, Found, Errors, Items, Recrawl), each event counted once; Events
+// gives hooks. Events.OnDecision
 // is told every decision about a URL: queued, or dropped and why (duplicate
 // URL, which Filter, which trap rule, the depth limit, the host budget,
 // robots.txt, the page limit, a link not followed and why), fetched (status,
 // bytes, time), a duplicate of which page, failed (error kind), left waiting
-// for its host; DecisionLog writes them as JSON Lines. Package metrics
+// for its host; its Outcome and Reason are typed, and the facts behind a
+// reason (the Filter's name, the link's Kind, the page a duplicate is Of,
+// the ErrorKind) are fields of their own. DecisionLog writes them as JSON
+// Lines. Package metrics
 // exports the crawl to Prometheus and package report writes it up as one
 // HTML file with charts; both listen to the same hooks (JoinEvents combines
 // them with a program's own), and this package imports neither.
@@ -239,4 +245,13 @@
 // returns. Stats may be called from any goroutine at any time. Filters,
 // Stores and Events are called concurrently from the workers and must be
 // safe for concurrent use.
+//
+// # Extension points
+//
+// A frontier may implement the optional interfaces of package frontier
+// that the crawler asks for (Revisiter for WithRecrawl, Booster for
+// Priority.Inlink, SeenChecker, HostCounter, Flusher, SpillReporter), a
+// Store may implement ExchangeStore (every request and response as it
+// crossed the wire) and io.Closer, and a fetcher fetch.Getter and
+// fetch.IdleCloser; package frontiertest checks a frontier's.
 package trawl

@@ -26,7 +26,7 @@ func demoWeb(hosts, pages int) (*crawltest.Web, []trawl.Option) {
 	return web, []trawl.Option{
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)), // the scope
-		trawl.WithDelay(0),                                // loopback only: be polite elsewhere
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),                                // loopback only: be polite elsewhere
 		trawl.WithDialContext(web.DialContext),            // reach the synthetic hosts
 		trawl.WithAllowPrivateNetworks(true),              // they live on 127.0.0.1
 	}
@@ -91,7 +91,7 @@ func ExampleWithItems() {
 	if err := c.Run(context.Background()); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(c.Stats().Items, "items")
+	fmt.Println(c.Stats().Items.Emitted, "items")
 	// Output:
 	// {"url":"http://h0.test/","title":"Home of h0.test"}
 	// {"url":"http://h0.test/shop/letter-4.html","title":"Orbit and the meteor 4"}
@@ -107,16 +107,16 @@ func ExampleEvents() {
 	defer web.Close()
 
 	var mu sync.Mutex
-	pages, skips := 0, map[string]int{}
+	pages, skips := 0, map[trawl.Outcome]int{}
 	c, err := trawl.New(append(opts, trawl.WithEvents(trawl.Events{
 		OnPage: func(_ context.Context, p *trawl.Page) {
 			mu.Lock()
 			pages++
 			mu.Unlock()
 		},
-		OnSkip: func(_ context.Context, rawURL, reason string) {
+		OnDecision: func(_ context.Context, d trawl.Decision) {
 			mu.Lock()
-			skips[reason]++
+			skips[d.Outcome]++
 			mu.Unlock()
 		},
 	}))...)
@@ -127,8 +127,8 @@ func ExampleEvents() {
 		log.Fatal(err)
 	}
 	fmt.Println("pages:", pages)
-	fmt.Println("skipped by robots.txt:", skips["robots"])
-	fmt.Println("skipped by the scope filter:", skips["filter"] > 0)
+	fmt.Println("skipped by robots.txt:", skips[trawl.DecisionRobots])
+	fmt.Println("skipped by the scope filter:", skips[trawl.DecisionFiltered] > 0)
 	// Output:
 	// pages: 26
 	// skipped by robots.txt: 17
@@ -151,7 +151,7 @@ func ExampleWithProgress() {
 	if err := c.Run(context.Background()); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d pages, %d queued, statuses %v\n", last.Fetched, last.Queued, last.StatusCodes)
+	fmt.Printf("%d pages, %d queued, statuses %v\n", last.Fetch.Pages, last.URLs.Queued, last.Fetch.Codes)
 	// Output:
 	// 26 pages, 0 queued, statuses map[200:26]
 }
@@ -182,7 +182,7 @@ func ExampleCrawler_Run_cancel() {
 	err = c.Run(ctx)
 	switch {
 	case errors.Is(err, context.Canceled):
-		fmt.Println("stopped early; at least 10 pages:", c.Stats().Fetched >= 10)
+		fmt.Println("stopped early; at least 10 pages:", c.Stats().Fetch.Pages >= 10)
 	case err != nil:
 		log.Fatal(err)
 	default:
@@ -202,13 +202,13 @@ func ExampleWithPriority() {
 	var order []string
 	c, err := trawl.New(append(opts,
 		trawl.WithWorkers(1), // one at a time, to show the order
-		trawl.WithMaxPages(6),
-		trawl.WithPriority(func(l *trawl.Link, _ *trawl.Page) float64 {
+		trawl.WithLimits(trawl.Limits{MaxPages: 6}),
+		trawl.WithPriority(trawl.Priority{Link: func(l *trawl.Link, _ *trawl.Page) float64 {
 			if strings.Contains(strings.ToLower(l.Text), "telescope") {
 				return 1
 			}
 			return 0
-		}),
+		}}),
 		trawl.WithEvents(trawl.Events{OnPage: func(_ context.Context, p *trawl.Page) {
 			if p.ContentType == "text/html" {
 				order = append(order, p.Title)
@@ -233,14 +233,14 @@ func ExampleWithPriority() {
 	// Flour and the onion 39 | h0.test
 }
 
-// A custom Filter: any func(*trawl.Request) bool, combined with the
+// A custom Filter: any func(*trawl.Candidate) bool, combined with the
 // built-in ones. This one keeps the crawl out of /private/ and under
 // depth 3.
 func ExampleFilterFunc() {
 	web, opts := demoWeb(1, 30)
 	defer web.Close()
 
-	noPrivate := trawl.FilterFunc(func(r *trawl.Request) bool {
+	noPrivate := trawl.FilterFunc(func(r *trawl.Candidate) bool {
 		return !strings.HasPrefix(r.URL.Path, "/private/") && r.Depth <= 3
 	})
 	pages := &store.Memory{}
@@ -261,7 +261,7 @@ func ExampleFilterFunc() {
 		}
 	}
 	fmt.Println("pages stored:", len(pages.URLs()) > 0, "under /private/:", private)
-	fmt.Println("deepest page:", c.Stats().MaxDepth)
+	fmt.Println("deepest page:", c.Stats().Fetch.MaxDepth)
 	// Output:
 	// pages stored: true under /private/: 0
 	// deepest page: 3
@@ -314,7 +314,7 @@ func ExampleCrawler_Enqueue() {
 	var got []string
 	var c *trawl.Crawler
 	c, err := trawl.New(append(opts,
-		trawl.WithMaxDepth(1), // the seeds only, and what Enqueue adds at depth 1
+		trawl.WithLimits(trawl.Limits{MaxDepth: 1}), // the seeds only, and what Enqueue adds at depth 1
 		trawl.WithEvents(trawl.Events{OnPage: func(ctx context.Context, p *trawl.Page) {
 			if p.URL.Path == "/" {
 				// Past the depth limit, so queued at depth 1 explicitly.
@@ -341,7 +341,7 @@ func ExampleCrawler_Enqueue() {
 }
 
 // A request hook sets headers on each request and can drop a URL by
-// returning an error (reported to Events.OnSkip as "request-hook").
+// returning an error (a DecisionAborted for Events.OnDecision).
 func ExampleWithOnRequest() {
 	web, opts := demoWeb(1, 20)
 	defer web.Close()
@@ -363,7 +363,7 @@ func ExampleWithOnRequest() {
 		log.Fatal(err)
 	}
 	st := c.Stats()
-	fmt.Println("dropped by the hook:", st.Aborted > 0, "fetched:", st.Fetched > 0)
+	fmt.Println("dropped by the hook:", st.URLs.Aborted > 0, "fetched:", st.Fetch.Pages > 0)
 	// Output:
 	// dropped by the hook: true fetched: true
 }

@@ -27,7 +27,7 @@ func Example() {
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 		trawl.WithStore(pages),
-		trawl.WithDelay(0),                     // loopback only: be polite elsewhere
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),                     // loopback only: be polite elsewhere
 		trawl.WithDialContext(web.DialContext), // reach the synthetic hosts
 		trawl.WithAllowPrivateNetworks(true),   // they live on 127.0.0.1
 	)
@@ -40,7 +40,7 @@ func Example() {
 	st := c.Stats()
 	fmt.Println("reachable pages:", len(web.Reachable(fetchUA)))
 	fmt.Println("pages fetched:", len(web.Log().FetchedPages()))
-	fmt.Println("robots.txt fetches:", st.RobotsFetches)
+	fmt.Println("robots.txt fetches:", st.Robots.Fetches)
 	fmt.Println("URLs fetched twice:", len(web.Log().FetchedTwice()))
 	// Output:
 	// reachable pages: 18
@@ -59,7 +59,6 @@ func ExampleFilter() {
 		trawl.SameDomain("https://www.example.com/"),
 		trawl.SkipExtensions(), // images, archives, PDFs, ...
 		trawl.Not(trawl.MatchURL(regexp.MustCompile(`[?&]sort=`))),
-		trawl.PathRepetition(3),
 	)
 	for _, raw := range []string{
 		"https://blog.example.com/post/1",
@@ -68,7 +67,7 @@ func ExampleFilter() {
 		"https://other.org/",
 	} {
 		u, _ := url.Parse(raw)
-		fmt.Println(f.Allow(&trawl.Request{URL: u, Depth: 2}), raw)
+		fmt.Println(f.Allow(&trawl.Candidate{URL: u, Depth: 2}), raw)
 	}
 	// Output:
 	// true https://blog.example.com/post/1
@@ -85,7 +84,7 @@ func ExampleStore() {
 	c, _ := trawl.New(
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithWorkers(1),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithStore(store.Func(func(_ context.Context, p *trawl.Page) error {

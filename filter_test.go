@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-func req(t *testing.T, rawURL string, depth int) *Request {
+func req(t *testing.T, rawURL string, depth int) *Candidate {
 	t.Helper()
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Request{URL: u, Depth: depth}
+	return &Candidate{URL: u, Depth: depth}
 }
 
 func TestFilters(t *testing.T) {
@@ -37,17 +37,11 @@ func TestFilters(t *testing.T) {
 		{name: "under path other host", filter: UnderPath("http://a.test/b/"), url: "http://b.test/b/x", want: false},
 		{name: "regexp match", filter: MatchURL(regexp.MustCompile(`/news/`)), url: "http://a.test/news/1", want: true},
 		{name: "regexp deny", filter: Not(MatchURL(regexp.MustCompile(`\?`))), url: "http://a.test/x?y", want: false},
-		{name: "max depth in", filter: MaxDepth(3), url: "http://a.test/", depth: 3, want: true},
-		{name: "max depth out", filter: MaxDepth(3), url: "http://a.test/", depth: 4, want: false},
-		{name: "max url length", filter: MaxURLLength(20), url: "http://a.test/0123456789", want: false},
 		{name: "binary ext", filter: SkipExtensions(), url: "http://a.test/x.JPG", want: false},
 		{name: "pdf", filter: SkipExtensions(), url: "http://a.test/doc.pdf", want: false},
 		{name: "html ext", filter: SkipExtensions(), url: "http://a.test/x.html", want: true},
 		{name: "no ext", filter: SkipExtensions(), url: "http://a.test/dir/", want: true},
 		{name: "custom ext", filter: SkipExtensions(".php"), url: "http://a.test/x.jpg", want: true},
-		{name: "repetition ok", filter: PathRepetition(2), url: "http://a.test/a/b/a/b/", want: true},
-		{name: "repetition trap", filter: PathRepetition(2), url: "http://a.test/a/b/a/b/a/b/", want: false},
-		{name: "repetition too deep", filter: PathRepetition(2), url: "http://a.test/1/2/3/4/5/6/7/8/9/", want: false},
 		{name: "all", filter: All(SameHost("http://a.test/"), SkipExtensions()), url: "http://a.test/x.png", want: false},
 		{name: "all empty", filter: All(), url: "http://a.test/", want: true},
 		{name: "any", filter: Any(SameHost("http://b.test/"), SameHost("http://a.test/")), url: "http://a.test/", want: true},

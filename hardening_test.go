@@ -31,11 +31,11 @@ func TestCrawlSlowRobots(t *testing.T) {
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithFetchOptions(fetch.Options{Timeout: time.Second}),
 		// The adaptive delay would rest the slow host 10 × 1 s before its
 		// seed is denied; the crawl would still end, just later.
-		trawl.WithAdaptiveDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -61,10 +61,10 @@ func TestCrawlSlowRobots(t *testing.T) {
 		}
 	}
 	st := c.Stats()
-	if st.ErrorKinds["robots"] != 1 {
-		t.Errorf("ErrorKinds[robots] = %d, want 1 (the trickling robots.txt): %v", st.ErrorKinds["robots"], st.ErrorKinds)
+	if st.Errors.Kinds["robots"] != 1 {
+		t.Errorf("ErrorKinds[robots] = %d, want 1 (the trickling robots.txt): %v", st.Errors.Kinds["robots"], st.Errors.Kinds)
 	}
-	if st.RobotsDenied == 0 {
+	if st.Robots.Denied == 0 {
 		t.Errorf("no URL denied: the unreachable robots.txt must disallow its host")
 	}
 }

@@ -52,8 +52,8 @@ type Page struct {
 	Links     []Link  // every reference found (HTML, CSS, sitemap, feed, response headers), each with its Kind, nofollow ones included
 	Text      string  // visible text of the page, whitespace collapsed
 	MainText  string  // main content (article text, paragraphs separated by blank lines); filled with WithMainText
-	Score     float64 // the WithPageScore function's score for this page; 0 without one
-	Relevant  bool    // set by the WithPageScore function when it judges the page on topic (as topic.Scorer.Observe does); counted in Stats.Relevant
+	Score     float64 // Priority.Page's score for this page; 0 without one
+	Relevant  bool    // set by Priority.Page when it judges the page on topic (as topic.Scorer.Observe does); counted in Stats.Pages.Relevant
 	// Duplicate says whether the page's main text duplicates an earlier
 	// page's (Kind dedup.Exact or dedup.Near, Of its URL); Kind is dedup.New
 	// for an original or when detection is off.

@@ -49,15 +49,15 @@ func TestPriorityOrderEndToEnd(t *testing.T) {
 	// One worker and no adaptive delay: the order is the frontier's alone,
 	// not the timing of concurrent fetches, so both counts are the same on
 	// every run.
-	serial := []trawl.Option{trawl.WithWorkers(1), trawl.WithAdaptiveDelay(0)}
-	_, _, err := crawl(t, web, append(serial, trawl.WithMaxPages(budget))...)
+	serial := []trawl.Option{trawl.WithWorkers(1), trawl.WithPoliteness(trawl.Politeness{Adaptive: -1})}
+	_, _, err := crawl(t, web, append(serial, trawl.WithLimits(trawl.Limits{MaxPages: budget}))...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bfsOn, bfsAll := harvest(web, topic)
 
 	web.ResetLog()
-	_, _, err = crawl(t, web, append(serial, trawl.WithMaxPages(budget), trawl.WithPriority(onTopic))...)
+	_, _, err = crawl(t, web, append(serial, trawl.WithLimits(trawl.Limits{MaxPages: budget}), trawl.WithPriority(trawl.Priority{Link: onTopic}))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestPriorityStaysPolite(t *testing.T) {
 		}
 		return 1
 	}
-	_, _, err := crawl(t, web, trawl.WithDelay(delay), trawl.WithPriority(score), trawl.WithInlinkBoost(0.01))
+	_, _, err := crawl(t, web, trawl.WithPoliteness(trawl.Politeness{Delay: delay}), trawl.WithPriority(trawl.Priority{Link: score}), trawl.WithPriority(trawl.Priority{Inlink: 0.01}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestPriorityStaysPolite(t *testing.T) {
 
 func TestMainTextOnPage(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 6, Hosts: 1, PagesPerHost: 6})
-	_, mem, err := crawl(t, web, trawl.WithMainText(true))
+	_, mem, err := crawl(t, web, trawl.WithMainText(trawl.MainText))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,23 +36,23 @@ import (
 // Revisit intervals come from policy (recrawl.Planner): change rates
 // estimated from each page's history, allocated to maximise mean freshness
 // under each host's budget, which is policy.Rate or, by default, what the
-// politeness delay allows (one fetch per WithDelay, or per robots.txt
+// politeness delay allows (one fetch per Politeness.Delay, or per robots.txt
 // Crawl-delay when longer; the plan uses 90 % of it and leaves the rest to
 // new pages).
 //
 // Run then ends when ctx ends (use context.WithTimeout for a duration),
 // when the frontier fails, or when no page is left to revisit — not when
-// the queue of new URLs is empty. WithMaxPages caps the pages taken into
+// the queue of new URLs is empty. Limits.MaxPages caps the pages taken into
 // the schedule: new URLs past it are skipped, revisits go on. Duplicate
 // detection (WithDuplicateDetection) and the trap guard's repeat rule judge
-// a page on its first visit only. Stats gain Revisits, Changes, Scheduled
+// a page on its first visit only. Stats.Recrawl gains Revisits, Changes, Scheduled
 // and Freshness.
 //
 // With Policy.HeadProbe, a revisit of a page whose copy has an ETag or
 // Last-Modified starts with a conditional HEAD: one that
 // shows the page unchanged ends the visit as a 304 would; otherwise the
 // URL is requeued with its history and fetched with GET on the host's
-// next turn. Stats.HeadProbes and HeadSaved count them.
+// next turn. Stats.Recrawl.HeadProbes and HeadSaved count them.
 //
 // The frontier must keep revisits (implement frontier.Revisiter, as
 // frontier.Memory and disk.Frontier do); New fails otherwise. Default:

@@ -37,8 +37,8 @@ func freshnessRun(t *testing.T, seed int64, policy recrawl.Policy, length, warmu
 			trawl.WithAllowPrivateNetworks(true),
 			trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 			trawl.WithWorkers(2),
-			trawl.WithDelay(time.Minute),
-			trawl.WithAdaptiveDelay(0),
+			trawl.WithPoliteness(trawl.Politeness{Delay: time.Minute}),
+			trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
 			trawl.WithRecrawl(policy),
 		)
 		if err != nil {
@@ -122,9 +122,9 @@ func TestRecrawlFreshness(t *testing.T) {
 		eFresh, _, eRate, eSt := freshnessRun(t, seed, pol, length, warmup)
 		optimum := recrawl.MeanFreshness(rates, recrawl.Allocate(recrawl.MaxFreshness, rates, uRate, fmin, fmax))
 		t.Logf("web %d, %d pages, %v simulated (measured after %v):", seed, len(rates), length, warmup)
-		t.Logf("  uniform revisits:   freshness %.3f at %.1f fetches/h; %d fetches, %d 304s", uFresh, uRate*3600, uSt.Fetched, uSt.NotModified)
+		t.Logf("  uniform revisits:   freshness %.3f at %.1f fetches/h; %d fetches, %d 304s", uFresh, uRate*3600, uSt.Fetch.Pages, uSt.Fetch.NotModified())
 		t.Logf("  estimated schedule: freshness %.3f at %.1f fetches/h (estimated by the crawler %.3f); %d fetches, %d 304s, %d changes seen",
-			eFresh, eRate*3600, eSt.Freshness, eSt.Fetched, eSt.NotModified, eSt.Changes)
+			eFresh, eRate*3600, eSt.Recrawl.Freshness, eSt.Fetch.Pages, eSt.Fetch.NotModified(), eSt.Recrawl.Changes)
 		t.Logf("  optimum at %.1f fetches/h: %.3f; reached %.0f%% of the gap", uRate*3600, optimum, 100*(eFresh-uFresh)/(optimum-uFresh))
 		if eRate > uRate*1.02 {
 			t.Errorf("web %d: the schedule fetched %.1f/h, uniform %.1f/h: not the same budget", seed, eRate*3600, uRate*3600)

@@ -92,8 +92,8 @@ func (s *headSite) crawl(t *testing.T, policy recrawl.Policy, d time.Duration, o
 		trawl.WithUserAgent(testUA),
 		trawl.WithFetcher(s),
 		trawl.WithWorkers(2),
-		trawl.WithDelay(10 * time.Second),
-		trawl.WithAdaptiveDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: 10 * time.Second}),
+		trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
 		trawl.WithRecrawl(policy),
 	}
 	c, err := trawl.New(append(base, opts...)...)
@@ -187,11 +187,11 @@ func TestRecrawlHeadProbe(t *testing.T) {
 			}
 		}
 		s.mu.Unlock()
-		if st.HeadProbes != int64(heads) || st.HeadSaved != int64(saved) {
-			t.Errorf("Stats: %d HEAD probes, %d saved; the site saw %d HEADs, %d of them unchanged", st.HeadProbes, st.HeadSaved, heads, saved)
+		if st.Recrawl.HeadProbes != int64(heads) || st.Recrawl.HeadSaved != int64(saved) {
+			t.Errorf("Stats: %d HEAD probes, %d saved; the site saw %d HEADs, %d of them unchanged", st.Recrawl.HeadProbes, st.Recrawl.HeadSaved, heads, saved)
 		}
-		if st.HeadSaved == 0 || st.HeadSaved >= st.HeadProbes || st.Changes == 0 {
-			t.Errorf("Stats: %d HEAD probes, %d saved, %d changes; want some saved, some not, and changes seen", st.HeadProbes, st.HeadSaved, st.Changes)
+		if st.Recrawl.HeadSaved == 0 || st.Recrawl.HeadSaved >= st.Recrawl.HeadProbes || st.Recrawl.Changes == 0 {
+			t.Errorf("Stats: %d HEAD probes, %d saved, %d changes; want some saved, some not, and changes seen", st.Recrawl.HeadProbes, st.Recrawl.HeadSaved, st.Recrawl.Changes)
 		}
 		stored := map[string]int{}
 		for _, p := range mem.Pages() {
@@ -200,7 +200,7 @@ func TestRecrawlHeadProbe(t *testing.T) {
 		if stored["/same"] != 1 || stored["/same-full"] != 1 || stored["/edit"] < 8 {
 			t.Errorf("stored %v, want /same and /same-full once, /edit once per change", stored)
 		}
-		t.Logf("8 h: %d HEAD probes, %d saved a GET, %d fetches, %d revisits, %d changes", st.HeadProbes, st.HeadSaved, st.Fetched, st.Revisits, st.Changes)
+		t.Logf("8 h: %d HEAD probes, %d saved a GET, %d fetches, %d revisits, %d changes", st.Recrawl.HeadProbes, st.Recrawl.HeadSaved, st.Fetch.Pages, st.Recrawl.Revisits, st.Recrawl.Changes)
 	})
 }
 
@@ -217,8 +217,8 @@ func TestRecrawlNoHeadProbe(t *testing.T) {
 				t.Fatalf("%s %s at %v without HeadProbe", h.method, h.path, h.at)
 			}
 		}
-		if st.HeadProbes != 0 || st.HeadSaved != 0 || st.Revisits < 10 {
-			t.Errorf("Stats: %d HEAD probes, %d saved, %d revisits; want no probes and revisits", st.HeadProbes, st.HeadSaved, st.Revisits)
+		if st.Recrawl.HeadProbes != 0 || st.Recrawl.HeadSaved != 0 || st.Recrawl.Revisits < 10 {
+			t.Errorf("Stats: %d HEAD probes, %d saved, %d revisits; want no probes and revisits", st.Recrawl.HeadProbes, st.Recrawl.HeadSaved, st.Recrawl.Revisits)
 		}
 	})
 }
@@ -250,8 +250,8 @@ func TestRecrawlHeadProbeWeb(t *testing.T) {
 					trawl.WithAllowPrivateNetworks(true),
 					trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 					trawl.WithWorkers(2),
-					trawl.WithDelay(delay),
-					trawl.WithAdaptiveDelay(0),
+					trawl.WithPoliteness(trawl.Politeness{Delay: delay}),
+					trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
 					trawl.WithRecrawl(recrawl.Policy{HeadProbe: probe, MinInterval: time.Minute, MaxInterval: time.Hour}),
 				)
 				if err != nil {
@@ -280,13 +280,13 @@ func TestRecrawlHeadProbeWeb(t *testing.T) {
 					}
 				}
 				if !probe {
-					if heads != 0 || st.HeadProbes != 0 {
-						t.Errorf("without HeadProbe: %d HEADs sent, Stats.HeadProbes %d", heads, st.HeadProbes)
+					if heads != 0 || st.Recrawl.HeadProbes != 0 {
+						t.Errorf("without HeadProbe: %d HEADs sent, Stats.HeadProbes %d", heads, st.Recrawl.HeadProbes)
 					}
 					return
 				}
-				if int64(heads) != st.HeadProbes || st.HeadSaved == 0 || st.HeadSaved >= st.HeadProbes {
-					t.Errorf("%d HEADs sent; Stats: %d probes, %d saved", heads, st.HeadProbes, st.HeadSaved)
+				if int64(heads) != st.Recrawl.HeadProbes || st.Recrawl.HeadSaved == 0 || st.Recrawl.HeadSaved >= st.Recrawl.HeadProbes {
+					t.Errorf("%d HEADs sent; Stats: %d probes, %d saved", heads, st.Recrawl.HeadProbes, st.Recrawl.HeadSaved)
 				}
 				unchanged, changing := 0, 0
 				for u, reqs := range byURL {
@@ -316,7 +316,7 @@ func TestRecrawlHeadProbeWeb(t *testing.T) {
 				if unchanged == 0 || changing == 0 {
 					t.Errorf("%d unchanging and %d changing pages revisited, want some of each", unchanged, changing)
 				}
-				t.Logf("5 h: %d requests, %d HEAD probes, %d saved a GET, %d changes", log.Len(), st.HeadProbes, st.HeadSaved, st.Changes)
+				t.Logf("5 h: %d requests, %d HEAD probes, %d saved a GET, %d changes", log.Len(), st.Recrawl.HeadProbes, st.Recrawl.HeadSaved, st.Recrawl.Changes)
 			})
 		})
 	}

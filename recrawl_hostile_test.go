@@ -35,8 +35,8 @@ func TestRecrawlHostileWeb(t *testing.T) {
 			trawl.WithAllowPrivateNetworks(true),
 			trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 			trawl.WithWorkers(4),
-			trawl.WithDelay(delay),
-			trawl.WithAdaptiveDelay(0),
+			trawl.WithPoliteness(trawl.Politeness{Delay: delay}),
+			trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
 			trawl.WithRecrawl(recrawl.Policy{MinInterval: time.Minute, MaxInterval: 3 * time.Hour}),
 		)
 		if err != nil {
@@ -62,10 +62,10 @@ func TestRecrawlHostileWeb(t *testing.T) {
 			}
 		}
 		st := c.Stats()
-		if st.Revisits == 0 || st.NotModified == 0 {
-			t.Errorf("Stats: %d revisits, %d 304s in 6 h; want both > 0", st.Revisits, st.NotModified)
+		if st.Recrawl.Revisits == 0 || st.Fetch.NotModified() == 0 {
+			t.Errorf("Stats: %d revisits, %d 304s in 6 h; want both > 0", st.Recrawl.Revisits, st.Fetch.NotModified())
 		}
 		t.Logf("6 h: %d requests, %d fetches, %d revisits, %d 304s, %d changes, %d scheduled, errors %v",
-			log.Len(), st.Fetched, st.Revisits, st.NotModified, st.Changes, st.Scheduled, st.ErrorKinds)
+			log.Len(), st.Fetch.Pages, st.Recrawl.Revisits, st.Fetch.NotModified(), st.Recrawl.Changes, st.Recrawl.Scheduled, st.Errors.Kinds)
 	})
 }

@@ -104,8 +104,8 @@ func recrawlCrawler(t *testing.T, s *scriptedSite, opts ...trawl.Option) *trawl.
 		trawl.WithUserAgent(testUA),
 		trawl.WithFetcher(s),
 		trawl.WithWorkers(2),
-		trawl.WithDelay(10 * time.Second),
-		trawl.WithAdaptiveDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: 10 * time.Second}),
+		trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
 	}
 	c, err := trawl.New(append(base, opts...)...)
 	if err != nil {
@@ -218,16 +218,16 @@ func TestRecrawlRevisits(t *testing.T) {
 		}
 		s.mu.Unlock()
 
-		if st.Revisits == 0 || st.NotModified == 0 || st.Changes == 0 {
-			t.Errorf("Stats: %d revisits, %d not modified, %d changes; want all > 0", st.Revisits, st.NotModified, st.Changes)
+		if st.Recrawl.Revisits == 0 || st.Fetch.NotModified() == 0 || st.Recrawl.Changes == 0 {
+			t.Errorf("Stats: %d revisits, %d not modified, %d changes; want all > 0", st.Recrawl.Revisits, st.Fetch.NotModified(), st.Recrawl.Changes)
 		}
 		// Scheduled: /, /stable, /busy, /late (/gone, /vanished and
 		// /private left).
-		if st.Scheduled != 4 {
-			t.Errorf("Stats.Scheduled = %d, want 4", st.Scheduled)
+		if st.Recrawl.Scheduled != 4 {
+			t.Errorf("Stats.Scheduled = %d, want 4", st.Recrawl.Scheduled)
 		}
-		if st.Freshness <= 0 || st.Freshness > 1 {
-			t.Errorf("Stats.Freshness = %g, want in (0, 1]", st.Freshness)
+		if st.Recrawl.Freshness <= 0 || st.Recrawl.Freshness > 1 {
+			t.Errorf("Stats.Freshness = %g, want in (0, 1]", st.Recrawl.Freshness)
 		}
 		// Stored: every first visit, and each change of / and /busy, but
 		// not the unchanged revisits.
@@ -238,11 +238,11 @@ func TestRecrawlRevisits(t *testing.T) {
 		if stored["/stable"] != 1 {
 			t.Errorf("/stable stored %d times, want once (it never changes)", stored["/stable"])
 		}
-		if stored["/busy"] < 5 || int64(stored["/busy"]) > st.Changes+1 {
-			t.Errorf("/busy stored %d times with %d changes seen in all, want one per change seen", stored["/busy"], st.Changes)
+		if stored["/busy"] < 5 || int64(stored["/busy"]) > st.Recrawl.Changes+1 {
+			t.Errorf("/busy stored %d times with %d changes seen in all, want one per change seen", stored["/busy"], st.Recrawl.Changes)
 		}
 		t.Logf("30 h: %d fetches, %d revisits, %d 304s, %d changes, %d scheduled, estimated freshness %.2f",
-			st.Fetched, st.Revisits, st.NotModified, st.Changes, st.Scheduled, st.Freshness)
+			st.Fetch.Pages, st.Recrawl.Revisits, st.Fetch.NotModified(), st.Recrawl.Changes, st.Recrawl.Scheduled, st.Recrawl.Freshness)
 	})
 }
 
@@ -264,15 +264,15 @@ func TestRecrawlIgnoredValidators(t *testing.T) {
 		c.Run(ctx)
 		st := c.Stats()
 		home, news := len(s.hits("/")), len(s.hits("/news"))
-		if st.NotModified != 0 {
-			t.Errorf("%d 304s from a server that ignores validators", st.NotModified)
+		if st.Fetch.NotModified() != 0 {
+			t.Errorf("%d 304s from a server that ignores validators", st.Fetch.NotModified())
 		}
 		// At most one change an hour of /news can be seen; none of /.
-		if st.Changes == 0 || st.Changes > 12 {
-			t.Errorf("%d changes seen in 12 h (/ fetched %d times, /news %d), want between 1 and 12", st.Changes, home, news)
+		if st.Recrawl.Changes == 0 || st.Recrawl.Changes > 12 {
+			t.Errorf("%d changes seen in 12 h (/ fetched %d times, /news %d), want between 1 and 12", st.Recrawl.Changes, home, news)
 		}
-		if int64(home+news-2) != st.Revisits {
-			t.Errorf("Revisits = %d, want %d", st.Revisits, home+news-2)
+		if int64(home+news-2) != st.Recrawl.Revisits {
+			t.Errorf("Revisits = %d, want %d", st.Recrawl.Revisits, home+news-2)
 		}
 	})
 }
@@ -281,7 +281,7 @@ func TestRecrawlIgnoredValidators(t *testing.T) {
 // WithMaxPages caps the pages scheduled without stopping the revisits.
 func TestRecrawlOptions(t *testing.T) {
 	if _, err := trawl.New(trawl.WithSeeds("http://site.test/"), trawl.WithRecrawl(recrawl.Policy{}),
-		trawl.WithFrontier(oneShotFrontier{})); err == nil {
+		trawl.WithFrontier(func(frontier.MemoryOptions) (frontier.Frontier, error) { return oneShotFrontier{}, nil })); err == nil {
 		t.Error("New with WithRecrawl and a frontier without revisits succeeded")
 	}
 	synctest.Test(t, func(t *testing.T) {
@@ -290,12 +290,12 @@ func TestRecrawlOptions(t *testing.T) {
 			"/":  static(html("Home", "Home page.", "/a", "/b", "/c")),
 			"/a": static(html("A", "Page a.")), "/b": static(html("B", "Page b.")), "/c": static(html("C", "Page c.")),
 		}
-		c := recrawlCrawler(t, s, trawl.WithMaxPages(3), trawl.WithRecrawl(recrawl.Policy{MaxInterval: time.Hour}))
+		c := recrawlCrawler(t, s, trawl.WithLimits(trawl.Limits{MaxPages: 3}), trawl.WithRecrawl(recrawl.Policy{MaxInterval: time.Hour}))
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Hour)
 		defer cancel()
 		c.Run(ctx)
 		// Three fetches: /, /sitemap.xml (404: not scheduled), /a.
-		if n := c.Stats().Scheduled; n != 2 {
+		if n := c.Stats().Recrawl.Scheduled; n != 2 {
 			t.Errorf("Scheduled = %d with WithMaxPages(3), want 2", n)
 		}
 		if n := len(s.hits("/b")) + len(s.hits("/c")); n != 0 {
@@ -333,12 +333,9 @@ func TestRecrawlScheduleSurvivesRestart(t *testing.T) {
 			},
 		}
 		run := func(d time.Duration) trawl.Stats {
-			f, err := disk.Open(dir, &disk.Options{Workers: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			c := recrawlCrawler(t, s, trawl.WithFrontier(f), trawl.WithRecrawl(recrawl.Policy{MaxInterval: 30 * time.Minute}))
+			c := recrawlCrawler(t, s, trawl.WithFrontier(func(frontier.MemoryOptions) (frontier.Frontier, error) {
+				return disk.Open(dir, &disk.Options{Workers: 2})
+			}), trawl.WithRecrawl(recrawl.Policy{MaxInterval: 30 * time.Minute}))
 			ctx, cancel := context.WithTimeout(context.Background(), d)
 			defer cancel()
 			c.Run(ctx)
@@ -363,8 +360,8 @@ func TestRecrawlScheduleSurvivesRestart(t *testing.T) {
 				t.Errorf("after the restart %s was fetched without validators at %v", h.path, h.at)
 			}
 		}
-		if pages < 6 || st.Revisits < int64(pages) {
-			t.Errorf("after the restart: %d page fetches, %d counted as revisits; want the schedule to go on (≥ 6)", pages, st.Revisits)
+		if pages < 6 || st.Recrawl.Revisits < int64(pages) {
+			t.Errorf("after the restart: %d page fetches, %d counted as revisits; want the schedule to go on (≥ 6)", pages, st.Recrawl.Revisits)
 		}
 	})
 }

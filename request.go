@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 
+	"golang.org/x/net/http/httpproxy"
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/trawl-dev/trawl/frontier"
@@ -53,8 +54,8 @@ func WithHeader(key, value string) Option {
 // WithOnRequest sets a hook called before each page request (and each
 // retry), once robots.txt allows the URL, from the worker that fetches it:
 // it may set headers and metadata on r, or abort the URL by returning an
-// error, which drops it without a fetch (Events.OnSkip with reason
-// "request-hook", Stats.Aborted). fn must be safe for concurrent use.
+// error, which drops it without a fetch (a DecisionAborted, counted in
+// Stats.URLs.Aborted). fn must be safe for concurrent use.
 // Default: none.
 func WithOnRequest(fn func(ctx context.Context, r *OutgoingRequest) error) Option {
 	return func(c *config) { c.requests.hook = fn }
@@ -79,11 +80,22 @@ func WithCookies(on bool) Option {
 // loopback or private address is refused as without a proxy, while the
 // proxy itself may be on any address, a local proxy included. New fails
 // when WithFetcher is given too. For the proxies the environment names
-// (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), give http.ProxyFromEnvironment: a
-// crawler then behaves the same wherever it runs only if its program says
-// so. Default: no proxy.
+// (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), give ProxyFromEnvironment(): the
+// environment is ignored unless the program says so, so that a crawler
+// behaves the same wherever it runs. Default: no proxy.
 func WithProxy(fn func(*http.Request) (*url.URL, error)) Option {
 	return func(c *config) { c.requests.proxy = fn }
+}
+
+// ProxyFromEnvironment returns a proxy function for WithProxy that uses
+// the proxies the environment names when it is called: HTTP_PROXY,
+// HTTPS_PROXY and NO_PROXY (or their lower-case forms), with the rules of
+// golang.org/x/net/http/httpproxy (requests to localhost and loopback
+// addresses never go through a proxy). Unlike http.ProxyFromEnvironment,
+// it reads the environment anew at each call, not once per process.
+func ProxyFromEnvironment() func(*http.Request) (*url.URL, error) {
+	fn := httpproxy.FromEnvironment().ProxyFunc()
+	return func(r *http.Request) (*url.URL, error) { return fn(r.URL) }
 }
 
 // WithBasicAuth sends user and password (HTTP Basic authentication,

@@ -82,7 +82,7 @@ func (s *site) opts(seeds ...string) []trawl.Option {
 		trawl.WithUserAgent(testUA),
 		trawl.WithDialContext(s.dial),
 		trawl.WithAllowPrivateNetworks(true),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithWorkers(4),
 		trawl.WithFollow(extract.Navigation, extract.Redirect), // no sitemap.xml requests
 	}
@@ -179,7 +179,7 @@ func TestWithHTML(t *testing.T) {
 		trawl.WithHTML("#name", func(_ context.Context, e *trawl.Element) {
 			p := e.Page()
 			mu.Lock()
-			names = append(names, e.Text()+" sku="+p.Meta["sku"].(string)+" depth="+string(rune('0'+p.Depth))+" ref="+e.Request().Referrer)
+			names = append(names, e.Text()+" sku="+p.Meta["sku"]+" depth="+string(rune('0'+p.Depth))+" ref="+e.Request().Referrer)
 			mu.Unlock()
 		}),
 	)
@@ -208,8 +208,8 @@ func TestWithHTML(t *testing.T) {
 	if !slices.EqualFunc(items, wantItems, func(a, b any) bool { return a == b }) {
 		t.Errorf("items = %v, want %v", items, wantItems)
 	}
-	if st := c.Stats(); st.Items != 2 || st.ItemErrors != 0 {
-		t.Errorf("Stats.Items, ItemErrors = %d, %d; want 2, 0", st.Items, st.ItemErrors)
+	if st := c.Stats(); st.Items.Emitted != 2 || st.Items.Errors != 0 {
+		t.Errorf("Stats.Items, ItemErrors = %d, %d; want 2, 0", st.Items.Emitted, st.Items.Errors)
 	}
 	if n := len(s.requests("a.test/catalog/skip.html")); n != 0 {
 		t.Errorf("skip.html fetched %d times despite the filter", n)
@@ -267,8 +267,8 @@ func TestItems(t *testing.T) {
 				}
 			},
 		}))...)
-		if sink.items.Load() != 2 || sink.closes.Load() != 1 || c.Stats().Items != 2 {
-			t.Errorf("items %d, closes %d, Stats.Items %d; want 2, 1, 2", sink.items.Load(), sink.closes.Load(), c.Stats().Items)
+		if sink.items.Load() != 2 || sink.closes.Load() != 1 || c.Stats().Items.Emitted != 2 {
+			t.Errorf("items %d, closes %d, Stats.Items %d; want 2, 1, 2", sink.items.Load(), sink.closes.Load(), c.Stats().Items.Emitted)
 		}
 	})
 	t.Run("sink that is the store is closed once", func(t *testing.T) {
@@ -293,8 +293,8 @@ func TestItems(t *testing.T) {
 					t.Error("Emit into a failing sink succeeded")
 				}
 			}))...)
-		if st := c.Stats(); st.ItemErrors != 1 || st.Items != 0 {
-			t.Errorf("ItemErrors, Items = %d, %d; want 1, 0", st.ItemErrors, st.Items)
+		if st := c.Stats(); st.Items.Errors != 1 || st.Items.Emitted != 0 {
+			t.Errorf("ItemErrors, Items = %d, %d; want 1, 0", st.Items.Errors, st.Items.Emitted)
 		}
 		if len(onError) != 1 || !strings.Contains(onError[0], "http://a.test/b: trawl: item: sink full") {
 			t.Errorf("OnError = %q", onError)
@@ -347,9 +347,12 @@ func TestRequestHeadersAndHook(t *testing.T) {
 			return nil
 		}),
 		trawl.WithEvents(trawl.Events{
-			OnSkip: func(_ context.Context, u, reason string) {
+			OnDecision: func(_ context.Context, d trawl.Decision) {
+				if d.Outcome != trawl.DecisionAborted {
+					return
+				}
 				mu.Lock()
-				skips = append(skips, reason+" "+u)
+				skips = append(skips, d.Outcome.String()+" "+d.URL+" "+d.Error)
 				mu.Unlock()
 			},
 			OnPage: func(_ context.Context, p *trawl.Page) {
@@ -372,11 +375,11 @@ func TestRequestHeadersAndHook(t *testing.T) {
 	if n := len(s.requests("a.test/private/x")); n != 0 {
 		t.Errorf("aborted URL fetched %d times", n)
 	}
-	if !slices.Equal(skips, []string{"request-hook http://a.test/private/x"}) {
-		t.Errorf("OnSkip = %q", skips)
+	if !slices.Equal(skips, []string{"aborted http://a.test/private/x not for us"}) {
+		t.Errorf("aborted decisions = %q", skips)
 	}
-	if st := c.Stats(); st.Aborted != 1 || st.Fetched != 2 {
-		t.Errorf("Aborted, Fetched = %d, %d; want 1, 2", st.Aborted, st.Fetched)
+	if st := c.Stats(); st.URLs.Aborted != 1 || st.Fetch.Pages != 2 {
+		t.Errorf("Aborted, Fetched = %d, %d; want 1, 2", st.URLs.Aborted, st.Fetch.Pages)
 	}
 }
 
@@ -386,7 +389,7 @@ func TestCookies(t *testing.T) {
 		opt  trawl.Option
 		want string // Cookie header on /b
 	}{
-		{name: "off by default", opt: trawl.WithMaxRetries(2), want: ""},
+		{name: "off by default", opt: trawl.WithLimits(trawl.Limits{MaxRetries: 2}), want: ""},
 		{name: "WithCookies", opt: trawl.WithCookies(true), want: "session=s1"},
 		{name: "WithCookies(false)", opt: trawl.WithCookies(false), want: ""},
 	}
@@ -468,7 +471,9 @@ func (f *recordingFetcher) Fetch(ctx context.Context, req *fetch.Request) (*fetc
 func TestCustomFetcherGetsUserAgent(t *testing.T) {
 	s := newSite(t, map[string]string{"a.test/": `<a href="/b">b</a>`, "a.test/b": `<p>b</p>`})
 	f := &recordingFetcher{inner: fetch.New(&fetch.Options{DialContext: s.dial, AllowPrivateNetworks: true})}
-	run(t, append(s.opts("http://a.test/"), trawl.WithFetcher(f))...)
+	// Without s.opts' dialer and private-network options: New refuses
+	// them with a fetcher of one's own, which has its own.
+	run(t, append(slices.Delete(s.opts("http://a.test/"), 2, 4), trawl.WithFetcher(f))...)
 	slices.Sort(f.uas)
 	want := []string{"/ " + testUA, "/b " + testUA, "/robots.txt " + testUA}
 	if !slices.Equal(f.uas, want) {
@@ -490,8 +495,8 @@ func TestEnqueue(t *testing.T) {
 	var meta any
 	var c *trawl.Crawler
 	runSet(t, &c, append(s.opts("http://a.test/"),
-		trawl.WithMaxDepth(2),
-		trawl.WithFilters(trawl.SameHost("http://a.test/"), trawl.FilterFunc(func(r *trawl.Request) bool {
+		trawl.WithLimits(trawl.Limits{MaxDepth: 2}),
+		trawl.WithFilters(trawl.SameHost("http://a.test/"), trawl.FilterFunc(func(r *trawl.Candidate) bool {
 			// Filters see the metadata.
 			return r.Meta["from"] != "blocked"
 		})),
@@ -535,8 +540,8 @@ func TestEnqueue(t *testing.T) {
 	if meta != "root" {
 		t.Errorf("/extra Meta[from] = %v, want root", meta)
 	}
-	if st := c.Stats(); st.Fetched != 3 {
-		t.Errorf("Fetched = %d, want 3", st.Fetched)
+	if st := c.Stats(); st.Fetch.Pages != 3 {
+		t.Errorf("Fetched = %d, want 3", st.Fetch.Pages)
 	}
 }
 
@@ -544,9 +549,13 @@ func TestEnqueueDepthLimit(t *testing.T) {
 	s := newSite(t, map[string]string{"a.test/": `<p>x</p>`})
 	var skipped []string
 	var c *trawl.Crawler
-	runSet(t, &c, append(s.opts("http://a.test/"), trawl.WithMaxDepth(1),
+	runSet(t, &c, append(s.opts("http://a.test/"), trawl.WithLimits(trawl.Limits{MaxDepth: 1}),
 		trawl.WithEvents(trawl.Events{
-			OnSkip: func(_ context.Context, u, reason string) { skipped = append(skipped, reason+" "+u) },
+			OnDecision: func(_ context.Context, d trawl.Decision) {
+				if d.Outcome == trawl.DecisionDepth || d.Outcome == trawl.DecisionFiltered || d.Outcome == trawl.DecisionTrap {
+					skipped = append(skipped, d.Outcome.String()+" "+d.URL)
+				}
+			},
 			OnPage: func(ctx context.Context, p *trawl.Page) {
 				if q, err := c.Enqueue(ctx, "/next", trawl.FromPage(p)); q || err != nil {
 					t.Errorf("Enqueue past the depth limit = %v, %v", q, err)
@@ -554,7 +563,7 @@ func TestEnqueueDepthLimit(t *testing.T) {
 			},
 		}))...)
 	if !slices.Equal(skipped, []string{"depth http://a.test/next"}) {
-		t.Errorf("OnSkip = %q", skipped)
+		t.Errorf("URLs dropped = %q, want the one past the depth limit", skipped)
 	}
 }
 
@@ -574,7 +583,7 @@ func TestStatusCodes(t *testing.T) {
 	s.pages["a.test/moved"] = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/ok", http.StatusMovedPermanently)
 	}
-	c, err := trawl.New(append(s.opts("http://a.test/"), trawl.WithMaxRetries(0))...)
+	c, err := trawl.New(append(s.opts("http://a.test/"), trawl.WithLimits(trawl.Limits{MaxRetries: -1}))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,16 +592,16 @@ func TestStatusCodes(t *testing.T) {
 	}
 	st := c.Stats()
 	want := map[int]int64{200: 2, 301: 1, 404: 1, 410: 1}
-	if len(st.StatusCodes) != len(want) {
-		t.Errorf("StatusCodes = %v, want %v", st.StatusCodes, want)
+	if len(st.Fetch.Codes) != len(want) {
+		t.Errorf("StatusCodes = %v, want %v", st.Fetch.Codes, want)
 	}
 	for code, n := range want {
-		if st.StatusCodes[code] != n {
-			t.Errorf("StatusCodes[%d] = %d, want %d (all: %v)", code, st.StatusCodes[code], n, st.StatusCodes)
+		if st.Fetch.Codes[code] != n {
+			t.Errorf("StatusCodes[%d] = %d, want %d (all: %v)", code, st.Fetch.Codes[code], n, st.Fetch.Codes)
 		}
 	}
-	if st.Status2xx != 2 || st.Status3xx != 1 || st.Status4xx != 2 {
-		t.Errorf("classes 2xx %d 3xx %d 4xx %d, want 2 1 2", st.Status2xx, st.Status3xx, st.Status4xx)
+	if st.Fetch.Class(2) != 2 || st.Fetch.Class(3) != 1 || st.Fetch.Class(4) != 2 {
+		t.Errorf("classes 2xx %d 3xx %d 4xx %d, want 2 1 2", st.Fetch.Class(2), st.Fetch.Class(3), st.Fetch.Class(4))
 	}
 }
 
@@ -607,16 +616,16 @@ func TestDelayTurnsAdaptiveOff(t *testing.T) {
 		wantRest   time.Duration // the delay the frontier's politeness computes after a 300 ms fetch
 	}{
 		{name: "defaults", wantFactor: 10, wantDelay: "1s", wantRest: 3 * time.Second},
-		{name: "WithDelay(0)", opts: []trawl.Option{trawl.WithDelay(0)}, wantFactor: -1, wantDelay: "-1ns", wantRest: 0},
-		{name: "WithDelay(2s)", opts: []trawl.Option{trawl.WithDelay(2e9)}, wantFactor: -1, wantDelay: "2s", wantRest: 2 * time.Second},
-		{name: "WithDelay and WithAdaptiveDelay", opts: []trawl.Option{trawl.WithAdaptiveDelay(10), trawl.WithDelay(0)}, wantFactor: 10, wantDelay: "-1ns", wantRest: 3 * time.Second},
-		{name: "WithAdaptiveDelay(3) alone", opts: []trawl.Option{trawl.WithAdaptiveDelay(3)}, wantFactor: 3, wantDelay: "1s", wantRest: time.Second},
+		{name: "WithDelay(0)", opts: []trawl.Option{trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay})}, wantFactor: -1, wantDelay: "-1ns", wantRest: 0},
+		{name: "WithDelay(2s)", opts: []trawl.Option{trawl.WithPoliteness(trawl.Politeness{Delay: 2e9})}, wantFactor: -1, wantDelay: "2s", wantRest: 2 * time.Second},
+		{name: "WithDelay and WithAdaptiveDelay", opts: []trawl.Option{trawl.WithPoliteness(trawl.Politeness{Adaptive: 10}), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay})}, wantFactor: 10, wantDelay: "-1ns", wantRest: 3 * time.Second},
+		{name: "WithAdaptiveDelay(3) alone", opts: []trawl.Option{trawl.WithPoliteness(trawl.Politeness{Adaptive: 3})}, wantFactor: 3, wantDelay: "1s", wantRest: time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got frontier.MemoryOptions
 			opts := append([]trawl.Option{trawl.WithSeeds("http://a.test/"),
-				trawl.WithFrontierFunc(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+				trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
 					got = o
 					return frontier.NewMemory(&o), nil
 				})}, tt.opts...)
@@ -667,8 +676,8 @@ func TestProxyAtCrawlerLevel(t *testing.T) {
 		trawl.WithSeeds("http://93.184.216.34/"),
 		trawl.WithProxy(http.ProxyURL(pu)),
 		trawl.WithFollow(extract.Navigation),
-		trawl.WithDelay(0),
-		trawl.WithMaxRetries(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
+		trawl.WithLimits(trawl.Limits{MaxRetries: -1}),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -681,8 +690,8 @@ func TestProxyAtCrawlerLevel(t *testing.T) {
 	if !slices.Equal(seen, want) {
 		t.Errorf("the proxy saw %q, want %q", seen, want)
 	}
-	if st := c.Stats(); st.PrivateRefused != 2 {
-		t.Errorf("PrivateRefused = %d, want 2 (10.9.9.9 and localhost, refused although a proxy would reach them)", st.PrivateRefused)
+	if st := c.Stats(); st.Errors.Kinds["private"] != 2 {
+		t.Errorf("PrivateRefused = %d, want 2 (10.9.9.9 and localhost, refused although a proxy would reach them)", st.Errors.Kinds["private"])
 	}
 	if _, err := trawl.New(trawl.WithSeeds("http://a.test/"), trawl.WithProxy(http.ProxyURL(pu)),
 		trawl.WithFetcher(fetch.New(nil))); err == nil || !strings.Contains(err.Error(), "default fetcher") {
@@ -690,7 +699,7 @@ func TestProxyAtCrawlerLevel(t *testing.T) {
 	}
 }
 
-// WithProxyFromEnvironment reads HTTP_PROXY only when opted in: without it
+// ProxyFromEnvironment reads HTTP_PROXY only when opted in: without it
 // the crawler dials the target itself.
 func TestProxyFromEnvironment(t *testing.T) {
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -714,8 +723,12 @@ func TestProxyFromEnvironment(t *testing.T) {
 			}
 			return nil, errors.New("no network in tests")
 		}
-		c, err := trawl.New(trawl.WithSeeds("http://93.184.216.34/"), trawl.WithProxyFromEnvironment(on),
-			trawl.WithDialContext(dial), trawl.WithDelay(0), trawl.WithMaxRetries(0), trawl.WithRobots(false))
+		var proxyFn func(*http.Request) (*url.URL, error)
+		if on {
+			proxyFn = trawl.ProxyFromEnvironment()
+		}
+		c, err := trawl.New(trawl.WithSeeds("http://93.184.216.34/"), trawl.WithProxy(proxyFn),
+			trawl.WithDialContext(dial), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), trawl.WithLimits(trawl.Limits{MaxRetries: -1}), trawl.WithPoliteness(trawl.Politeness{IgnoreRobots: true}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -727,9 +740,9 @@ func TestProxyFromEnvironment(t *testing.T) {
 			want = proxyAddr
 		}
 		if len(dialed) == 0 || dialed[0] != want {
-			t.Errorf("WithProxyFromEnvironment(%v) dialed %q, want %s", on, dialed, want)
+			t.Errorf("ProxyFromEnvironment (%v) dialed %q, want %s", on, dialed, want)
 		}
-		if got := c.Stats().Stored + c.Stats().Status2xx; on && got != 1 {
+		if got := c.Stats().Pages.Stored + c.Stats().Fetch.Class(2); on && got != 1 {
 			t.Errorf("through the proxy: Status2xx = %d, want 1", got)
 		}
 	}

@@ -23,11 +23,11 @@ func TestWithPageCounter(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 2, Hosts: 3, PagesPerHost: 30})
 	pc := &counterFrom{}
 	pc.n.Store(30)
-	c, _, err := crawl(t, web, trawl.WithMaxPages(40), trawl.WithPageCounter(pc))
+	c, _, err := crawl(t, web, trawl.WithLimits(trawl.Limits{MaxPages: 40}), trawl.WithShared(trawl.Shared{Pages: pc}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Stats().Fetched; got != 10 {
+	if got := c.Stats().Fetch.Pages; got != 10 {
 		t.Errorf("fetched %d pages, want 10 (limit 40, 30 counted elsewhere)", got)
 	}
 }
@@ -68,7 +68,7 @@ func TestWithSharedRobots(t *testing.T) {
 	}
 	for i, want := range []int{3, 0} {
 		web.ResetLog()
-		if _, _, err := crawl(t, web, trawl.WithSharedRobots(shared)); err != nil {
+		if _, _, err := crawl(t, web, trawl.WithShared(trawl.Shared{Robots: shared})); err != nil {
 			t.Fatal(err)
 		}
 		if got := robotsRequests(); got != want {
@@ -79,3 +79,9 @@ func TestWithSharedRobots(t *testing.T) {
 		}
 	}
 }
+
+// noShared is a robots.Shared that holds nothing.
+type noShared struct{}
+
+func (noShared) Load(context.Context, string) ([]byte, bool, error)        { return nil, false, nil }
+func (noShared) Save(context.Context, string, []byte, time.Duration) error { return nil }

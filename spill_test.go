@@ -40,11 +40,9 @@ func TestCrawlSpill(t *testing.T) {
 	plainWeb := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 8, PagesPerHost: 150})
 	dir := t.TempDir()
 	var spy *spyFrontier
-	_, _, err := crawl(t, web, trawl.WithWorkers(1), trawl.WithAdaptiveDelay(0), trawl.WithSpillDir(dir),
-		trawl.WithFrontierFunc(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
-			if o.SpillDir != dir {
-				t.Errorf("MemoryOptions.SpillDir = %q, want %q", o.SpillDir, dir)
-			}
+	_, _, err := crawl(t, web, trawl.WithWorkers(1), trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
+		trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+			o.SpillDir = dir
 			spy = &spyFrontier{Memory: frontier.NewMemory(&o)}
 			return spy, nil
 		}))
@@ -54,7 +52,7 @@ func TestCrawlSpill(t *testing.T) {
 	if spy.maxSpilled == 0 {
 		t.Fatal("the frontier never spilled")
 	}
-	if _, _, err := crawl(t, plainWeb, trawl.WithWorkers(1), trawl.WithAdaptiveDelay(0)); err != nil {
+	if _, _, err := crawl(t, plainWeb, trawl.WithWorkers(1), trawl.WithPoliteness(trawl.Politeness{Adaptive: -1})); err != nil {
 		t.Fatalf("Run without spilling: %v", err)
 	}
 	if twice := web.Log().FetchedTwice(); len(twice) > 0 {
@@ -107,15 +105,15 @@ func (f *failingFrontier) Next(ctx context.Context) (frontier.Request, error) {
 // is what Run returns, with the pages already fetched kept.
 func TestCrawlFrontierError(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 5, Hosts: 3, PagesPerHost: 30})
-	c, mem, err := crawl(t, web, trawl.WithFrontierFunc(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+	c, mem, err := crawl(t, web, trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
 		return &failingFrontier{Frontier: frontier.NewMemory(&o), n: 40}, nil
 	}))
 	if !errors.Is(err, errFrontierGone) {
 		t.Fatalf("Run: %v, want the frontier's error", err)
 	}
 	st := c.Stats()
-	if st.Fetched == 0 || st.Fetched > 40 || st.Stored == 0 || st.Stored != int64(len(mem.Pages())) {
-		t.Errorf("Stats() = %d fetched, %d stored, and the store holds %d; want 1 to 40 fetched, all stored pages kept", st.Fetched, st.Stored, len(mem.Pages()))
+	if st.Fetch.Pages == 0 || st.Fetch.Pages > 40 || st.Pages.Stored == 0 || st.Pages.Stored != int64(len(mem.Pages())) {
+		t.Errorf("Stats() = %d fetched, %d stored, and the store holds %d; want 1 to 40 fetched, all stored pages kept", st.Fetch.Pages, st.Pages.Stored, len(mem.Pages()))
 	}
 }
 

@@ -11,13 +11,13 @@ import (
 // paths, session ids in URLs, soft-404 pages that link to more soft-404
 // pages, meta-refresh chains. Each rule is cheap and drops only URLs that
 // look like a trap's; together with the hop limit (DefaultMaxDepth), the
-// redirect limit (which counts meta-refresh hops too) and WithHostBudget,
+// redirect limit (which counts meta-refresh hops too) and Limits.HostBudget,
 // they make a crawl with default options end by itself on any web.
 //
 // A zero field means its default; a negative value (DuplicatesFollowed,
 // for Duplicates) turns the rule off. NoTrapLimits returns limits with
-// every rule off. URLs a rule drops are counted in Stats.Filtered and
-// Stats.TrapURLs and reported to Events.OnSkip with the reason "trap".
+// every rule off. URLs a rule drops are counted in
+// Stats.URLs.Traps and get a DecisionTrap naming the rule.
 type TrapLimits struct {
 	// MaxURLLength drops URLs longer than this many bytes (after
 	// normalization). Default 2048.

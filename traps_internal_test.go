@@ -3,7 +3,6 @@ package trawl
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestTrapShape(t *testing.T) {
@@ -106,10 +105,10 @@ func TestTrapRepeatedText(t *testing.T) {
 	if g.seenText("a.test", "Frames", "") || g.seenText("a.test", "Frames", " ") {
 		t.Error("a page without text reported as seen")
 	}
-	off := newTrapGuard(TrapLimits{FollowDuplicates: true})
+	off := newTrapGuard(TrapLimits{Duplicates: DuplicatesFollowed})
 	off.seenText("a.test", "t", "x")
 	if off.seenText("a.test", "t", "x") {
-		t.Error("FollowDuplicates: repeated text reported as seen")
+		t.Error("DuplicatesFollowed: repeated text reported as seen")
 	}
 }
 
@@ -173,35 +172,6 @@ func FuzzTrapGuard(f *testing.F) {
 	})
 }
 
-func TestSitemapBook(t *testing.T) {
-	var b sitemapBook
-	in := SitemapInfo{LastMod: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ChangeFreq: "weekly", Priority: 0.8}
-	b.setInfo("http://a.test/x", in)
-	b.setInfo("http://a.test/y", SitemapInfo{Priority: -1})
-	if p, ok := b.priorityOf("http://a.test/x"); !ok || p != 0.8 {
-		t.Errorf("priorityOf(x) = %v, %v; want 0.8", p, ok)
-	}
-	if _, ok := b.priorityOf("http://a.test/y"); ok {
-		t.Error("priorityOf(y) found a priority the sitemap did not give")
-	}
-	if _, got, ok := b.take("http://a.test/x"); !ok || got != in {
-		t.Errorf("take(x) = %+v, %v; want %+v", got, ok, in)
-	}
-	if _, _, ok := b.take("http://a.test/x"); ok {
-		t.Error("take did not forget x")
-	}
-	if _, got, _ := b.take("http://a.test/y"); got.Priority != -1 || !got.LastMod.IsZero() || got.ChangeFreq != "" {
-		t.Errorf("take(y) = %+v, want nothing known", got)
-	}
-	b.markSitemap("http://a.test/s.xml", false)
-	b.markSitemap("http://a.test/i.xml", true)
-	b.markSitemap("http://a.test/i.xml", false) // an index's mark stays
-	level := func(u string) uint8 { l, _, _ := b.take(u); return l }
-	if got := [...]uint8{level("http://a.test/s.xml"), level("http://a.test/s.xml"), level("http://a.test/i.xml"), level("http://a.test/t.xml")}; got != [...]uint8{1, 0, 2, 0} {
-		t.Errorf("take's level: got %v, want [1 0 2 0] (forgotten once read)", got)
-	}
-}
-
 func TestXMLRoot(t *testing.T) {
 	for body, want := range map[string]string{
 		"\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- c --><urlset xmlns=\"x\">": "urlset",
@@ -217,3 +187,6 @@ func TestXMLRoot(t *testing.T) {
 		}
 	}
 }
+
+// shapeOK reports whether rawURL passes every shape rule.
+func (g *trapGuard) shapeOK(rawURL string) bool { return g.shapeRule(rawURL) == ReasonNone }

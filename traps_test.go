@@ -70,10 +70,10 @@ func TestCrawlTrapsEndByThemselves(t *testing.T) {
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 		trawl.WithWorkers(8),
-		trawl.WithDelay(0),
-		trawl.WithAdaptiveDelay(0),
-		trawl.WithEvents(trawl.Events{OnSkip: func(_ context.Context, _ string, reason string) {
-			if reason == "trap" {
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
+		trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}),
+		trawl.WithEvents(trawl.Events{OnDecision: func(_ context.Context, d trawl.Decision) {
+			if d.Outcome == trawl.DecisionTrap {
 				trapSkips.Add(1)
 			}
 		}}),
@@ -113,15 +113,15 @@ func TestCrawlTrapsEndByThemselves(t *testing.T) {
 	}
 	st := c.Stats()
 	t.Logf("trap fetches %d of %d page fetches; Stats: TrapURLs %d, RepeatPages %d, Filtered %d, errors %v",
-		total, st.Fetched, st.TrapURLs, st.RepeatPages, st.Filtered, st.ErrorKinds)
-	if st.RepeatPages == 0 || st.TrapURLs == 0 {
-		t.Errorf("Stats.RepeatPages = %d, Stats.TrapURLs = %d; want both counted", st.RepeatPages, st.TrapURLs)
+		total, st.Fetch.Pages, st.URLs.Traps, st.Pages.Repeats, st.URLs.Filtered, st.Errors.Kinds)
+	if st.Pages.Repeats == 0 || st.URLs.Traps == 0 {
+		t.Errorf("Stats.RepeatPages = %d, Stats.TrapURLs = %d; want both counted", st.Pages.Repeats, st.URLs.Traps)
 	}
-	if n := trapSkips.Load(); n != st.TrapURLs {
-		t.Errorf("OnSkip saw %d trap skips, Stats.TrapURLs = %d", n, st.TrapURLs)
+	if n := trapSkips.Load(); n != st.URLs.Traps {
+		t.Errorf("OnDecision saw %d trap decisions, Stats.TrapURLs = %d", n, st.URLs.Traps)
 	}
-	if st.ErrorKinds["redirect"] != int64(len(web.Hosts())) {
-		t.Errorf("ErrorKinds[redirect] = %d, want one meta-refresh chain cut per host (%d)", st.ErrorKinds["redirect"], len(web.Hosts()))
+	if st.Errors.Kinds["redirect"] != int64(len(web.Hosts())) {
+		t.Errorf("ErrorKinds[redirect] = %d, want one meta-refresh chain cut per host (%d)", st.Errors.Kinds["redirect"], len(web.Hosts()))
 	}
 }
 
@@ -131,12 +131,12 @@ func TestCrawlTrapsEndByThemselves(t *testing.T) {
 func TestCrawlTrapsUnboundedWithoutLimits(t *testing.T) {
 	web := trapWeb(t)
 	const limit = 3000
-	c, _, err := crawl(t, web, trawl.WithTrapLimits(trawl.NoTrapLimits()), trawl.WithMaxDepth(-1), trawl.WithMaxPages(limit))
+	c, _, err := crawl(t, web, trawl.WithTrapLimits(trawl.NoTrapLimits()), trawl.WithLimits(trawl.Limits{MaxDepth: -1}), trawl.WithLimits(trawl.Limits{MaxPages: limit}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := c.Stats(); st.Fetched != limit {
-		t.Errorf("fetched %d pages, want the limit %d: without the rules the traps never end", st.Fetched, limit)
+	if st := c.Stats(); st.Fetch.Pages != limit {
+		t.Errorf("fetched %d pages, want the limit %d: without the rules the traps never end", st.Fetch.Pages, limit)
 	}
 	traps := 0
 	for _, perHost := range trapFetches(web.Log()) {
@@ -159,8 +159,8 @@ func TestCrawlHopLimitDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := c.Stats(); st.MaxDepth != trawl.DefaultMaxDepth {
-		t.Errorf("deepest page fetched at depth %d, want the default hop limit %d", st.MaxDepth, trawl.DefaultMaxDepth)
+	if st := c.Stats(); st.Fetch.MaxDepth != trawl.DefaultMaxDepth {
+		t.Errorf("deepest page fetched at depth %d, want the default hop limit %d", st.Fetch.MaxDepth, trawl.DefaultMaxDepth)
 	}
 	// The calendar's entry is at depth 2 and goes both ways: one month
 	// each way per hop.
@@ -180,8 +180,8 @@ func TestCrawlPrivateRefusals(t *testing.T) {
 		c, err := trawl.New(
 			trawl.WithSeeds(web.Seeds()...),
 			trawl.WithDialContext(web.DialContext),
-			trawl.WithDelay(0),
-			trawl.WithRobots(robots),
+			trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
+			trawl.WithPoliteness(trawl.Politeness{IgnoreRobots: !(robots)}),
 			trawl.WithEvents(trawl.Events{OnError: func(_ context.Context, _ string, err error) {
 				mu.Lock()
 				errs = append(errs, err)
@@ -196,9 +196,9 @@ func TestCrawlPrivateRefusals(t *testing.T) {
 			t.Errorf("robots %v: Run = %v, want an error naming private addresses and WithAllowPrivateNetworks", robots, err)
 		}
 		st := c.Stats()
-		if st.PrivateRefused != 2 || st.ErrorKinds["private"] != 2 || st.RobotsDenied != 0 || st.Fetched != 0 {
+		if st.Errors.Kinds["private"] != 2 || st.Errors.Total() != 2 || st.Robots.Denied != 0 || st.Fetch.Pages != 0 {
 			t.Errorf("robots %v: PrivateRefused %d, ErrorKinds %v, RobotsDenied %d, Fetched %d; want 2 private refusals and nothing else",
-				robots, st.PrivateRefused, st.ErrorKinds, st.RobotsDenied, st.Fetched)
+				robots, st.Errors.Kinds["private"], st.Errors.Kinds, st.Robots.Denied, st.Fetch.Pages)
 		}
 		for _, e := range errs {
 			if !strings.Contains(e.Error(), "-allow-private") {
@@ -228,7 +228,7 @@ func TestCrawlSomeSeedsPrivate(t *testing.T) {
 		trawl.WithUserAgent(testUA),
 		trawl.WithDialContext(dial),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -237,8 +237,8 @@ func TestCrawlSomeSeedsPrivate(t *testing.T) {
 		t.Fatalf("Run = %v, want nil: one seed could be crawled", err)
 	}
 	st := c.Stats()
-	if st.PrivateRefused == 0 || st.PrivateRefused != st.ErrorKinds["private"] || st.Fetched == 0 {
-		t.Errorf("PrivateRefused %d, Fetched %d; want h0's seed refused and h1 crawled", st.PrivateRefused, st.Fetched)
+	if st.Errors.Kinds["private"] == 0 || st.Fetch.Pages == 0 {
+		t.Errorf("PrivateRefused %d, Fetched %d; want h0's seed refused and h1 crawled", st.Errors.Kinds["private"], st.Fetch.Pages)
 	}
 	for _, r := range web.Log().Requests() {
 		if r.Host == "h0.test" {
@@ -248,7 +248,7 @@ func TestCrawlSomeSeedsPrivate(t *testing.T) {
 }
 
 func TestTrapLimitsValidate(t *testing.T) {
-	if _, err := trawl.New(trawl.WithSeeds("https://example.com/"), trawl.WithMaxDepth(-1), trawl.WithTrapLimits(trawl.NoTrapLimits())); err != nil {
+	if _, err := trawl.New(trawl.WithSeeds("https://example.com/"), trawl.WithLimits(trawl.Limits{MaxDepth: -1}), trawl.WithTrapLimits(trawl.NoTrapLimits())); err != nil {
 		t.Errorf("New with every limit off: %v", err)
 	}
 }
@@ -288,8 +288,8 @@ func TestCrawlDelayAfterRobots(t *testing.T) {
 	const crawlDelay = 30 * time.Millisecond
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 2, Hosts: 4, PagesPerHost: 3, CrawlDelay: crawlDelay})
 	rec := &recordingFrontier{}
-	_, _, err := crawl(t, web, trawl.WithAdaptiveDelay(0), trawl.WithMaxDepth(1),
-		trawl.WithFrontierFunc(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+	_, _, err := crawl(t, web, trawl.WithPoliteness(trawl.Politeness{Adaptive: -1}), trawl.WithLimits(trawl.Limits{MaxDepth: 1}),
+		trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
 			rec.Frontier = frontier.NewMemory(&o)
 			return rec, nil
 		}))
@@ -323,7 +323,7 @@ func TestCrawlDelayAfterRobots(t *testing.T) {
 func TestMainTextFunc(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 4, Hosts: 1, PagesPerHost: 5})
 	var calls atomic.Int64
-	c, mem, err := crawl(t, web, trawl.WithMainTextFunc(func(_ context.Context, p *trawl.Page) (string, error) {
+	c, mem, err := crawl(t, web, trawl.WithMainText(func(_ context.Context, p *trawl.Page) (string, error) {
 		calls.Add(1)
 		return "main of " + p.URL.Path + " " + strings.Repeat("x", len(p.Body)%7), nil
 	}))
@@ -336,7 +336,7 @@ func TestMainTextFunc(t *testing.T) {
 			pages = append(pages, p)
 		}
 	}
-	if len(pages) == 0 || calls.Load() != int64(len(pages)) || c.Stats().Stored != int64(len(mem.Pages())) {
+	if len(pages) == 0 || calls.Load() != int64(len(pages)) || c.Stats().Pages.Stored != int64(len(mem.Pages())) {
 		t.Fatalf("%d HTML pages stored, extractor called %d times", len(pages), calls.Load())
 	}
 	for _, p := range pages {

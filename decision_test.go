@@ -20,6 +20,7 @@ import (
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/dedup"
+	"github.com/trawl-dev/trawl/extract"
 )
 
 // decisionSink collects decisions, for tests.
@@ -48,13 +49,13 @@ func TestDecisionAppendJSONMatchesEncodingJSON(t *testing.T) {
 	}{
 		{name: "minimal", d: trawl.Decision{Time: when, URL: "http://a.test/", Outcome: trawl.DecisionQueued}},
 		{name: "all fields", d: trawl.Decision{
-			Time: when, URL: "http://a.test/x?q=1&r=<2>", Outcome: trawl.DecisionFetched, Reason: "not-modified",
-			Depth: 3, Referrer: "http://a.test/", Status: 304, Bytes: 1234, Duration: 1500 * time.Millisecond,
+			Time: when, URL: "http://a.test/x?q=1&r=<2>", Outcome: trawl.DecisionFetched, Reason: trawl.ReasonNotModified,
+			Depth: 3, Referrer: "http://a.test/", Filter: "SameHost(<x>)", Kind: extract.Embed, Of: "http://a.test/&", ErrorKind: "timeout", Status: 304, Bytes: 1234, Duration: 1500 * time.Millisecond,
 			Error: "quote \" backslash \\ tab \t newline \n nul \x00 bell \x07",
 		}},
 		{name: "unicode", d: trawl.Decision{Time: when.Add(-time.Nanosecond * 123456789), URL: "http://ü.test/日本\u2028\u2029",
-			Outcome: trawl.DecisionError, Reason: "bad\xffutf8\xc3", Error: "\u007f\u0080"}},
-		{name: "zone", d: trawl.Decision{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600)), URL: "", Outcome: ""}},
+			Outcome: trawl.DecisionError, ErrorKind: "bad\xffutf8\xc3", Error: "\u007f\u0080"}},
+		{name: "zone", d: trawl.Decision{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600)), URL: ""}},
 		{name: "whole second", d: trawl.Decision{Time: time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC)}},
 		{name: "trailing zeros", d: trawl.Decision{Time: time.Date(999, 1, 1, 0, 0, 0, 120000000, time.UTC)}},
 		{name: "one nanosecond", d: trawl.Decision{Time: time.Date(2026, 6, 7, 8, 9, 10, 1, time.UTC)}},
@@ -73,7 +74,7 @@ func TestDecisionAppendJSONMatchesEncodingJSON(t *testing.T) {
 			if err := json.Unmarshal(tt.d.AppendJSON(nil), &back); err != nil {
 				t.Fatalf("not JSON: %v", err)
 			}
-			if back.Outcome != tt.d.Outcome || back.Depth != tt.d.Depth || back.Duration != tt.d.Duration || !back.Time.Equal(tt.d.Time) {
+			if back.Outcome != tt.d.Outcome || back.Reason != tt.d.Reason || back.Kind != tt.d.Kind || back.Depth != tt.d.Depth || back.Duration != tt.d.Duration || !back.Time.Equal(tt.d.Time) {
 				t.Errorf("round trip = %+v, want %+v", back, tt.d)
 			}
 		})
@@ -84,7 +85,8 @@ func FuzzDecisionAppendJSON(f *testing.F) {
 	f.Add("http://a.test/<&>", "reason\n", "err\x00\xff", int64(12), 3)
 	f.Add("\u2028", "", "\"\\", int64(-1), -4)
 	f.Fuzz(func(t *testing.T, u, reason, msg string, n int64, depth int) {
-		d := trawl.Decision{Time: time.Unix(n, n%1e9).UTC(), URL: u, Outcome: "fetched", Reason: reason, Error: msg,
+		d := trawl.Decision{Time: time.Unix(n, n%1e9).UTC(), URL: u, Outcome: trawl.Outcome(depth & 15), Reason: trawl.Reason(n & 15),
+			Filter: reason, ErrorKind: reason, Of: msg, Kind: extract.Kind(depth & 7), Error: msg,
 			Depth: depth, Bytes: n, Duration: time.Duration(n), Status: depth}
 		want, err := json.Marshal(d)
 		if err != nil {
@@ -203,10 +205,9 @@ func TestDecisionFilterNames(t *testing.T) {
 		want string
 	}{
 		{trawl.SameHost("http://a.test/"), "SameHost"},
-		{trawl.MaxDepth(3), "MaxDepth(3)"},
 		{trawl.Not(trawl.SkipExtensions()), "Not(SkipExtensions)"},
-		{trawl.All(trawl.PathRepetition(2), trawl.FilterFunc(func(*trawl.Request) bool { return true })), "All(PathRepetition(2), trawl.FilterFunc)"},
-		{trawl.NamedFilter("mine", trawl.FilterFunc(func(*trawl.Request) bool { return true })), "mine"},
+		{trawl.All(trawl.SkipExtensions(), trawl.FilterFunc(func(*trawl.Candidate) bool { return true })), "All(SkipExtensions, trawl.FilterFunc)"},
+		{trawl.NamedFilter("mine", trawl.FilterFunc(func(*trawl.Candidate) bool { return true })), "mine"},
 	}
 	for _, tt := range tests {
 		if got := fmt.Sprint(tt.f); got != tt.want {
@@ -221,7 +222,7 @@ func decisionCrawl(t *testing.T, web *crawltest.Web, opts ...trawl.Option) ([]tr
 	sink := &decisionSink{}
 	opts = append([]trawl.Option{
 		trawl.WithSeeds(web.Seeds()...),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithWorkers(4),
@@ -237,8 +238,8 @@ func decisionCrawl(t *testing.T, web *crawltest.Web, opts ...trawl.Option) ([]tr
 	return sink.all(), c.Stats()
 }
 
-func byOutcome(ds []trawl.Decision) map[string][]trawl.Decision {
-	m := map[string][]trawl.Decision{}
+func byOutcome(ds []trawl.Decision) map[trawl.Outcome][]trawl.Decision {
+	m := map[trawl.Outcome][]trawl.Decision{}
 	for _, d := range ds {
 		m[d.Outcome] = append(m[d.Outcome], d)
 	}
@@ -255,25 +256,25 @@ func TestDecisionEveryURLAccounted(t *testing.T) {
 	by := byOutcome(ds)
 
 	// Counts agree with Stats.
-	if got, want := int64(len(by[trawl.DecisionFetched])), st.Fetched; got != want {
+	if got, want := int64(len(by[trawl.DecisionFetched])), st.Fetch.Pages; got != want {
 		t.Errorf("%d fetched decisions, Stats.Fetched %d", got, want)
 	}
-	if got, want := int64(len(by[trawl.DecisionQueued])), st.Discovered-st.DuplicateURLs; got != want {
+	if got, want := int64(len(by[trawl.DecisionQueued])), st.URLs.Discovered-st.URLs.Duplicate; got != want {
 		t.Errorf("%d queued decisions, Stats says %d URLs were new", got, want)
 	}
-	if got, want := int64(len(by[trawl.DecisionDuplicateURL])), st.DuplicateURLs; got != want {
+	if got, want := int64(len(by[trawl.DecisionDuplicateURL])), st.URLs.Duplicate; got != want {
 		t.Errorf("%d duplicate-url decisions, Stats.DuplicateURLs %d", got, want)
 	}
-	if got, want := int64(len(by[trawl.DecisionRobots])), st.RobotsDenied; got != want || got == 0 {
+	if got, want := int64(len(by[trawl.DecisionRobots])), st.Robots.Denied; got != want || got == 0 {
 		t.Errorf("%d robots decisions, Stats.RobotsDenied %d (want equal, > 0)", got, want)
 	}
-	if got, want := int64(len(by[trawl.DecisionTrap])), st.TrapURLs; got != want || got == 0 {
+	if got, want := int64(len(by[trawl.DecisionTrap])), st.URLs.Traps; got != want || got == 0 {
 		t.Errorf("%d trap decisions, Stats.TrapURLs %d (want equal, > 0)", got, want)
 	}
-	if got, want := int64(len(by[trawl.DecisionDuplicateContent])), st.ExactDuplicates+st.NearDuplicates; got != want || got == 0 {
+	if got, want := int64(len(by[trawl.DecisionDuplicateContent])), st.Pages.ExactDuplicates+st.Pages.NearDuplicates; got != want || got == 0 {
 		t.Errorf("%d duplicate-content decisions, Stats says %d (want equal, > 0)", got, want)
 	}
-	if got, want := len(by[trawl.DecisionRobotsTxt]), int(st.RobotsFetches); got != want {
+	if got, want := len(by[trawl.DecisionRobotsTxt]), int(st.Robots.Fetches); got != want {
 		t.Errorf("%d robots.txt decisions, Stats.RobotsFetches %d", got, want)
 	}
 
@@ -341,34 +342,34 @@ func TestDecisionEveryURLAccounted(t *testing.T) {
 		t.Error("no filtered decisions: the fourth host's links should be filtered")
 	}
 	for _, d := range by[trawl.DecisionFiltered] {
-		if d.Reason != "SameHost" {
-			t.Errorf("filtered %s by %q, want SameHost", d.URL, d.Reason)
+		if d.Filter != "SameHost" {
+			t.Errorf("filtered %s by %q, want SameHost", d.URL, d.Filter)
 		}
 	}
-	rules := map[string]int{}
+	rules := map[trawl.Reason]int{}
 	for _, d := range by[trawl.DecisionTrap] {
 		rules[d.Reason]++
 	}
 	for rule := range rules {
-		if !slices.Contains([]string{"max-url-length", "max-path-segments", "max-segment-repeats", "template-streak"}, rule) {
+		if !slices.Contains([]trawl.Reason{trawl.ReasonMaxURLLength, trawl.ReasonMaxPathSegments, trawl.ReasonMaxSegmentRepeats, trawl.ReasonTemplateStreak}, rule) {
 			t.Errorf("trap rule %q unknown", rule)
 		}
 	}
-	if len(rules) == 0 || rules[""] > 0 {
+	if len(rules) == 0 || rules[trawl.ReasonNone] > 0 {
 		t.Errorf("trap rules %v, want named rules", rules)
 	}
 	for _, d := range by[trawl.DecisionDuplicateContent] {
-		if !strings.HasPrefix(d.Reason, "exact:http") && !strings.HasPrefix(d.Reason, "near:http") {
-			t.Errorf("duplicate-content %s with reason %q, want exact:URL or near:URL", d.URL, d.Reason)
+		if (d.Reason != trawl.ReasonExact && d.Reason != trawl.ReasonNear) || !strings.HasPrefix(d.Of, "http") {
+			t.Errorf("duplicate-content %s with reason %q of %q, want exact or near of a URL", d.URL, d.Reason, d.Of)
 		}
 	}
 	for _, d := range by[trawl.DecisionRobotsTxt] {
-		if d.Reason != "parsed" || d.Status != 200 || !strings.HasSuffix(d.URL, "/robots.txt") {
+		if d.Reason != trawl.ReasonParsed || d.Status != 200 || !strings.HasSuffix(d.URL, "/robots.txt") {
 			t.Errorf("robots.txt decision %+v, want parsed with status 200", d)
 		}
 	}
 	for _, d := range by[trawl.DecisionWait] {
-		if d.Reason != "robots.txt-contact" {
+		if d.Reason != trawl.ReasonRobotsContact {
 			t.Errorf("wait %s for %q, want robots.txt-contact", d.URL, d.Reason)
 		}
 	}
@@ -385,17 +386,17 @@ func TestDecisionLimits(t *testing.T) {
 	tests := []struct {
 		name    string
 		opts    []trawl.Option
-		outcome string
+		outcome trawl.Outcome
 		check   func(t *testing.T, d trawl.Decision)
 	}{
-		{name: "depth", opts: []trawl.Option{trawl.WithMaxDepth(2)}, outcome: trawl.DecisionDepth,
+		{name: "depth", opts: []trawl.Option{trawl.WithLimits(trawl.Limits{MaxDepth: 2})}, outcome: trawl.DecisionDepth,
 			check: func(t *testing.T, d trawl.Decision) {
 				if d.Depth != 3 {
 					t.Errorf("depth decision for %s at depth %d, want 3", d.URL, d.Depth)
 				}
 			}},
-		{name: "budget", opts: []trawl.Option{trawl.WithHostBudget(10)}, outcome: trawl.DecisionBudget},
-		{name: "max pages", opts: []trawl.Option{trawl.WithMaxPages(5), trawl.WithWorkers(1)}, outcome: trawl.DecisionLimit},
+		{name: "budget", opts: []trawl.Option{trawl.WithLimits(trawl.Limits{HostBudget: 10})}, outcome: trawl.DecisionBudget},
+		{name: "max pages", opts: []trawl.Option{trawl.WithLimits(trawl.Limits{MaxPages: 5}), trawl.WithWorkers(1)}, outcome: trawl.DecisionLimit},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -405,7 +406,7 @@ func TestDecisionLimits(t *testing.T) {
 				t.Fatalf("no %s decisions in %d", tt.outcome, len(ds))
 			}
 			for _, d := range by[tt.outcome] {
-				if d.Reason != "" {
+				if d.Reason != trawl.ReasonNone {
 					t.Errorf("%s %s with reason %q: the frontier can tell", tt.outcome, d.URL, d.Reason)
 				}
 				if tt.check != nil {
@@ -431,8 +432,8 @@ func TestDecisionLimits(t *testing.T) {
 					}
 				}
 			}
-			if tt.outcome == trawl.DecisionLimit && int64(len(by[trawl.DecisionFetched])) != st.Fetched {
-				t.Errorf("%d fetched decisions, Stats.Fetched %d", len(by[trawl.DecisionFetched]), st.Fetched)
+			if tt.outcome == trawl.DecisionLimit && int64(len(by[trawl.DecisionFetched])) != st.Fetch.Pages {
+				t.Errorf("%d fetched decisions, Stats.Fetched %d", len(by[trawl.DecisionFetched]), st.Fetch.Pages)
 			}
 		})
 	}
@@ -441,34 +442,34 @@ func TestDecisionLimits(t *testing.T) {
 func TestDecisionErrorsAndRetries(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 5, Hosts: 3, PagesPerHost: 30,
 		Faults: crawltest.Faults{ServerErrors: true}})
-	ds, st := decisionCrawl(t, web, trawl.WithMaxRetries(1), trawl.WithBackoff(time.Millisecond, time.Millisecond))
+	ds, st := decisionCrawl(t, web, trawl.WithLimits(trawl.Limits{MaxRetries: 1}), trawl.WithPoliteness(trawl.Politeness{BackoffBase: time.Millisecond, BackoffMax: time.Millisecond}))
 	by := byOutcome(ds)
 	if len(by[trawl.DecisionError]) == 0 {
 		t.Fatal("no error decisions on a web with server errors")
 	}
 	kinds := map[string]int64{}
 	for _, d := range by[trawl.DecisionError] {
-		kinds[d.Reason]++
-		if strings.HasPrefix(d.Reason, "status-") && d.Status < 400 {
-			t.Errorf("error %s of kind %s with status %d", d.URL, d.Reason, d.Status)
+		kinds[d.ErrorKind]++
+		if strings.HasPrefix(d.ErrorKind, "status-") && d.Status < 400 {
+			t.Errorf("error %s of kind %s with status %d", d.URL, d.ErrorKind, d.Status)
 		}
 		if d.Error == "" {
 			t.Errorf("error %s without a message", d.URL)
 		}
 	}
-	for k, n := range st.ErrorKinds {
+	for k, n := range st.Errors.Kinds {
 		if kinds[k] != n {
 			t.Errorf("%d error decisions of kind %s, Stats.ErrorKinds says %d", kinds[k], k, n)
 		}
 	}
 	var retries int64
 	for _, d := range by[trawl.DecisionWait] {
-		if strings.HasPrefix(d.Reason, "retry:") {
+		if d.Reason == trawl.ReasonRetry && d.ErrorKind != "" {
 			retries++
 		}
 	}
-	if retries != st.Retries {
-		t.Errorf("%d retry decisions, Stats.Retries %d", retries, st.Retries)
+	if retries != st.Fetch.Retries {
+		t.Errorf("%d retry decisions, Stats.Retries %d", retries, st.Fetch.Retries)
 	}
 }
 
@@ -480,7 +481,7 @@ func TestDecisionSameCrawl(t *testing.T) {
 		if on {
 			ev.OnDecision = func(context.Context, trawl.Decision) {}
 		}
-		c, err := trawl.New(trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+		c, err := trawl.New(trawl.WithSeeds(web.Seeds()...), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), trawl.WithDialContext(web.DialContext),
 			trawl.WithAllowPrivateNetworks(true), trawl.WithEvents(ev))
 		if err != nil {
 			t.Fatal(err)
@@ -543,7 +544,7 @@ func BenchmarkDecisionCrawl(b *testing.B) {
 					log = trawl.NewDecisionLog(io.Discard)
 					ev.OnDecision = log.Record
 				}
-				c, err := trawl.New(trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+				c, err := trawl.New(trawl.WithSeeds(web.Seeds()...), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), trawl.WithDialContext(web.DialContext),
 					trawl.WithAllowPrivateNetworks(true), trawl.WithWorkers(8), trawl.WithEvents(ev))
 				if err != nil {
 					b.Fatal(err)
@@ -575,7 +576,7 @@ func ExampleDecisionLog() {
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 		trawl.WithWorkers(1),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithEvents(trawl.Events{OnDecision: log.Record}),
@@ -594,11 +595,11 @@ func ExampleDecisionLog() {
 		if err := dec.Decode(&d); err != nil {
 			break
 		}
-		counts[d.Outcome+" "+d.Reason]++
+		counts[d.Outcome.String()+" "+d.Reason.String()+" "+d.Filter]++
 	}
 	keys := slices.Sorted(maps.Keys(counts))
 	for _, k := range keys {
-		fmt.Println(strings.TrimSpace(k), counts[k])
+		fmt.Println(strings.Join(strings.Fields(k), " "), counts[k])
 	}
 	// Output:
 	// duplicate-url 119
@@ -611,7 +612,7 @@ func ExampleDecisionLog() {
 	// wait robots.txt-contact 1
 }
 
-func TestDecisionRequestHookSkip(t *testing.T) {
+func TestDecisionRequestHookAborts(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 2, PagesPerHost: 30})
 	ds, st := decisionCrawl(t, web, trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 		trawl.WithOnRequest(func(_ context.Context, r *trawl.OutgoingRequest) error {
@@ -622,22 +623,22 @@ func TestDecisionRequestHookSkip(t *testing.T) {
 		}))
 	var skipped int64
 	for _, d := range ds {
-		if d.Outcome == trawl.DecisionSkipped {
-			if d.Reason != "request-hook" {
-				t.Errorf("skipped %s for %q, want request-hook", d.URL, d.Reason)
+		if d.Outcome == trawl.DecisionAborted {
+			if d.Error != "not below the top directory" {
+				t.Errorf("aborted %s with error %q, want the hook's", d.URL, d.Error)
 			}
 			skipped++
 		}
 	}
-	if skipped == 0 || skipped != st.Aborted {
-		t.Errorf("%d request-hook decisions, Stats.Aborted %d (want equal, > 0)", skipped, st.Aborted)
+	if skipped == 0 || skipped != st.URLs.Aborted {
+		t.Errorf("%d request-hook decisions, Stats.Aborted %d (want equal, > 0)", skipped, st.URLs.Aborted)
 	}
 }
 
 // (metrics and report sample it so); the race detector checks.
 func TestDecisionStatsWhileRunStarts(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 1, Hosts: 1, PagesPerHost: 5})
-	c, err := trawl.New(trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+	c, err := trawl.New(trawl.WithSeeds(web.Seeds()...), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true))
 	if err != nil {
 		t.Fatal(err)
@@ -661,8 +662,8 @@ func TestDecisionStatsWhileRunStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := c.Stats(); st.Start.IsZero() || st.Fetched == 0 {
-		t.Errorf("Stats after Run: start %v, %d fetched", st.Start, st.Fetched)
+	if st := c.Stats(); st.Start.IsZero() || st.Fetch.Pages == 0 {
+		t.Errorf("Stats after Run: start %v, %d fetched", st.Start, st.Fetch.Pages)
 	}
 }
 
