@@ -381,3 +381,29 @@ func TestMemoryPriorityWithinHost(t *testing.T) {
 		t.Errorf("handed out %v, want %v (best first, a/1 boosted to 0.6)", got, want)
 	}
 }
+
+// TestMemoryDoneDataTooLarge checks that Done with an Outcome.Data over
+// MaxData still requeues the request, with its previous Data, and reports
+// ErrDataTooLarge.
+func TestMemoryDoneDataTooLarge(t *testing.T) {
+	ctx := context.Background()
+	f := frontier.NewMemory(&frontier.MemoryOptions{Politeness: noDelay})
+	if _, err := f.Push(ctx, frontier.Request{URL: "http://a.test/", Data: []byte("hints")}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = f.Done(r, frontier.Outcome{Retry: true, Data: make([]byte, frontier.MaxData+1)})
+	if !errors.Is(err, frontier.ErrDataTooLarge) {
+		t.Errorf("Done with %d bytes of Outcome.Data = %v, want ErrDataTooLarge", frontier.MaxData+1, err)
+	}
+	r, err = f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(r.Data) != "hints" || r.Retries != 1 {
+		t.Errorf("after Done with too much Data, Next = Data %q, Retries %d; want %q, 1", r.Data, r.Retries, "hints")
+	}
+}
