@@ -25,10 +25,10 @@ func demoWeb(hosts, pages int) (*crawltest.Web, []trawl.Option) {
 	}
 	return web, []trawl.Option{
 		trawl.WithSeeds(web.Seeds()...),
-		trawl.WithFilters(trawl.SameHost(web.Seeds()...)), // the scope
-		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),                                // loopback only: be polite elsewhere
-		trawl.WithDialContext(web.DialContext),            // reach the synthetic hosts
-		trawl.WithAllowPrivateNetworks(true),              // they live on 127.0.0.1
+		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),            // the scope
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), // loopback only: be polite elsewhere
+		trawl.WithDialContext(web.DialContext),                       // reach the synthetic hosts
+		trawl.WithAllowPrivateNetworks(true),                         // they live on 127.0.0.1
 	}
 }
 

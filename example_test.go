@@ -27,9 +27,9 @@ func Example() {
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
 		trawl.WithStore(pages),
-		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),                     // loopback only: be polite elsewhere
-		trawl.WithDialContext(web.DialContext), // reach the synthetic hosts
-		trawl.WithAllowPrivateNetworks(true),   // they live on 127.0.0.1
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), // loopback only: be polite elsewhere
+		trawl.WithDialContext(web.DialContext),                       // reach the synthetic hosts
+		trawl.WithAllowPrivateNetworks(true),                         // they live on 127.0.0.1
 	)
 	if err != nil {
 		log.Fatal(err)
