@@ -88,30 +88,36 @@ const (
 	outcomeEnd
 )
 
-var outcomeNames = [...]string{"", "queued", "duplicate-url", "filtered", "trap", "depth", "budget", "not-followed",
+var outcomeNames = [outcomeEnd]string{"", "queued", "duplicate-url", "filtered", "trap", "depth", "budget", "not-followed",
 	"robots", "limit", "wait", "fetched", "duplicate-content", "error", "aborted", "robots.txt"}
 
 // String returns the outcome's name in decision logs ("queued",
 // "not-followed", ...).
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) {
-		return outcomeNames[o]
-	}
-	return "outcome(" + strconv.Itoa(int(o)) + ")"
-}
+func (o Outcome) String() string { return enumName(outcomeNames[:], o, "outcome") }
 
 // MarshalText returns the outcome's name.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
 // UnmarshalText reads an outcome's name ("" for none).
-func (o *Outcome) UnmarshalText(b []byte) error {
-	for i := range outcomeNames {
-		if outcomeNames[i] == string(b) {
-			*o = Outcome(i)
+func (o *Outcome) UnmarshalText(b []byte) error { return parseEnum(outcomeNames[:], b, o, "outcome") }
+
+// enumName returns the name of v in names, or kind(v) when it has none.
+func enumName[T ~uint8](names []string, v T, kind string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return kind + "(" + strconv.Itoa(int(v)) + ")"
+}
+
+// parseEnum sets *v to the value named b in names.
+func parseEnum[T ~uint8](names []string, b []byte, v *T, kind string) error {
+	for i, name := range names {
+		if name == string(b) {
+			*v = T(i)
 			return nil
 		}
 	}
-	return fmt.Errorf("trawl: unknown decision outcome %q", b)
+	return fmt.Errorf("trawl: unknown decision %s %q", kind, b)
 }
 
 // Reason says why a decision was made, where its Outcome leaves a choice
@@ -144,33 +150,20 @@ const (
 	reasonEnd
 )
 
-var reasonNames = [...]string{"", "rel-nofollow", "kind", "page-nofollow", "duplicate-content", "repeat-page",
+var reasonNames = [reasonEnd]string{"", "rel-nofollow", "kind", "page-nofollow", "duplicate-content", "repeat-page",
 	"robots.txt-contact", "retry", "head-probe", "crawl-stopped", "not-modified", "exact", "near", "parsed",
 	"allow-all", "disallow-all", "max-url-length", "max-path-segments", "max-segment-repeats", "template-streak",
 	"budget-or-duplicate"}
 
 // String returns the reason's name in decision logs ("rel-nofollow", ...);
 // "" for ReasonNone.
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
-	}
-	return "reason(" + strconv.Itoa(int(r)) + ")"
-}
+func (r Reason) String() string { return enumName(reasonNames[:], r, "reason") }
 
 // MarshalText returns the reason's name.
 func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // UnmarshalText reads a reason's name.
-func (r *Reason) UnmarshalText(b []byte) error {
-	for i := range reasonNames {
-		if reasonNames[i] == string(b) {
-			*r = Reason(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("trawl: unknown decision reason %q", b)
-}
+func (r *Reason) UnmarshalText(b []byte) error { return parseEnum(reasonNames[:], b, r, "reason") }
 
 // Decision is one step in the life of a URL the crawl discovered: what
 // became of it and why, with the facts that go with the why in fields of

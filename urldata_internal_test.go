@@ -84,3 +84,22 @@ func FuzzURLData(f *testing.F) {
 		}
 	})
 }
+
+// Every outcome and reason has a name of its own, which reads back.
+func TestDecisionNames(t *testing.T) {
+	seen := map[string]bool{}
+	for o := Outcome(1); o < outcomeEnd; o++ {
+		var back Outcome
+		if name := o.String(); name == "" || seen[name] || back.UnmarshalText([]byte(name)) != nil || back != o {
+			t.Errorf("outcome %d: name %q is empty, repeated, or does not read back (%v)", o, name, back)
+		}
+		seen[o.String()] = true
+	}
+	for r := Reason(1); r < reasonEnd; r++ {
+		var back Reason
+		if name := r.String(); name == "" || seen[name] || back.UnmarshalText([]byte(name)) != nil || back != r {
+			t.Errorf("reason %d: name %q is empty, repeated, or does not read back (%v)", r, name, back)
+		}
+		seen[r.String()] = true
+	}
+}
