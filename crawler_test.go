@@ -295,7 +295,7 @@ func TestCrawlDepthLimitExact(t *testing.T) {
 			if len(missing)+len(extra) > 0 {
 				t.Errorf("max depth %d: missing %v, extra %v", maxDepth, first(missing, 5), first(extra, 5))
 			}
-			if got := c.Stats().Fetch.MaxDepth; got > int64(maxDepth) {
+			if got := c.Stats().Fetch.Deepest; got > int64(maxDepth) {
 				t.Errorf("Stats.MaxDepth = %d > limit %d", got, maxDepth)
 			}
 		})

@@ -261,7 +261,7 @@ func ExampleFilterFunc() {
 		}
 	}
 	fmt.Println("pages stored:", len(pages.URLs()) > 0, "under /private/:", private)
-	fmt.Println("deepest page:", c.Stats().Fetch.MaxDepth)
+	fmt.Println("deepest page:", c.Stats().Fetch.Deepest)
 	// Output:
 	// pages stored: true under /private/: 0
 	// deepest page: 3

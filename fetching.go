@@ -64,7 +64,7 @@ func (c *Crawler) counted(depth int, resp *fetch.Response) {
 	live := &c.stats.live.Fetch
 	add(&live.Pages, 1)
 	c.stats.status(resp.Status)
-	raise(&live.MaxDepth, int64(depth))
+	raise(&live.Deepest, int64(depth))
 }
 
 // fetchedDecision is the DecisionFetched of a fetch that got resp.

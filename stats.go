@@ -32,7 +32,7 @@ type FetchStats struct {
 	Truncated int64 // bodies cut at the size limit
 	Retries   int64 // fetches retried after a transient failure
 	Redirects int64 // redirect responses followed (their targets queued)
-	MaxDepth  int64 // depth of the deepest page fetched (seeds have 1)
+	Deepest   int64 // depth of the deepest page fetched (seeds have 1)
 	// Codes counts fetches by exact HTTP status (200, 301, 304, 404, ...).
 	Codes map[int]int64
 }

@@ -159,8 +159,8 @@ func TestCrawlHopLimitDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := c.Stats(); st.Fetch.MaxDepth != trawl.DefaultMaxDepth {
-		t.Errorf("deepest page fetched at depth %d, want the default hop limit %d", st.Fetch.MaxDepth, trawl.DefaultMaxDepth)
+	if st := c.Stats(); st.Fetch.Deepest != trawl.DefaultMaxDepth {
+		t.Errorf("deepest page fetched at depth %d, want the default hop limit %d", st.Fetch.Deepest, trawl.DefaultMaxDepth)
 	}
 	// The calendar's entry is at depth 2 and goes both ways: one month
 	// each way per hop.
