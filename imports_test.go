@@ -49,6 +49,7 @@ var allowedImports = map[string][]string{
 
 	"cluster":                {"frontier", "politeness", "robots", "urlnorm"},
 	"internal/redistest":     {},
+	"internal/shareddata":    {}, // only tests: finds ../shared/data
 	"examples/clusterspider": {"", "cluster", "trawlcli"},
 }
 
