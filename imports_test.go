@@ -17,7 +17,7 @@ const module = "github.com/trawl-dev/trawl"
 // its non-test files may import. Leaf packages never import the root; the
 // root imports the leaves; nothing imports examples or bench.
 var allowedImports = map[string][]string{
-	"":                         {"extract", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl"},
+	"":                         {"extract", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl", "internal/jsonenc"},
 	"urlnorm":                  {},
 	"extract":                  {"urlnorm"},
 	"robots":                   {},
@@ -31,7 +31,7 @@ var allowedImports = map[string][]string{
 	"recrawl":                  {},
 	"fetch":                    {},
 	"crawltest":                {},
-	"store":                    {""},
+	"store":                    {"", "internal/jsonenc"},
 	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
@@ -49,6 +49,8 @@ var allowedImports = map[string][]string{
 
 	"cluster":                {"frontier", "politeness", "robots", "urlnorm"},
 	"internal/redistest":     {},
+	"internal/shareddata":    {}, // only tests: finds ../shared/data
+	"internal/jsonenc":       {},
 	"examples/clusterspider": {"", "cluster", "trawlcli"},
 }
 

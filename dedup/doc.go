@@ -134,7 +134,8 @@
 // 1.0. With the template made 2.2 times longer (about 290 words), the same
 // Detector scores 0.9991 and 0.9944. TestRealTextEval asserts precision
 // >= 0.98 and recall >= 0.95 for near and 1.0/1.0 for exact duplicates; it
-// skips when the data set is absent, and under the race detector it
+// skips when the data set is absent (fails if CI is set; see
+// internal/shareddata), and under the race detector it
 // evaluates every third article. Set DEDUP_EVAL_CURVE=1 to print the full
 // table above:
 //

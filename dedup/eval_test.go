@@ -3,20 +3,19 @@ package dedup
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/trawl-dev/trawl/internal/shareddata"
 )
 
 // The real-text evaluation. The article texts come from the content-eval
 // data set (AGPL v3), read at test time and never copied into the module.
-
-const truthPath = "../../shared/data/content-eval/truth.jsonl"
 
 type article struct {
 	id, text string
@@ -24,10 +23,8 @@ type article struct {
 
 func loadArticles(t testing.TB) []article {
 	t.Helper()
+	truthPath := filepath.Join(shareddata.Dir(t, "content-eval"), "truth.jsonl")
 	f, err := os.Open(truthPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("skipping the real-text evaluation: %s not found (the content-eval data set lives outside the module)", truthPath)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,15 +3,14 @@ package robots
 import (
 	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/temoto/robotstxt"
-)
 
-const conformancePath = "../../shared/data/conformance/robots_cases.json"
+	"github.com/trawl-dev/trawl/internal/shareddata"
+)
 
 type conformanceCase struct {
 	Name         string `json:"name"`
@@ -32,10 +31,8 @@ var deliberateDifferences = map[string]string{
 
 func loadConformance(t testing.TB) []conformanceCase {
 	t.Helper()
+	conformancePath := filepath.Join(shareddata.Dir(t, "conformance"), "robots_cases.json")
 	data, err := os.ReadFile(conformancePath)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("conformance data %s absent; skipping", conformancePath)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

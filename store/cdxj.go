@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/trawl-dev/trawl/internal/jsonenc"
 )
 
 // cdxjEntry is one line of the CDXJ index: a response or revisit record.
@@ -23,7 +25,10 @@ type cdxjEntry struct {
 }
 
 // line renders e as pywb's CDXJ: "SURT TIMESTAMP {json}", the JSON's keys
-// in sorted order (as encoding/json writes a map), without reflection.
+// in sorted order, without reflection: the JSON is byte for byte what
+// encoding/json writes for the map of those keys (so '<', '>' and '&' in a
+// URL are escaped as \u003c, \u003e and \u0026, which every JSON reader
+// decodes, and each invalid UTF-8 byte becomes \ufffd).
 func (e cdxjEntry) line() []byte { return e.appendLine(nil) }
 
 // appendLine appends e's line to b.
@@ -44,41 +49,23 @@ func (e cdxjEntry) appendLine(b []byte) []byte {
 	b = e.date.UTC().AppendFormat(b, "20060102150405")
 	b = append(b, ` {"digest":`...)
 	// Without the "sha1:" label, as pywb's and warcio's indexers write it.
-	b = appendJSONString(b, e.digest[strings.IndexByte(e.digest, ':')+1:])
+	b = jsonenc.AppendString(b, e.digest[strings.IndexByte(e.digest, ':')+1:])
 	b = append(b, `,"filename":`...)
-	b = appendJSONString(b, e.file)
+	b = jsonenc.AppendString(b, e.file)
 	if e.length >= 0 {
 		b = append(b, `,"length":"`...)
 		b = strconv.AppendInt(b, e.length, 10)
 		b = append(b, '"')
 	}
 	b = append(b, `,"mime":`...)
-	b = appendJSONString(b, mime)
+	b = jsonenc.AppendString(b, mime)
 	b = append(b, `,"offset":"`...)
 	b = strconv.AppendInt(b, e.offset, 10)
 	b = append(b, `","status":"`...)
 	b = strconv.AppendInt(b, int64(e.status), 10)
 	b = append(b, `","url":`...)
-	b = appendJSONString(b, e.url)
+	b = jsonenc.AppendString(b, e.url)
 	return append(b, "}\n"...)
-}
-
-// appendJSONString appends s as a JSON string: quotes, backslashes and
-// control characters escaped, invalid UTF-8 replaced.
-func appendJSONString(b []byte, s string) []byte {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
 }
 
 // SURT returns the Sort-friendly URI Reordering Transform of rawURL as CDX

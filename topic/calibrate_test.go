@@ -1,7 +1,6 @@
 package topic_test
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/trawl-dev/trawl/internal/contenteval"
+	"github.com/trawl-dev/trawl/internal/shareddata"
 	"github.com/trawl-dev/trawl/topic"
 )
 
 // calibrationDir is the content-eval data set: real pages with their
 // hand-corrected main text (AGPL; read in place, never copied here).
-const calibrationDir = "../../shared/data/content-eval"
 
 // calTopic is a topic of the threshold calibration: a description as a
 // user would write it, and which pages are about it. The labels are the
@@ -76,10 +75,7 @@ func TestThresholdCalibration(t *testing.T) {
 	if os.Getenv("TRAWL_CONTENT_EVAL") != "1" {
 		t.Skip("set TRAWL_CONTENT_EVAL=1 to calibrate on shared/data/content-eval")
 	}
-	docs, err := contenteval.LoadCorpus(contenteval.Dragnet, calibrationDir)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("no content-eval data: %v", err)
-	}
+	docs, err := contenteval.LoadCorpus(contenteval.Dragnet, shareddata.Dir(t, "content-eval"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@
 //
 // url_cases.json (web-platform-tests urltestdata.json, http(s) cases:
 // ../../shared/data/conformance/, read by TestResolveConformance and
-// skipped when absent):
+// skipped when absent, failed if CI is set):
 //
 //	ResolveHref (exact WHATWG href):    247/247 success cases, 198/198 failure cases
 //	Resolve (*url.URL, String):         240/247 success cases, 198/198 failure cases

@@ -2,7 +2,6 @@ package content
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/internal/contenteval"
+	"github.com/trawl-dev/trawl/internal/shareddata"
 )
 
 const (
@@ -22,10 +22,11 @@ const (
 	folds  = 5
 )
 
-// corpusDirs are the two evaluation sets, read in place (never copied).
+// corpusDirs name the two evaluation sets in shared/data, read in place
+// (never copied).
 var corpusDirs = map[string]string{
-	contenteval.Dragnet:  "../../../shared/data/content-eval",
-	contenteval.Snippets: "../../../shared/data/content-eval-snippets",
+	contenteval.Dragnet:  "content-eval",
+	contenteval.Snippets: "content-eval-snippets",
 }
 
 // finder extracts main text from UTF-8 HTML.
@@ -99,11 +100,8 @@ func TestCompare(t *testing.T) {
 }
 
 func compare(t *testing.T, corpus string, fs []finder) {
-	dir := corpusDirs[corpus]
+	dir := shareddata.Dir(t, corpusDirs[corpus])
 	docs, err := contenteval.LoadCorpus(corpus, dir)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("corpus %s not found at %s; skipping", corpus, dir)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
