@@ -18,6 +18,7 @@ import (
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/maintext"
 	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/robots"
 	"github.com/trawl-dev/trawl/urlnorm"
@@ -632,7 +633,7 @@ func (c *Crawler) newPage(ctx context.Context, req frontier.Request, u *url.URL,
 			if fn := c.cfg.mainTextFunc; fn != nil {
 				text, err = fn(ctx, p)
 			} else {
-				text, err = extract.MainText(bytes.NewReader(resp.Body))
+				text, err = maintext.Extract(bytes.NewReader(resp.Body))
 			}
 			if err != nil {
 				c.log.Info("main text failed", "url", req.URL, "err", err)

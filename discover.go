@@ -10,6 +10,7 @@ import (
 
 	"github.com/trawl-dev/trawl/dedup"
 	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/feeds"
 	"github.com/trawl-dev/trawl/frontier"
 )
 
@@ -285,7 +286,7 @@ func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string,
 // for its Page. A malformed or oversized sitemap gives what could be read
 // and one error.
 func (c *Crawler) readSitemap(ctx context.Context, p *Page, fromIndex bool) {
-	sm, err := extract.ReadSitemap(bytes.NewReader(p.Body), nil)
+	sm, err := feeds.ReadSitemap(bytes.NewReader(p.Body), nil)
 	if err != nil {
 		c.fail(ctx, p.URL.String(), "sitemap", fmt.Errorf("trawl: sitemap %s: %w", p.URL, err))
 	}
@@ -327,7 +328,7 @@ func (c *Crawler) readSitemap(ctx context.Context, p *Page, fromIndex bool) {
 // readFeed reads p's body as an RSS or Atom feed into p.Links: its items'
 // links, as navigation links with the item titles as text.
 func (c *Crawler) readFeed(ctx context.Context, p *Page) {
-	f, err := extract.ReadFeed(bytes.NewReader(p.Body), p.URL, nil)
+	f, err := feeds.ReadFeed(bytes.NewReader(p.Body), p.URL, nil)
 	if err != nil {
 		c.fail(ctx, p.URL.String(), "feed", fmt.Errorf("trawl: feed %s: %w", p.URL, err))
 	}

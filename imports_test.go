@@ -17,9 +17,11 @@ const module = "github.com/trawl-dev/trawl"
 // its non-test files may import. Leaf packages never import the root; the
 // root imports the leaves; nothing imports examples or bench.
 var allowedImports = map[string][]string{
-	"":                         {"extract", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl"},
+	"":                         {"extract", "feeds", "maintext", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl"},
 	"urlnorm":                  {},
 	"extract":                  {"urlnorm"},
+	"maintext":                 {},
+	"feeds":                    {"urlnorm"},
 	"robots":                   {},
 	"politeness":               {},
 	"frontier":                 {"politeness", "urlnorm", "frontier/internal/wakeup", "frontier/internal/wire"},

@@ -208,12 +208,12 @@ func WithPageScore(score func(p *Page) float64) Option {
 func WithInlinkBoost(delta float64) Option { return func(c *config) { c.inlinkBoost = delta } }
 
 // WithMainText sets whether Page.MainText is filled with the page's main
-// content (extract.MainText: the article without navigation, ads and
+// content (maintext.Extract: the article without navigation, ads and
 // footers) for HTML pages, before Events.OnPage and the Store see the page.
 // It costs a DOM parse per page. Default false.
 func WithMainText(on bool) Option { return func(c *config) { c.mainText = on } }
 
-// WithMainTextFunc replaces extract.MainText as the main-content extractor
+// WithMainTextFunc replaces maintext.Extract as the main-content extractor
 // for HTML pages and turns Page.MainText on (as WithMainText(true) does):
 // fn is called once per HTML page, after link extraction and before
 // duplicate detection, Events.OnPage and the Store, with the page's
@@ -222,7 +222,7 @@ func WithMainText(on bool) Option { return func(c *config) { c.mainText = on } }
 // is kept. A program that prefers another extractor (go-trafilatura,
 // go-readability) plugs it in here without forking the crawler. fn must
 // be safe for concurrent use and must not modify the page. Default: nil
-// (extract.MainText).
+// (maintext.Extract).
 func WithMainTextFunc(fn func(ctx context.Context, p *Page) (string, error)) Option {
 	return func(c *config) { c.mainTextFunc = fn }
 }
