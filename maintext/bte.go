@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/trawl-dev/trawl/internal/htmltext"
 )
 
 // bteMaxTokens caps the number of tokens (tags plus words) BTE considers.
@@ -93,7 +95,7 @@ func BTE(r io.Reader) (string, error) {
 		text    []byte  // words, back to back
 		wordEnd []int32 // end offset in text of each word
 		breakAt []bool  // a block tag precedes the word
-		skip    int     // depth inside script/style/noscript/template
+		skip    int     // depth inside elements whose text is not visible (htmltext.Hidden)
 		pending bool    // a block tag was seen since the last word
 	)
 	for len(isTag) < bteMaxTokens {
@@ -122,8 +124,7 @@ func BTE(r io.Reader) (string, error) {
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
-			switch a {
-			case atom.Script, atom.Style, atom.Noscript, atom.Template:
+			if htmltext.Hidden(a) {
 				switch {
 				case tt == html.StartTagToken:
 					skip++

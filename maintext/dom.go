@@ -104,7 +104,10 @@ func mcIsBlock(a atom.Atom) bool {
 	return false
 }
 
-// mcSkipped reports whether elements named a never hold main text.
+// mcSkipped reports whether elements named a never hold main text. It is
+// not the visible-text rule of internal/htmltext: noembed and noframes,
+// which that rule hides, are read here (skipping them too changes the
+// output on a few evaluation pages).
 func mcSkipped(a atom.Atom) bool {
 	switch a {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head,

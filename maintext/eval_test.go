@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
-
+	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/internal/contenteval"
 )
 
@@ -137,37 +135,15 @@ func evalTable(finders []evalFinder, res map[string]map[string]*evalResult) stri
 	return sb.String()
 }
 
-// evalVisibleText is the floor: all text outside script, style and
-// noscript.
+// evalVisibleText is the floor: all the visible text of the page, as the
+// crawler's link extractor gives it (extract.Document.Text; see
+// internal/htmltext for what is visible).
 func evalVisibleText(b []byte) string {
-	z := html.NewTokenizer(bytes.NewReader(b))
-	var sb strings.Builder
-	skip := 0
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return sb.String()
-		case html.TextToken:
-			if skip == 0 {
-				sb.Write(z.Text())
-				sb.WriteByte(' ')
-			}
-		case html.StartTagToken:
-			name, _ := z.TagName()
-			switch atom.Lookup(name) {
-			case atom.Script, atom.Style, atom.Noscript:
-				skip++
-			}
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			switch atom.Lookup(name) {
-			case atom.Script, atom.Style, atom.Noscript:
-				if skip > 0 {
-					skip--
-				}
-			}
-		}
+	doc, err := extract.Links(bytes.NewReader(b), nil, &extract.Options{MaxTextLen: len(b)})
+	if err != nil {
+		return ""
 	}
+	return doc.Text
 }
 
 // TestMainTextEvalSample scores the finders on a fixed sample of training
