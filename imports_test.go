@@ -20,7 +20,7 @@ var allowedImports = map[string][]string{
 	"":                         {"extract", "feeds", "maintext", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl"},
 	"urlnorm":                  {},
 	"extract":                  {"urlnorm"},
-	"maintext":                 {},
+	"maintext":                 {"internal/htmltext"},
 	"feeds":                    {"urlnorm"},
 	"robots":                   {},
 	"politeness":               {},
@@ -44,6 +44,7 @@ var allowedImports = map[string][]string{
 	"topic":                  {},
 	"examples/focusedspider": {"", "trawlcli", "topic", "extract"},
 	"internal/testpage":      {},
+	"internal/htmltext":      {},
 	"internal/contenteval":   {"fetch"},
 	"internal/soak":          {}, // only tests: the soak crawl
 	"metrics":                {""},
