@@ -5,7 +5,7 @@ package maintext
 // the probability that it is article text, from a few features the walker
 // already has, and flips the rules' choice where it is confident. It is
 // applied through the walker's beforeRender hook, fitted on the design
-// folds by TestMainTextModelFit (content_model_fit_test.go), and failed
+// folds by TestMainTextModelFit (model_fit_test.go), and failed
 // the method there (see mcDefaultModel), so Extract does not use it: it
 // lives in test files, ready for a refit with other features or data.
 

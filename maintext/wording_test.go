@@ -8,7 +8,7 @@ import (
 )
 
 // TestMainTextWording checks the blocks dropped for their wording
-// (content_wording.go) inside the article's element, and the text like
+// (wording.go) inside the article's element, and the text like
 // them that stays: running text that mentions subscribers, a method
 // documented as "Subscribe to ...", a field label in a definition list.
 func TestMainTextWording(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/trawl-dev/trawl/internal/contenteval"
 )
 
-// The fit of the second opinion's model (content_model_impl_test.go), on the design
+// The fit of the second opinion's model (model_impl_test.go), on the design
 // folds (0 and 1) of both corpora only: TRAWL_CONTENT_FIT=1 go test
 // -count=1 -run TestMainTextModelFit -v ./extract. It prints the chosen
 // model as Go source for mcDefaultModel, its design figures against the

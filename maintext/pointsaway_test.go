@@ -45,9 +45,9 @@ func runArticleCases(t *testing.T, ps []string, tests []articleCase) {
 	}
 }
 
-// TestMainTextPrecision3 checks the lines kept with an article that
+// TestMainTextPointsAway checks the lines kept with an article that
 // point away from it without being links to other articles.
-func TestMainTextPrecision3(t *testing.T) {
+func TestMainTextPointsAway(t *testing.T) {
 	ps := boilerplateArticle(6)
 	tests := []articleCase{
 		{
