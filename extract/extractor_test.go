@@ -96,7 +96,7 @@ func TestAttrScannerMatchesTokenizer(t *testing.T) {
 // the same way, allocates (x/net/html copies attribute names inside Next),
 // however many links the page has.
 func TestExtractorAllocs(t *testing.T) {
-	if testing.CoverMode() != "" || linksRaceEnabled {
+	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("allocation counts differ under -race and -cover")
 	}
 	for _, n := range []int{10, 1000} {
@@ -150,7 +150,7 @@ func tokenizerAllocs(r *bytes.Reader, page []byte) float64 {
 // reference kind but srcdoc (which starts a tokenizer of its own): queued
 // links, srcset, pings, CSS and forms allocate nothing either.
 func TestExtractorAllocsAllKinds(t *testing.T) {
-	if testing.CoverMode() != "" || linksRaceEnabled {
+	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("allocation counts differ under -race and -cover")
 	}
 	for _, n := range []int{10, 800} { // 800 × 12 links: under MaxLinks
@@ -289,7 +289,7 @@ func TestHostilePages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.slow && linksRaceEnabled {
+			if tt.slow && raceEnabled {
 				t.Skip("bounds test too slow under -race; run without -race")
 			}
 			var before, after runtime.MemStats

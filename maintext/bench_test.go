@@ -2,9 +2,7 @@ package maintext
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -81,10 +79,8 @@ func BenchmarkMainTextEvalPages(b *testing.B) {
 // sites).
 func BenchmarkMainTextSnippetPages(b *testing.B) {
 	dir := evalCorpusDirs[contenteval.Snippets]
+	contenteval.RequireData(b, dir)
 	docs, err := contenteval.LoadCorpus(contenteval.Snippets, dir)
-	if errors.Is(err, os.ErrNotExist) {
-		b.Skipf("corpus %s not found at %s; skipping", contenteval.Snippets, dir)
-	}
 	if err != nil {
 		b.Fatal(err)
 	}

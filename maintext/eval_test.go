@@ -2,9 +2,7 @@ package maintext
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,10 +12,7 @@ import (
 
 // The content evaluation set (AGPL data, never copied into the repository)
 // lives outside the module; see its README for the metric.
-const (
-	evalDir = "../../shared/data/content-eval"
-	evalEnv = "TRAWL_CONTENT_EVAL" // "1" runs the full evaluation
-)
+const evalDir = "../../shared/data/content-eval"
 
 // evalPage is one page of the evaluation set.
 type evalPage = contenteval.Page
@@ -45,13 +40,11 @@ func evalFinders() []evalFinder {
 }
 
 // evalLoad reads the truth file, skipping the test when the data set is
-// absent.
+// absent (failing it when CI is set: contenteval.RequireData).
 func evalLoad(tb testing.TB) []evalPage {
 	tb.Helper()
+	contenteval.RequireData(tb, evalDir)
 	pages, err := contenteval.Load(evalDir)
-	if errors.Is(err, os.ErrNotExist) {
-		tb.Skipf("content evaluation data not found at %s; skipping", evalDir)
-	}
 	if err != nil {
 		tb.Fatal(err)
 	}

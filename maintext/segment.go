@@ -83,7 +83,7 @@ type mcWalker struct {
 
 	// beforeRender, when set, is shown (and may change) the blocks
 	// mainText keeps, and the container, before they are rendered. Only
-	// tests set it (the learned second opinion of content_model_*_test.go).
+	// tests set it (the learned second opinion of model_*_test.go).
 	beforeRender func(keep []bool, c mcElem)
 }
 
