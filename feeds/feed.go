@@ -98,7 +98,9 @@ type Item struct {
 // and since v1.4 streams its input and depends on nothing beyond
 // golang.org/x/net and x/text. Its cost in binary size is mostly what gofeed
 // imports: a small program that calls ReadFeed grows by 2.3 MB (+36 %; 1.1
-// MB when it imports extract without calling ReadFeed), mostly the CJK
+// MB when it imported the package, then part of extract, without calling
+// ReadFeed; a program that imports extract alone no longer links gofeed),
+// mostly the CJK
 // tables of the x/text encodings behind x/net/html/charset, encoding/json
 // and regexp; a crawler that decodes charsets already, as trawl's fetch
 // does, grows by about 11 KB (examples/sitespider). JSON Feed, which gofeed
@@ -110,7 +112,7 @@ type Item struct {
 // resolves relative Atom hrefs and RSS links against xml:base in scope
 // (gofeed treats an xml:base as a directory: "http://h/a/b" resolves "c" to
 // "http://h/a/b/c"). ReadFeed then resolves the result against base and
-// normalizes it with urlnorm, as Links does; items whose link is missing,
+// normalizes it with urlnorm, as extract.Links does; items whose link is missing,
 // not http(s) or rejected by the Normalizer are dropped.
 //
 // Bounds: at most MaxBytes bytes read (10 MiB by default) and MaxItems

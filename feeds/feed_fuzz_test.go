@@ -20,7 +20,7 @@ import (
 // error that wraps exactly one sentinel, or none; and the same result for
 // the same input, whether the reader returns it whole or byte by byte.
 //
-//	go test -run='^$' -fuzz=FuzzReadFeed -fuzztime=5m -parallel=1 ./extract
+//	go test -run='^$' -fuzz=FuzzReadFeed -fuzztime=5m -parallel=1 ./feeds
 func FuzzReadFeed(f *testing.F) {
 	f.Add([]byte(`<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>A</title><link>/a</link><pubDate>Mon, 02 Nov 2026 10:00:00 GMT</pubDate></item><item><guid>https://e.com/g</guid></item></channel></rss>`))
 	f.Add([]byte(`<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://o.example/s/"><title>T</title><entry xml:base="x/"><link rel="alternate" href="../y"/><updated>2026-11-03T00:00:00Z</updated></entry></feed>`))

@@ -18,7 +18,7 @@ import (
 // and the same result whether the reader returns the input whole or byte
 // by byte, plain or gzipped.
 //
-//	go test -run='^$' -fuzz=FuzzReadSitemap -fuzztime=5m -parallel=1 ./extract
+//	go test -run='^$' -fuzz=FuzzReadSitemap -fuzztime=5m -parallel=1 ./feeds
 func FuzzReadSitemap(f *testing.F) {
 	f.Add([]byte(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://e.com/</loc><lastmod>2026-01-02T10:00:00+01:00</lastmod><changefreq>daily</changefreq><priority>0.8</priority></url></urlset>`))
 	f.Add([]byte(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://e.com/s1.xml.gz</loc><lastmod>2004-10</lastmod></sitemap></sitemapindex>`))

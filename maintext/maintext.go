@@ -18,8 +18,8 @@ import (
 // by blank lines, with <br> kept as a line break. It returns "" when the
 // page has no text or no part of it reads as an article (a link list, a
 // menu, fragments without sentences): never the whole page instead.
-// [ExtractWithReason] says which. See "Main content" in the package
-// documentation for the algorithm and its measured accuracy.
+// [ExtractWithReason] says which. See the package documentation for the
+// algorithm and its measured accuracy.
 //
 // The input is expected to be UTF-8 (as delivered by trawl's fetcher; wrap
 // other encodings with golang.org/x/net/html/charset.NewReader); invalid
@@ -237,7 +237,8 @@ type mcWeights struct {
 
 // mcDefaultWeights returns the default weights: the first ten were tuned
 // on the Dragnet train split before the others existed; the others are
-// round values chosen by hand on the design folds (see the package doc).
+// round values chosen by hand on the design folds (see
+// docs/maintext-evaluation.md).
 func mcDefaultWeights() mcWeights {
 	return mcWeights{
 		linkPenalty:  1.77,

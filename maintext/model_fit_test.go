@@ -14,7 +14,7 @@ import (
 
 // The fit of the second opinion's model (model_impl_test.go), on the design
 // folds (0 and 1) of both corpora only: TRAWL_CONTENT_FIT=1 go test
-// -count=1 -run TestMainTextModelFit -v ./extract. It prints the chosen
+// -count=1 -run TestMainTextModelFit -v ./maintext. It prints the chosen
 // model as Go source for mcDefaultModel, its design figures against the
 // rules alone, and the generalisation checks: fitted on one corpus and
 // scored on the other, and fitted on one design fold and scored on the
