@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/feeds"
 	"github.com/trawl-dev/trawl/frontier"
 )
 
@@ -167,7 +168,7 @@ func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string,
 // malformed or oversized sitemap gives what could be read and one error.
 func (c *Crawler) readSitemap(ctx context.Context, v *visit, fromIndex bool) {
 	p := v.page
-	sm, err := extract.ReadSitemap(bytes.NewReader(p.Body), nil)
+	sm, err := feeds.ReadSitemap(bytes.NewReader(p.Body), nil)
 	if err != nil {
 		c.observe(ctx, v, step{d: failure(p.URL.String(), "sitemap", nil), err: fmt.Errorf("trawl: sitemap %s: %w", p.URL, err)})
 	}
@@ -214,7 +215,7 @@ func (c *Crawler) readSitemap(ctx context.Context, v *visit, fromIndex bool) {
 // links, as navigation links with the item titles as text.
 func (c *Crawler) readFeed(ctx context.Context, v *visit) {
 	p := v.page
-	f, err := extract.ReadFeed(bytes.NewReader(p.Body), p.URL, nil)
+	f, err := feeds.ReadFeed(bytes.NewReader(p.Body), p.URL, nil)
 	if err != nil {
 		c.observe(ctx, v, step{d: failure(p.URL.String(), "feed", nil), err: fmt.Errorf("trawl: feed %s: %w", p.URL, err)})
 	}

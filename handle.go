@@ -8,6 +8,7 @@ import (
 
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/maintext"
 )
 
 // handle is the loop's third stage: it reads the response. A 304 ends the
@@ -130,7 +131,7 @@ func (c *Crawler) readHTML(ctx context.Context, p *Page) {
 }
 
 // MainText is the default MainTextFunc (see WithMainText): the main content
-// of p's HTML body as extract.MainText finds it.
+// of p's HTML body as maintext.Extract finds it.
 func MainText(_ context.Context, p *Page) (string, error) {
-	return extract.MainText(bytes.NewReader(p.Body))
+	return maintext.Extract(bytes.NewReader(p.Body))
 }

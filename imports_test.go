@@ -17,9 +17,11 @@ const module = "github.com/trawl-dev/trawl"
 // its non-test files may import. Leaf packages never import the root; the
 // root imports the leaves; nothing imports examples or bench.
 var allowedImports = map[string][]string{
-	"":                         {"extract", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl", "internal/jsonenc"},
+	"":                         {"extract", "feeds", "maintext", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl", "internal/jsonenc"},
 	"urlnorm":                  {},
 	"extract":                  {"urlnorm"},
+	"maintext":                 {"internal/htmltext"},
+	"feeds":                    {"urlnorm"},
 	"robots":                   {},
 	"politeness":               {},
 	"frontier":                 {"politeness", "urlnorm", "frontier/internal/wakeup", "frontier/internal/wire"},
@@ -42,6 +44,7 @@ var allowedImports = map[string][]string{
 	"topic":                  {},
 	"examples/focusedspider": {"", "trawlcli", "topic", "extract"},
 	"internal/testpage":      {},
+	"internal/htmltext":      {},
 	"internal/contenteval":   {"fetch"},
 	"internal/soak":          {}, // only tests: the soak crawl
 	"metrics":                {""},

@@ -144,7 +144,7 @@
 // Limits. A page whose own text is short next to its template is where
 // errors happen: two 30-word articles in a 130-word template share most of
 // their shingles, and one changed ad moves a short page's simhash far. A
-// crawler that can cut boilerplate away first (package extract) gives
+// crawler that can cut boilerplate away first (package maintext) gives
 // Check the main text and avoids both.
 //
 // # Performance

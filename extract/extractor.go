@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // RawLink is a reference as the Extractor found it: the attribute value
@@ -341,7 +342,8 @@ func (e *Extractor) CanonicalHref() ([]byte, bool) { return e.canonical, e.canon
 func (e *Extractor) Lang() []byte { return e.lang }
 
 // Text returns the visible text of the document: text outside script,
-// style, noscript, template, iframe and title elements, with runs of
+// style, noscript, noembed, noframes, template, iframe and title elements
+// (trawl's one rule for visible text, internal/htmltext), with runs of
 // whitespace collapsed to one space and a '\n' between block-level
 // elements; at most MaxTextLen bytes. It is empty with Options.SkipText.
 func (e *Extractor) Text() []byte { return e.text }
@@ -1664,16 +1666,13 @@ const (
 )
 
 // tagKindAt returns the kind of the tag whose name starts at raw[start],
-// with the offset just after the name. It is classify(tagName) with the
-// name packed into a word, lower-cased, first byte lowest, and looked up
-// by that word; only names longer than eight bytes go through tagName and
-// classify.
+// with the offset just after the name: tagKindOf its name, lower-cased.
 //
 // The name is read eight bytes at a time when raw's capacity allows (raw
 // is a slice of the tokenizer's buffer; the bytes after it are masked
 // out): the first byte at or below ' ', '/' or '>' ends it if it is
 // whitespace or one of those two, and names holding other bytes below ' '
-// take the byte-wise path.
+// take the byte-wise path, as do names longer than eight bytes.
 func (e *Extractor) tagKindAt(raw []byte, start int) (tagKind, int) {
 	const (
 		ones  = 0x0101010101010101
@@ -1689,245 +1688,107 @@ func (e *Extractor) tagKindAt(raw []byte, start int) (tagKind, int) {
 		if d := ((x-'!'*ones)&^x | (s-ones)&^s | (gt-ones)&^gt) & highs; d != 0 {
 			n := bits.TrailingZeros64(d) >> 3
 			if c := raw[start : start+8][n]; n > 0 && (c >= ' ' || isSpace(c) || start+n == len(raw)) {
-				key := x & (1<<(8*uint(n)) - 1)
-				h := key & low7
-				upper := (h + (0x80-'A')*ones) &^ (h + (0x80-'Z'-1)*ones) &^ key & highs
-				return classifyKey(key | upper>>2), start + n
+				h := x & low7
+				upper := (h + (0x80-'A')*ones) &^ (h + (0x80-'Z'-1)*ones) &^ x & highs
+				var lower [8]byte
+				binary.LittleEndian.PutUint64(lower[:], x|upper>>2)
+				return tagKindOf(lower[:n]), start + n
 			}
 		}
 	}
-	var key uint64
-	end := start
-	for ; end < len(raw); end++ {
-		c := raw[end]
-		if c <= '>' && (c == '>' || c == '/' || isSpace(c)) {
-			break
-		}
-		if c-'A' < 26 {
-			c += 'a' - 'A'
-		} else if c == 0 {
-			c = 0xFF // no tag's name: a NUL does not end the name
-		}
-		if end-start < 8 {
-			key |= uint64(c) << (8 * uint(end-start))
-		}
-	}
-	if end-start > 8 {
-		name, _ := e.tagName(raw, start)
-		return classify(name), end
-	}
-	return classifyKey(key), end
+	name, end := e.tagName(raw, start)
+	return tagKindOf(name), end
 }
 
-// classifyKey is classify for a name of at most eight bytes packed as
-// tagKindAt packs it.
-func classifyKey(key uint64) tagKind {
-	switch key {
-	case 'a': // a
+// tagKindOf returns the kind of the element with the lower-case name.
+// It is the Extractor's one table of tag names.
+func tagKindOf(name []byte) tagKind {
+	switch atom.Lookup(name) {
+	case atom.A:
 		return tagA
-	case 'p', // p
-		'd' | 'i'<<8 | 'v'<<16,           // div
-		'l' | 'i'<<8,                     // li
-		'u' | 'l'<<8,                     // ul
-		'o' | 'l'<<8,                     // ol
-		'h' | '1'<<8,                     // h1
-		'h' | '2'<<8,                     // h2
-		'h' | '3'<<8,                     // h3
-		'h' | '4'<<8,                     // h4
-		'h' | '5'<<8,                     // h5
-		'h' | '6'<<8,                     // h6
-		't' | 'r'<<8,                     // tr
-		'd' | 'd'<<8,                     // dd
-		'd' | 'l'<<8,                     // dl
-		'd' | 't'<<8,                     // dt
-		'h' | 'r'<<8,                     // hr
-		'n' | 'a'<<8 | 'v'<<16,           // nav
-		'p' | 'r'<<8 | 'e'<<16,           // pre
-		'h' | 'e'<<8 | 'a'<<16 | 'd'<<24, // head
-		'm' | 'a'<<8 | 'i'<<16 | 'n'<<24, // main
-		'a' | 's'<<8 | 'i'<<16 | 'd'<<24 | 'e'<<32,                               // aside
-		'h' | 'e'<<8 | 'a'<<16 | 'd'<<24 | 'e'<<32 | 'r'<<40,                     // header
-		'f' | 'o'<<8 | 'o'<<16 | 't'<<24 | 'e'<<32 | 'r'<<40,                     // footer
-		'o' | 'p'<<8 | 't'<<16 | 'i'<<24 | 'o'<<32 | 'n'<<40,                     // option
-		'f' | 'i'<<8 | 'g'<<16 | 'u'<<24 | 'r'<<32 | 'e'<<40,                     // figure
-		'd' | 'i'<<8 | 'a'<<16 | 'l'<<24 | 'o'<<32 | 'g'<<40,                     // dialog
-		'h' | 'g'<<8 | 'r'<<16 | 'o'<<24 | 'u'<<32 | 'p'<<40,                     // hgroup
-		'a' | 'd'<<8 | 'd'<<16 | 'r'<<24 | 'e'<<32 | 's'<<40 | 's'<<48,           // address
-		'a' | 'r'<<8 | 't'<<16 | 'i'<<24 | 'c'<<32 | 'l'<<40 | 'e'<<48,           // article
-		'c' | 'a'<<8 | 'p'<<16 | 't'<<24 | 'i'<<32 | 'o'<<40 | 'n'<<48,           // caption
-		'd' | 'e'<<8 | 't'<<16 | 'a'<<24 | 'i'<<32 | 'l'<<40 | 's'<<48,           // details
-		's' | 'e'<<8 | 'c'<<16 | 't'<<24 | 'i'<<32 | 'o'<<40 | 'n'<<48,           // section
-		's' | 'u'<<8 | 'm'<<16 | 'm'<<24 | 'a'<<32 | 'r'<<40 | 'y'<<48,           // summary
-		'f' | 'i'<<8 | 'e'<<16 | 'l'<<24 | 'd'<<32 | 's'<<40 | 'e'<<48 | 't'<<56: // fieldset
+	case atom.P, atom.Div, atom.Li, atom.Ul, atom.Ol, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
+		atom.Tr, atom.Dd, atom.Dl, atom.Dt, atom.Hr, atom.Nav, atom.Pre, atom.Head, atom.Main, atom.Aside,
+		atom.Header, atom.Footer, atom.Option, atom.Figure, atom.Dialog, atom.Hgroup, atom.Address,
+		atom.Article, atom.Caption, atom.Details, atom.Section, atom.Summary, atom.Fieldset, atom.Figcaption:
 		return tagBlock
-	case 'h' | 't'<<8 | 'm'<<16 | 'l'<<24: // html
+	case atom.Html:
 		return tagHTML
-	case 'b' | 'r'<<8: // br
+	case atom.Br:
 		return tagBreak
-	case 't' | 'd'<<8: // td
+	case atom.Td:
 		return tagTd
-	case 't' | 'h'<<8: // th
+	case atom.Th:
 		return tagTh
-	case 'b' | 'o'<<8 | 'd'<<16 | 'y'<<24: // body
+	case atom.Body:
 		return tagBody
-	case 't' | 'a'<<8 | 'b'<<16 | 'l'<<24 | 'e'<<32: // table
+	case atom.Table:
 		return tagTable
-	case 'f' | 'o'<<8 | 'r'<<16 | 'm'<<24: // form
+	case atom.Form:
 		return tagForm
-	case 'q': // q
-		return tagQ
-	case 'd' | 'e'<<8 | 'l'<<16: // del
-		return tagDel
-	case 'i' | 'n'<<8 | 's'<<16: // ins
-		return tagIns
-	case 'i' | 'm'<<8 | 'a'<<16 | 'g'<<24 | 'e'<<32: // image
-		return tagImage
-	case 'u' | 's'<<8 | 'e'<<16: // use
-		return tagUse
-	case 's' | 'o'<<8 | 'u'<<16 | 'r'<<24 | 'c'<<32 | 'e'<<40: // source
-		return tagSource
-	case 'a' | 'u'<<8 | 'd'<<16 | 'i'<<24 | 'o'<<32: // audio
-		return tagAudio
-	case 't' | 'r'<<8 | 'a'<<16 | 'c'<<24 | 'k'<<32: // track
-		return tagTrack
-	case 'e' | 'm'<<8 | 'b'<<16 | 'e'<<24 | 'd'<<32: // embed
-		return tagEmbed
-	case 'v' | 'i'<<8 | 'd'<<16 | 'e'<<24 | 'o'<<32: // video
-		return tagVideo
-	case 'o' | 'b'<<8 | 'j'<<16 | 'e'<<24 | 'c'<<32 | 't'<<40: // object
-		return tagObject
-	case 'a' | 'p'<<8 | 'p'<<16 | 'l'<<24 | 'e'<<32 | 't'<<40: // applet
-		return tagApplet
-	case 's' | 'c'<<8 | 'r'<<16 | 'i'<<24 | 'p'<<32 | 't'<<40: // script
-		return tagScript
-	case 's' | 't'<<8 | 'y'<<16 | 'l'<<24 | 'e'<<32: // style
-		return tagStyle
-	case 'i' | 'n'<<8 | 'p'<<16 | 'u'<<24 | 't'<<32: // input
-		return tagInput
-	case 'b' | 'u'<<8 | 't'<<16 | 't'<<24 | 'o'<<32 | 'n'<<40: // button
-		return tagButton
-	case 'i' | 's'<<8 | 'i'<<16 | 'n'<<24 | 'd'<<32 | 'e'<<40 | 'x'<<48: // isindex
-		return tagIsindex
-	case 'w' | 'b'<<8 | 'r'<<16: // wbr
-		return tagWbr
-	case 'i' | 'm'<<8 | 'g'<<16: // img
-		return tagImg
-	case 'a' | 'r'<<8 | 'e'<<16 | 'a'<<24: // area
-		return tagArea
-	case 'f' | 'r'<<8 | 'a'<<16 | 'm'<<24 | 'e'<<32: // frame
-		return tagFrame
-	case 'i' | 'f'<<8 | 'r'<<16 | 'a'<<24 | 'm'<<32 | 'e'<<40: // iframe
-		return tagIframe
-	case 'l' | 'i'<<8 | 'n'<<16 | 'k'<<24: // link
-		return tagLink
-	case 'm' | 'e'<<8 | 't'<<16 | 'a'<<24: // meta
-		return tagMeta
-	case 'b' | 'a'<<8 | 's'<<16 | 'e'<<24: // base
-		return tagBase
-	case 't' | 'i'<<8 | 't'<<16 | 'l'<<24 | 'e'<<32: // title
-		return tagTitle
-	case 'n' | 'o'<<8 | 's'<<16 | 'c'<<24 | 'r'<<32 | 'i'<<40 | 'p'<<48 | 't'<<56, // noscript
-		'n' | 'o'<<8 | 'e'<<16 | 'm'<<24 | 'b'<<32 | 'e'<<40 | 'd'<<48,           // noembed
-		'n' | 'o'<<8 | 'f'<<16 | 'r'<<24 | 'a'<<32 | 'm'<<40 | 'e'<<48 | 's'<<56: // noframes
-		return tagRawSkip
-	case 't' | 'e'<<8 | 'x'<<16 | 't'<<24 | 'a'<<32 | 'r'<<40 | 'e'<<48 | 'a'<<56, // textarea
-		'x' | 'm'<<8 | 'p'<<16: // xmp
-		return tagRawVisible
-	case 't' | 'e'<<8 | 'm'<<16 | 'p'<<24 | 'l'<<32 | 'a'<<40 | 't'<<48 | 'e'<<56: // template
-		return tagTemplate
-	case 's' | 'v'<<8 | 'g'<<16, // svg
-		'm' | 'a'<<8 | 't'<<16 | 'h'<<24: // math
-		return tagForeign
-	}
-	return tagOther
-}
-
-// classify returns the kind of the lower-case tag name.
-func classify(name []byte) tagKind {
-	switch string(name) {
-	case "a":
-		return tagA
-	case "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "dd", "dl", "dt",
-		"hr", "nav", "pre", "head", "main", "aside", "header",
-		"footer", "option", "figure", "dialog", "hgroup", "address", "article", "caption",
-		"details", "section", "summary", "fieldset", "figcaption":
-		return tagBlock
-	case "html":
-		return tagHTML
-	case "br":
-		return tagBreak
-	case "td":
-		return tagTd
-	case "th":
-		return tagTh
-	case "body":
-		return tagBody
-	case "table":
-		return tagTable
-	case "form":
-		return tagForm
-	case "blockquote":
+	case atom.Blockquote:
 		return tagBlockquote
-	case "q":
+	case atom.Q:
 		return tagQ
-	case "del":
+	case atom.Del:
 		return tagDel
-	case "ins":
+	case atom.Ins:
 		return tagIns
-	case "image":
+	case atom.Image:
 		return tagImage
-	case "use":
-		return tagUse
-	case "source":
+	case atom.Source:
 		return tagSource
-	case "audio":
+	case atom.Audio:
 		return tagAudio
-	case "track":
+	case atom.Track:
 		return tagTrack
-	case "embed":
+	case atom.Embed:
 		return tagEmbed
-	case "video":
+	case atom.Video:
 		return tagVideo
-	case "object":
+	case atom.Object:
 		return tagObject
-	case "applet":
+	case atom.Applet:
 		return tagApplet
-	case "script":
+	case atom.Script:
 		return tagScript
-	case "style":
+	case atom.Style:
 		return tagStyle
-	case "input":
+	case atom.Input:
 		return tagInput
-	case "button":
+	case atom.Button:
 		return tagButton
-	case "isindex":
+	case atom.Isindex:
 		return tagIsindex
-	case "wbr":
+	case atom.Wbr:
 		return tagWbr
-	case "img":
+	case atom.Img:
 		return tagImg
-	case "area":
+	case atom.Area:
 		return tagArea
-	case "frame":
+	case atom.Frame:
 		return tagFrame
-	case "iframe":
+	case atom.Iframe:
 		return tagIframe
-	case "link":
+	case atom.Link:
 		return tagLink
-	case "meta":
+	case atom.Meta:
 		return tagMeta
-	case "base":
+	case atom.Base:
 		return tagBase
-	case "title":
+	case atom.Title:
 		return tagTitle
-	case "noscript", "noembed", "noframes":
+	case atom.Noscript, atom.Noembed, atom.Noframes:
 		return tagRawSkip
-	case "textarea", "xmp", "plaintext":
+	case atom.Textarea, atom.Xmp, atom.Plaintext:
 		return tagRawVisible
-	case "template":
+	case atom.Template:
 		return tagTemplate
-	case "svg", "math":
+	case atom.Svg, atom.Math:
 		return tagForeign
+	case 0:
+		if string(name) == "use" { // SVG's <use>, which package atom lacks
+			return tagUse
+		}
 	}
 	return tagOther
 }

@@ -10,6 +10,9 @@ import (
 	"testing/iotest"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/trawl-dev/trawl/internal/htmltext"
 )
 
 // tokenizerAttrs returns the attributes of the first start tag in tag as
@@ -93,7 +96,7 @@ func TestAttrScannerMatchesTokenizer(t *testing.T) {
 // the same way, allocates (x/net/html copies attribute names inside Next),
 // however many links the page has.
 func TestExtractorAllocs(t *testing.T) {
-	if testing.CoverMode() != "" || linksRaceEnabled {
+	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("allocation counts differ under -race and -cover")
 	}
 	for _, n := range []int{10, 1000} {
@@ -147,7 +150,7 @@ func tokenizerAllocs(r *bytes.Reader, page []byte) float64 {
 // reference kind but srcdoc (which starts a tokenizer of its own): queued
 // links, srcset, pings, CSS and forms allocate nothing either.
 func TestExtractorAllocsAllKinds(t *testing.T) {
-	if testing.CoverMode() != "" || linksRaceEnabled {
+	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("allocation counts differ under -race and -cover")
 	}
 	for _, n := range []int{10, 800} { // 800 × 12 links: under MaxLinks
@@ -286,7 +289,7 @@ func TestHostilePages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.slow && linksRaceEnabled {
+			if tt.slow && raceEnabled {
 				t.Skip("bounds test too slow under -race; run without -race")
 			}
 			var before, after runtime.MemStats
@@ -388,8 +391,8 @@ func checkReadAttrs(t *testing.T, tag []byte) {
 	}
 	raw := e.z.Raw()
 	name, end := e.tagName(raw, 1)
-	if k, kEnd := e.tagKindAt(raw, 1); k != classify(name) || kEnd != end {
-		t.Errorf("tagKindAt(%q) = %d, %d; tagName and classify: %d, %d", raw, k, kEnd, classify(name), end)
+	if k, kEnd := e.tagKindAt(raw, 1); k != tagKindOf(name) || kEnd != end {
+		t.Errorf("tagKindAt(%q) = %d, %d; tagName and tagKindOf: %d, %d", raw, k, kEnd, tagKindOf(name), end)
 	}
 	got := format(e.readAttrs(raw, end, wantAll))
 
@@ -655,9 +658,9 @@ func TestQuotedEnd(t *testing.T) {
 	}
 }
 
-// TestTagKindAt checks the packed lookup against classify for every tag
-// name the Extractor knows, in both cases, and for names it must not
-// confuse with them.
+// TestTagKindAt checks the word-at-a-time path against tagName and
+// tagKindOf for every tag name the Extractor knows, in both cases, and for
+// names it must not confuse with them.
 func TestTagKindAt(t *testing.T) {
 	names := []string{"a", "p", "div", "li", "h1", "nav", "head", "main", "aside", "header", "section", "article",
 		"fieldset", "figcaption", "blockquote", "plaintext", "noscript", "noembed", "noframes", "template", "textarea",
@@ -671,7 +674,7 @@ func TestTagKindAt(t *testing.T) {
 			for _, tail := range []string{">", " x=1>", "/>", "\t>", "", "\x01>", "\x00>", "\x01 >", "é>"} {
 				tag := "<" + name + tail
 				lower, end := e.tagName([]byte(tag), 1)
-				want := classify(lower)
+				want := tagKindOf(lower)
 				// Exactly the tag, and the tag followed in its array by
 				// bytes that tagKindAt may read but must ignore.
 				for _, after := range []string{"", ">>>>>>>>>", "xxxxxxxxx", "\x00\x00\x00\x00\x00\x00\x00\x00\x00", "         "} {
@@ -682,5 +685,24 @@ func TestTagKindAt(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTextRuleIsHTMLText checks that the elements whose text the Extractor
+// leaves out of Document.Text are those internal/htmltext hides, the one
+// definition of visible text trawl's packages share.
+func TestTextRuleIsHTMLText(t *testing.T) {
+	hidden := map[tagKind]bool{tagScript: true, tagStyle: true, tagRawSkip: true, tagIframe: true, tagTitle: true, tagTemplate: true}
+	for _, name := range []string{"script", "style", "noscript", "noembed", "noframes", "template", "iframe", "title",
+		"textarea", "xmp", "plaintext", "p", "div", "a", "svg", "math", "object", "video", "audio", "button", "select",
+		"option", "form", "head", "body", "html", "img", "frame", "frameset", "canvas", "label", "table", "td", "br"} {
+		if got, want := hidden[tagKindOf([]byte(name))], htmltext.Hidden(atom.Lookup([]byte(name))); got != want {
+			t.Errorf("<%s>: Extractor hides its text %v, htmltext.Hidden %v", name, got, want)
+		}
+	}
+	doc, err := Links(strings.NewReader("<title>T</title><p>a<script>s</script><style>c</style><noscript>n</noscript>"+
+		"<noembed>e</noembed><noframes>f</noframes><template>t</template><iframe>i</iframe><textarea> x </textarea>b"), nil, nil)
+	if err != nil || doc.Text != "a x b" {
+		t.Errorf("Links(...).Text = %q, %v; want %q", doc.Text, err, "a x b")
 	}
 }

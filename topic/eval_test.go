@@ -16,6 +16,7 @@ import (
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/maintext"
 	"github.com/trawl-dev/trawl/topic"
 )
 
@@ -104,7 +105,7 @@ func mainText(t *testing.T, c *http.Client, rawURL string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := extract.MainText(bytes.NewReader(body))
+	text, err := maintext.Extract(bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

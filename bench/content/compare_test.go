@@ -12,9 +12,9 @@ import (
 	readability "github.com/go-shiori/go-readability"
 	"github.com/markusmobius/go-trafilatura"
 
-	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/internal/contenteval"
 	"github.com/trawl-dev/trawl/internal/shareddata"
+	"github.com/trawl-dev/trawl/maintext"
 )
 
 const (
@@ -37,8 +37,8 @@ type finder struct {
 
 func finders() []finder {
 	return []finder{
-		{name: "trawl extract.MainText", find: func(b []byte, _ *url.URL) string {
-			s, _ := extract.MainText(bytes.NewReader(b))
+		{name: "trawl maintext.Extract", find: func(b []byte, _ *url.URL) string {
+			s, _ := maintext.Extract(bytes.NewReader(b))
 			return s
 		}},
 		{name: "go-trafilatura (fallback off)", find: func(b []byte, u *url.URL) string {
@@ -66,8 +66,8 @@ func finders() []finder {
 			}
 			return a.TextContent
 		}},
-		{name: "trawl extract.BTE (Finn et al.)", find: func(b []byte, _ *url.URL) string {
-			s, _ := extract.BTE(bytes.NewReader(b))
+		{name: "trawl maintext.BTE (Finn et al.)", find: func(b []byte, _ *url.URL) string {
+			s, _ := maintext.BTE(bytes.NewReader(b))
 			return s
 		}},
 	}

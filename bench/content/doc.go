@@ -1,5 +1,5 @@
-// Package content compares trawl's content-block finders (extract.MainText
-// and extract.BTE) with go-trafilatura and go-readability on both
+// Package content compares trawl's content-block finders (maintext.Extract
+// and maintext.BTE) with go-trafilatura and go-readability on both
 // main-text evaluation sets, read in place and never copied (their pages
 // and truths are third-party content; the Dragnet set is AGPL):
 //

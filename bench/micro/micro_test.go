@@ -20,6 +20,7 @@ import (
 
 	"github.com/trawl-dev/trawl/dedup"
 	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/maintext"
 	"github.com/trawl-dev/trawl/robots"
 	"github.com/trawl-dev/trawl/urlnorm"
 )
@@ -382,7 +383,7 @@ func BenchmarkSimhash(b *testing.B) {
 	var texts []string
 	size := int64(0)
 	for _, p := range c.pages[:50] {
-		t, err := extract.MainText(bytes.NewReader(p))
+		t, err := maintext.Extract(bytes.NewReader(p))
 		if err != nil {
 			b.Fatal(err)
 		}

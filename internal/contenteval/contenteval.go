@@ -1,7 +1,7 @@
 // Package contenteval reads the main-content evaluation set
 // (shared/data/content-eval: real pages with hand-corrected main text) and
 // scores extracted text with its metric, for the evaluation tests of
-// package extract and the comparison in bench/content. The data is AGPL and
+// package maintext and the comparison in bench/content. The data is AGPL and
 // stays outside the module: callers pass its directory.
 package contenteval
 

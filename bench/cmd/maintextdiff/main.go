@@ -1,10 +1,11 @@
-// Command maintextdiff runs extract.MainText on every .html file under a
+// Command maintextdiff runs maintext.Extract on every .html file under a
 // directory and compares the result with an earlier run: a check of
-// main-text rules on pages of a kind neither evaluation corpus has (the
-// extract package doc reports it on Debian's python3-doc, 530 pages).
+// main-text rules on pages of a kind neither evaluation corpus has
+// (docs/maintext-evaluation.md reports it on Debian's python3-doc, 530
+// pages).
 //
 //	go run ./cmd/maintextdiff -out before.json /usr/share/doc/python3.11/html
-//	(change extract, then)
+//	(change maintext, then)
 //	go run ./cmd/maintextdiff -out after.json -compare before.json /usr/share/doc/python3.11/html
 //
 // The comparison prints the words returned in all, how many pages changed,
@@ -23,7 +24,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/maintext"
 )
 
 func main() {
@@ -46,7 +47,7 @@ func main() {
 		}
 		defer f.Close()
 		rel, _ := filepath.Rel(root, path)
-		text, err := extract.MainText(f)
+		text, err := maintext.Extract(f)
 		if err != nil {
 			log.Printf("%s: %v", rel, err)
 		}

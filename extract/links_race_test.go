@@ -1,5 +1,0 @@
-//go:build race
-
-package extract
-
-const linksRaceEnabled = true

@@ -1,0 +1,896 @@
+package maintext
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Work caps of the DOM finder, documented on Extract.
+const (
+	mcMaxInput = 8 << 20 // bytes read from the input
+	mcMaxNodes = 1 << 20 // nodes visited in the tree
+	mcMaxDepth = 256     // element nesting below which content is ignored
+)
+
+// mcBlock is one text block: the inline text between two block-level
+// boundaries, with the features the finder scores it by.
+type mcBlock struct {
+	start, end int32   // text is buf[start:end]
+	words      int32   // word count (runs of non-space; CJK runes count half)
+	linkWords  int32   // words inside <a> elements
+	stops      int32   // sentence-ending punctuation marks
+	elem       int32   // innermost enclosing block element (index into elems)
+	heading    int8    // 1..6 inside h1..h6, 0 otherwise
+	negInline  bool    // all its words are inside inline elements with a negative hint or a caption class
+	repeats    int32   // blocks on the page with the same text, itself included
+	ld         float32 // share of words in the page's JSON-LD articleBody (if hasLD)
+	linkAt     int32   // 1 + the words before its first linked word, 0 when none is linked
+}
+
+// mcElem is a block-level element; its blocks are blocks[lo:hi] because
+// blocks are produced in document order.
+type mcElem struct {
+	lo, hi         int32
+	parent         int32 // enclosing block element, -1 for the root
+	ownNeg, ownPos bool  // class/id hints of the element itself
+	neg, pos       int16 // hinted ancestors, itself included (set by resolveHints)
+	tag            atom.Atom
+	sig            uint32 // hash of tag and class: siblings alike in markup share it
+	ownTeaser      bool   // one of a list of teasers (markTeaserLists)
+	img            bool   // holds an image (not an icon) outside its block children
+	articleBody    bool   // has itemprop=articleBody
+	teaser         int16  // teaser ancestors, itself included (set by resolveHints)
+	anyImg         bool   // holds an image (not an icon) at any depth
+	afterImg       bool   // follows, with no text in between, a sibling holding an image and no text
+	lastChild      int32  // the last block element child so far, -1 for none
+	captionClass   bool   // its class names a caption ("caption", "legend")
+	description    bool   // has itemprop=description or is inside such an element
+}
+
+// mcWalker segments a DOM tree into blocks.
+type mcWalker struct {
+	buf        []byte
+	blocks     []mcBlock
+	elems      []mcElem
+	nodes      int
+	title      string
+	negBase    int16 // negative hints shared by all running text (see commonNeg)
+	captionsOK bool  // keep image captions (no article around them)
+	negRelax   bool  // blocks under at most negBase negative hints are plausible
+	noHints    bool  // negative hints do not make blocks implausible
+	wt         mcWeights
+
+	// accumulators of the block being built
+	curStart                  int
+	words, link, cjk, linkCJK int
+	linkAt                    int // 1 + the words before the first linked word of the block, 0 for none
+	stops                     int
+	inWord, space             bool
+	nonASCII                  bool // the block holds a character other than ASCII
+	dot                       bool // the last character was a '.' counted as a stop (after a digit)
+	inLink                    int
+	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
+	root                      *html.Node
+	bodyLen                   int     // text bytes under root, for form decisions; -1 until known
+	bodyMin                   int     // a lower bound of those bytes while bodyLen is unknown
+	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
+	wordPrefix, linkPrefix    []int32 // prefix sums of block words and linked words (set by resolveHints)
+
+	// beforeRender, when set, is shown (and may change) the blocks
+	// mainText keeps, and the container, before they are rendered. Only
+	// tests set it (the learned second opinion of model_*_test.go).
+	beforeRender func(keep []bool, c mcElem)
+}
+
+// mcIsBlock reports whether elements named a break the text flow into
+// separate blocks.
+func mcIsBlock(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body,
+		atom.Caption, atom.Center, atom.Dd, atom.Details, atom.Dialog, atom.Dir,
+		atom.Div, atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure,
+		atom.Footer, atom.Form, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5,
+		atom.H6, atom.Header, atom.Hgroup, atom.Hr, atom.Html, atom.Legend,
+		atom.Li, atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P, atom.Pre,
+		atom.Section, atom.Summary, atom.Table, atom.Tbody, atom.Td,
+		atom.Tfoot, atom.Th, atom.Thead, atom.Tr, atom.Ul:
+		return true
+	}
+	return false
+}
+
+// mcSkipped reports whether elements named a never hold main text. It is
+// not the visible-text rule of internal/htmltext: noembed and noframes,
+// which that rule hides, are read here (skipping them too changes the
+// output on a few evaluation pages).
+func mcSkipped(a atom.Atom) bool {
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head,
+		atom.Title, atom.Svg, atom.Math, atom.Iframe, atom.Object, atom.Embed,
+		atom.Canvas, atom.Video, atom.Audio, atom.Select, atom.Option,
+		atom.Button, atom.Input, atom.Textarea, atom.Map, atom.Frameset,
+		atom.Frame, atom.Link, atom.Meta,
+		atom.Label,       // names a form control (a comment form inside a form that wraps the page)
+		atom.Rt, atom.Rp: // ruby annotations (readings of East Asian text), not text of their own
+		return true
+	}
+	return false
+}
+
+// mcIsStop reports whether r ends a sentence in common scripts.
+func mcIsStop(r rune) bool {
+	switch r {
+	case '.', '!', '?', '。', '！', '？', '؟', '।', '։', '።':
+		return true
+	}
+	return false
+}
+
+// mcIsCJK reports whether r belongs to a script written without spaces
+// between words.
+func mcIsCJK(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || unicode.Is(unicode.Thai, r))
+}
+
+// text appends the character data s to the current block, collapsing
+// whitespace and counting words.
+func (w *mcWalker) text(s string) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		var r rune
+		n := 1
+		if c < utf8.RuneSelf {
+			r = rune(c)
+		} else {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		i += n
+		if r < utf8.RuneSelf && (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') || r >= utf8.RuneSelf && unicode.IsSpace(r) {
+			w.inWord = false
+			w.space = len(w.buf) > w.curStart
+			continue
+		}
+		if w.space {
+			if last := w.buf[len(w.buf)-1]; last != '\n' {
+				w.buf = append(w.buf, ' ')
+			}
+			w.space = false
+		}
+		if r < utf8.RuneSelf {
+			w.buf = append(w.buf, c)
+		} else {
+			w.buf = utf8.AppendRune(w.buf, r) // also turns invalid bytes into U+FFFD
+			w.nonASCII = true
+		}
+		switch {
+		case r >= 0x2E80 && mcIsCJK(r):
+			w.cjk++
+			w.negCJK += min(w.inNeg, 1)
+			if w.inLink > 0 {
+				w.linkCJK++
+			}
+			w.inWord = false
+		case !w.inWord:
+			w.inWord = true
+			w.words++
+			w.negWords += min(w.inNeg, 1)
+			if w.inLink > 0 {
+				w.link++
+				if w.linkAt == 0 {
+					w.linkAt = w.words
+				}
+			}
+		}
+		// A full stop inside a number or a date ("3.5", "11.04.2020")
+		// ends no sentence.
+		if w.dot && '0' <= r && r <= '9' {
+			w.stops--
+		}
+		w.dot = false
+		if mcIsStop(r) {
+			w.stops++
+			w.dot = r == '.' && len(w.buf) >= 2 && '0' <= w.buf[len(w.buf)-2] && w.buf[len(w.buf)-2] <= '9'
+		}
+		// The rest of a word of ASCII characters that are neither space
+		// nor sentence marks changes no count: it is copied at once.
+		if r < utf8.RuneSelf && !w.dot {
+			j := i
+			for j < len(s) && mcPlainASCII(s[j]) {
+				j++
+			}
+			w.buf = append(w.buf, s[i:j]...)
+			i = j
+		}
+	}
+}
+
+// mcPlainASCII reports whether c is an ASCII character that text counts
+// as nothing but part of the word it is in: no space, no control
+// character, no sentence mark.
+func mcPlainASCII(c byte) bool {
+	return ' ' < c && c < utf8.RuneSelf && c != '.' && c != '!' && c != '?'
+}
+
+// lineBreak handles <br>.
+func (w *mcWalker) lineBreak() {
+	w.inWord, w.space = false, false
+	n := len(w.buf)
+	if n == w.curStart || n-w.curStart >= 2 && w.buf[n-1] == '\n' && w.buf[n-2] == '\n' {
+		return
+	}
+	w.buf = append(w.buf, '\n')
+}
+
+// flush ends the current block, attributing it to element elem.
+func (w *mcWalker) flush(elem int32) {
+	// Trim trailing newlines.
+	for len(w.buf) > w.curStart && w.buf[len(w.buf)-1] == '\n' {
+		w.buf = w.buf[:len(w.buf)-1]
+	}
+	w.nfcBlock()
+	if n := w.words + (w.cjk+1)/2; n > 0 && len(w.buf) > w.curStart {
+		b := mcBlock{
+			start:     int32(w.curStart),
+			end:       int32(len(w.buf)),
+			words:     int32(n),
+			linkWords: int32(w.link + (w.linkCJK+1)/2),
+			linkAt:    int32(w.linkAt),
+			stops:     int32(w.stops),
+			elem:      elem,
+			negInline: w.negWords+(w.negCJK+1)/2 >= n && w.negWords+w.negCJK > 0,
+		}
+		if elem >= 0 {
+			switch t := w.elems[elem].tag; t {
+			case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+				b.heading = int8(t.String()[1] - '0')
+			}
+		}
+		w.blocks = append(w.blocks, b)
+	} else {
+		w.buf = w.buf[:w.curStart]
+	}
+	w.curStart = len(w.buf)
+	w.words, w.link, w.cjk, w.linkCJK, w.stops = 0, 0, 0, 0, 0
+	w.linkAt = 0
+	w.negWords, w.negCJK = 0, 0
+	w.dot = false
+	w.inWord, w.space = false, false
+	w.nonASCII = false
+}
+
+// walk visits the children of n.
+func (w *mcWalker) walk(n *html.Node, depth int, elem int32, inArticle bool) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w.nodes++
+		if w.nodes > mcMaxNodes {
+			return
+		}
+		switch c.Type {
+		case html.TextNode:
+			w.text(c.Data)
+		case html.ElementNode:
+			w.element(c, depth+1, elem, inArticle)
+		}
+	}
+}
+
+// element visits element c.
+func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) {
+	a := c.DataAtom
+	if depth > mcMaxDepth || mcSkipped(a) || mcHidden(c) {
+		return
+	}
+	neg, pos := mcHints(c)
+	switch a {
+	case atom.Figcaption, atom.Dialog:
+		// Captions and photo credits; modal dialogs (consent, newsletter).
+		return
+	case atom.Br:
+		w.lineBreak()
+		return
+	case atom.Img:
+		if !mcSmallImage(c) {
+			w.elems[elem].img = true
+		}
+		return
+	case atom.Nav, atom.Aside, atom.Footer, atom.Menu:
+		return
+	case atom.Header:
+		if !inArticle {
+			neg = true
+		}
+	case atom.Form:
+		// Comment and search forms go; a form wrapping the whole page
+		// (ASP.NET) stays.
+		if w.bodyTextOver(2 * mcTextLen(c, 1<<30)) {
+			return
+		}
+	case atom.Article, atom.Main:
+		inArticle = true
+		pos = true
+	}
+	if neg && pos {
+		neg, pos = mcIDNeg(c), false
+	}
+	if !mcIsBlock(a) && (neg || mcCaptionClass(c)) {
+		w.negInlineWalk(c, depth, elem, inArticle)
+		return
+	}
+	if !mcIsBlock(a) {
+		if a == atom.A {
+			w.inLink++
+			w.walk(c, depth, elem, inArticle)
+			w.inLink--
+			return
+		}
+		w.walk(c, depth, elem, inArticle)
+		return
+	}
+	w.flush(elem)
+	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1,
+		captionClass: mcCaptionClass(c)}
+	if prev := w.elems[elem].lastChild; prev >= 0 {
+		p := &w.elems[prev]
+		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
+	}
+	e.description = w.elems[elem].description || mcIsDescription(c)
+	idx := int32(len(w.elems))
+	w.elems[elem].lastChild = idx
+	w.elems = append(w.elems, e)
+	w.walk(c, depth, idx, inArticle)
+	w.flush(idx)
+	x := &w.elems[idx]
+	x.hi = int32(len(w.blocks))
+	if x.img || x.anyImg {
+		w.elems[elem].anyImg = true
+	}
+}
+
+// resolveHints sets the cumulative hint counts of the elements. A
+// negative hint is void on an element that holds more than half the words
+// of the page and its longest block: that is a page wrapper with an
+// unlucky name, not a boilerplate box.
+func (w *mcWalker) resolveHints() {
+	prefix := make([]int32, len(w.blocks)+1)
+	longest, total := 0, int32(0)
+	for i, b := range w.blocks {
+		prefix[i+1] = prefix[i] + b.words
+		if b.words > w.blocks[longest].words {
+			longest = i
+		}
+		total += b.words
+	}
+	// The keys are slices of one copy of the text, not a string per block.
+	text := string(w.buf)
+	seen := make(map[string]int32, len(w.blocks))
+	for _, b := range w.blocks {
+		seen[text[b.start:b.end]]++
+	}
+	for i := range w.blocks {
+		b := &w.blocks[i]
+		b.repeats = seen[text[b.start:b.end]]
+	}
+	w.wordPrefix = prefix
+	w.linkPrefix = make([]int32, len(w.blocks)+1)
+	for i, b := range w.blocks {
+		w.linkPrefix[i+1] = w.linkPrefix[i] + b.linkWords
+	}
+	w.markTeaserLists()
+	encloses := w.enclosesBody()
+	entries := w.entryBoxes()
+	for i := range w.elems {
+		e := &w.elems[i]
+		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
+		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] {
+			neg, teaser = false, false
+		}
+		e.neg, e.pos, e.teaser = 0, 0, 0
+		if e.parent >= 0 {
+			p := w.elems[e.parent]
+			e.neg, e.pos, e.teaser = p.neg, p.pos, p.teaser
+		}
+		if teaser {
+			e.teaser++
+		}
+		if neg {
+			e.neg++
+		}
+		if pos {
+			e.pos++
+		}
+	}
+}
+
+// enclosesBody reports, per element, whether it encloses the page's one
+// element marked itemprop=articleBody: the page itself says that the
+// article lies inside, so such an element is no boilerplate box,
+// whatever its class name. It is nil when the page marks no body or
+// several.
+func (w *mcWalker) enclosesBody() []bool {
+	body := -1
+	for i := range w.elems {
+		e := &w.elems[i]
+		if e.articleBody {
+			if body >= 0 {
+				return nil
+			}
+			body = i
+		}
+	}
+	if body < 0 {
+		return nil
+	}
+	out := make([]bool, len(w.elems))
+	for e := w.elems[body].parent; e >= 0; e = w.elems[e].parent {
+		out[e] = true
+	}
+	return out
+}
+
+// bodyTextOver reports whether the page holds more than x text bytes
+// (mcTextLen of root). It counts only as far as it must: most forms are
+// small, and the page's text need not be counted to the end for them.
+func (w *mcWalker) bodyTextOver(x int) bool {
+	if w.bodyLen >= 0 {
+		return w.bodyLen > x
+	}
+	if w.bodyMin > x {
+		return true
+	}
+	// mcTextLen stops once past its limit; a total within it is the
+	// whole count, a larger one a lower bound of it. The limit at least
+	// doubles the bound known, so that however many forms ask, the page
+	// is counted over no more than about 24 times (log2 of mcMaxInput).
+	limit := max(x, 2*w.bodyMin)
+	n := mcTextLen(w.root, limit)
+	if n <= limit {
+		w.bodyLen = n
+		return n > x
+	}
+	w.bodyMin = n
+	return true
+}
+
+// mcTextLen returns the number of non-space text bytes under n, stopping
+// once it exceeds limit.
+func mcTextLen(n *html.Node, limit int) int {
+	total, visited := 0, 0
+	var rec func(n *html.Node, depth int)
+	rec = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && total <= limit && visited < mcMaxNodes; c = c.NextSibling {
+			visited++
+			switch c.Type {
+			case html.TextNode:
+				total += len(strings.TrimSpace(c.Data))
+			case html.ElementNode:
+				if depth < mcMaxDepth && !mcSkipped(c.DataAtom) {
+					rec(c, depth+1)
+				}
+			}
+		}
+	}
+	rec(n, 0)
+	return total
+}
+
+// mcHidden reports whether c is hidden from readers by its attributes, or
+// is a landmark or control that never holds main text by its ARIA role
+// (navigation, menus, search, buttons, toolbars).
+func mcHidden(c *html.Node) bool {
+	for _, at := range c.Attr {
+		switch at.Key {
+		case "hidden":
+			return true
+		case "class":
+			if mcHiddenClass(at.Val) {
+				return true
+			}
+		case "aria-modal":
+			return true
+		case "style":
+			if mcStyleHides(at.Val) {
+				return true
+			}
+		case "role":
+			switch strings.ToLower(strings.TrimSpace(at.Val)) {
+			case "navigation", "complementary", "contentinfo", "menu", "menubar", "search", "button", "toolbar":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mcStyleHides reports whether an inline style contains display:none or
+// visibility:hidden, ignoring case and spaces.
+func mcStyleHides(style string) bool {
+	var b [64]byte
+	k := 0
+	for i := 0; i < len(style); i++ {
+		c := style[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == ';':
+			if s := string(b[:k]); s == "display:none" || s == "visibility:hidden" ||
+				strings.HasPrefix(s, "display:none!") || strings.HasPrefix(s, "visibility:hidden!") {
+				return true
+			}
+			k = 0
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if k < len(b) {
+			b[k] = c
+			k++
+		}
+	}
+	s := string(b[:k])
+	return s == "display:none" || s == "visibility:hidden" ||
+		strings.HasPrefix(s, "display:none!") || strings.HasPrefix(s, "visibility:hidden!")
+}
+
+// mcHints classifies an element by the conventional words in its class,
+// id and itemprop attributes: neg for navigation, comments, sharing,
+// advertising and similar boilerplate containers, pos for article bodies.
+// These are markup conventions, not natural-language stop lists; they
+// only adjust the density-based scores.
+func mcHints(c *html.Node) (neg, pos bool) {
+	if c.DataAtom == atom.Body || c.DataAtom == atom.Html {
+		return false, false
+	}
+	for _, at := range c.Attr {
+		switch at.Key {
+		case "class", "id":
+			n, p := mcClassHint(at.Val)
+			neg = neg || n
+			pos = pos || p
+		case "itemprop":
+			if strings.EqualFold(at.Val, "articleBody") || strings.EqualFold(at.Val, "text") {
+				pos = true
+			}
+		}
+	}
+	return neg, pos
+}
+
+// mcClassHint classifies a class or id attribute value. Each name in it
+// (a whitespace-separated word) is split into tokens (runs of letters and
+// digits); a name with a boilerplate token is negative even when it also
+// has an article token ("entry-meta", "article-related", "post-author":
+// parts of an article that are not its text), and a name with only article
+// tokens is positive.
+func mcClassHint(v string) (neg, pos bool) {
+	var b [32]byte
+	k := 0
+	nameNeg, namePos := false, false
+	check := func() {
+		if k == 0 || k > len(b) {
+			k = 0
+			return
+		}
+		t := string(b[:k])
+		k = 0
+		if mcNegToken(t) || mcCompoundNeg(t) {
+			nameNeg = true
+		} else if mcPosToken(t) {
+			namePos = true
+		}
+	}
+	endName := func() {
+		check()
+		if nameNeg {
+			neg = true
+		} else if namePos {
+			pos = true
+		}
+		nameNeg, namePos = false, false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			endName()
+			continue
+		default:
+			check()
+			continue
+		}
+		if k < len(b) {
+			b[k] = c
+		}
+		k++
+	}
+	endName()
+	return neg, pos
+}
+
+// mcNegToken reports whether a class/id token names a boilerplate container.
+func mcNegToken(t string) bool {
+	switch t {
+	case "ad", "ads", "adv", "advert", "aside", "tags", "tag", "rss", "rail", "extra", "links",
+		"more", "toc", "bio", "meta", "cta", "topics", "keywords", "credit", "credits":
+		return true
+	}
+	if t == "" {
+		return false
+	}
+	// Boilerplate prefixes, by first letter (this runs for every class
+	// and id token of the page).
+	switch t[0] {
+	case 'a':
+		return mcHasPrefix(t, "advert", "author", "avatar")
+	case 'b':
+		return mcHasPrefix(t, "breadcrumb", "banner", "byline", "breaking")
+	case 'c':
+		return mcHasPrefix(t, "comment", "cookie", "consent", "copyright")
+	case 'd':
+		return mcHasPrefix(t, "disqus", "disclaimer", "donate")
+	case 'f':
+		return mcHasPrefix(t, "footer", "follow")
+	case 'g':
+		return mcHasPrefix(t, "gdpr")
+	case 'h':
+		return mcHasPrefix(t, "hashtag")
+	case 'l':
+		return mcHasPrefix(t, "login")
+	case 'm':
+		return mcHasPrefix(t, "menu", "masthead", "modal")
+	case 'n':
+		return mcHasPrefix(t, "nav", "newsletter")
+	case 'o':
+		return mcHasPrefix(t, "outbrain")
+	case 'p':
+		return mcHasPrefix(t, "promo", "popular", "pagination", "pager", "popup", "profile")
+	case 'r':
+		return mcHasPrefix(t, "respond", "reply", "related", "recommend", "readmore", "rating", "recirc")
+	case 's':
+		return mcHasPrefix(t, "sidebar", "share", "sharing", "social", "sponsor", "subscribe", "signup", "skip", "subscription")
+	case 't':
+		return mcHasPrefix(t, "trending", "taboola", "toolbar", "tagcloud", "teaser")
+	case 'w':
+		return mcHasPrefix(t, "widget")
+	}
+	return false
+}
+
+// mcHasPrefix reports whether t starts with one of ps.
+func mcHasPrefix(t string, ps ...string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// mcPosToken reports whether a class/id token names an article body.
+func mcPosToken(t string) bool {
+	if t == "" {
+		return false
+	}
+	// By first letter, as in mcNegToken.
+	switch t[0] {
+	case 'a':
+		return strings.HasPrefix(t, "article")
+	case 'b':
+		return mcHasPrefix(t, "body", "blog")
+	case 'c':
+		return strings.HasPrefix(t, "content")
+	case 'e':
+		return strings.HasPrefix(t, "entry")
+	case 'h':
+		return strings.HasPrefix(t, "hentry")
+	case 'm':
+		return strings.HasPrefix(t, "main")
+	case 'p':
+		return strings.HasPrefix(t, "post")
+	case 's':
+		return strings.HasPrefix(t, "story")
+	case 't':
+		return strings.HasPrefix(t, "text")
+	}
+	return false
+}
+
+// mcHiddenClass reports whether a class attribute names one of the common
+// "visually hidden" utility classes (text for screen readers only, which a
+// reader of the page never sees).
+func mcHiddenClass(v string) bool {
+	for len(v) > 0 {
+		// The class names, split at ASCII white space; an ASCII name can
+		// match only a name of its own length (a non-ASCII one may fold
+		// to one of another: "ſ" is an "s").
+		i, ascii := 0, true
+		for ; i < len(v); i++ {
+			c := v[i]
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
+				break
+			}
+			ascii = ascii && c < utf8.RuneSelf
+		}
+		f := v[:i]
+		v = v[min(i+1, len(v)):]
+		// Tailwind writes an !important utility with a leading '!'.
+		f = strings.TrimPrefix(f, "!")
+		if len(f) < 4 || len(f) > 18 {
+			continue
+		}
+		for _, h := range [...]string{"hidden", "sr-only", "screen-reader-text", "visually-hidden", "visuallyhidden",
+			"screenreader", "screen-reader-only", "element-invisible", "d-none", "hide"} {
+			if (!ascii || len(f) == len(h)) && strings.EqualFold(f, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mcSignature hashes an element's tag and class attribute (FNV-1a), so
+// that siblings built from one template compare equal.
+func mcSignature(c *html.Node) uint32 {
+	h := uint32(2166136261)
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint32(s[i])
+			h *= 16777619
+		}
+	}
+	mix(c.Data)
+	id := ""
+	for _, at := range c.Attr {
+		switch at.Key {
+		case "class":
+			mix("\x00")
+			mix(at.Val[:min(len(at.Val), 256)])
+			return h
+		case "id":
+			id = at.Val
+		}
+	}
+	// Without a class, an id tells the page's regions (header, content,
+	// sidebar, footer) apart.
+	if id != "" {
+		mix("\x01")
+		mix(id[:min(len(id), 256)])
+	}
+	return h
+}
+
+// mcTeaserWords is the most words of one teaser in a list of teasers.
+const mcTeaserWords = 80
+
+// markTeaserLists marks as boilerplate the repeated sibling patterns of
+// link lists: three or more sibling elements built from one template
+// (same tag and class), nearly all short (at most mcTeaserWords words)
+// and with a link, whose words are together at
+// least teaserLinkShare links. Those are lists of teasers (related
+// articles, "read more", most popular), not paragraphs of an article.
+func (w *mcWalker) markTeaserLists() {
+	type group struct {
+		parent        int32
+		sig           uint32
+		n, withLink   int
+		words, linked int32
+	}
+	// Groups are indexed by parent and signature; of[i] is the group of
+	// element i, -1 until known.
+	index := make(map[[2]uint32]int32)
+	var groups []group
+	of := make([]int32, len(w.elems))
+	for i := 1; i < len(w.elems); i++ {
+		e := &w.elems[i]
+		of[i] = -1
+		if e.parent < 0 || e.lo == e.hi {
+			continue
+		}
+		k := [2]uint32{uint32(e.parent), e.sig}
+		gi, ok := index[k]
+		if !ok {
+			gi = int32(len(groups))
+			groups = append(groups, group{parent: e.parent, sig: e.sig})
+			index[k] = gi
+		}
+		of[i] = gi
+		g := &groups[gi]
+		g.n++
+		words := w.wordPrefix[e.hi] - w.wordPrefix[e.lo]
+		linked := w.linkPrefix[e.hi] - w.linkPrefix[e.lo]
+		if linked > 0 && words <= mcTeaserWords {
+			g.withLink++
+		}
+		g.words += words
+		g.linked += linked
+	}
+	for i := 1; i < len(w.elems); i++ {
+		e := &w.elems[i]
+		gi := of[i]
+		if gi < 0 {
+			// An empty element is marked with the group of its
+			// siblings alike, as a member.
+			var ok bool
+			if gi, ok = index[[2]uint32{uint32(e.parent), e.sig}]; !ok {
+				continue
+			}
+		}
+		g := &groups[gi]
+		if g.n < 3 || 4*g.withLink < 3*g.n || float64(g.linked) < w.wt.teaserLinkShare*float64(g.words) {
+			continue
+		}
+		e.ownTeaser = true
+	}
+}
+
+// mcSmallImage reports whether img element c is an icon or emoji by its
+// declared size (width or height under 50 pixels).
+func mcSmallImage(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "width" || at.Key == "height" {
+			v := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(at.Val), "px"))
+			if n, err := strconv.Atoi(v); err == nil && n < 50 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mcCaptionClass reports whether c's class attribute names a caption: it
+// contains "caption" (also "figcaption", "img__caption") or "legend", in
+// any case.
+func mcCaptionClass(c *html.Node) bool {
+	for _, at := range c.Attr {
+		if at.Key == "class" {
+			v := at.Val[:min(len(at.Val), 256)]
+			if mcContainsFold(v, "caption") || mcContainsFold(v, "legend") {
+				return true
+			}
+			// Unicode lowercasing makes more names match ("CAPT\u0130ON"),
+			// but only in a value that is not all ASCII.
+			if mcASCII(v) {
+				return false
+			}
+			v = strings.ToLower(v)
+			return strings.Contains(v, "caption") || strings.Contains(v, "legend")
+		}
+	}
+	return false
+}
+
+// mcASCII reports whether s is all ASCII.
+func mcASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// mcIsArticleBody reports whether c is marked itemprop=articleBody.
+func mcIsArticleBody(c *html.Node) bool { return mcItemprop(c, "articleBody") }
+
+// mcItemprop reports whether one of c's microdata item properties
+// (itemprop, a space-separated list) is name.
+func mcItemprop(c *html.Node, name string) bool {
+	for _, at := range c.Attr {
+		if at.Key == "itemprop" {
+			for _, f := range strings.Fields(at.Val) {
+				if strings.EqualFold(f, name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
