@@ -19,7 +19,7 @@
 //	// For each link found on that page: its priority in the frontier.
 //	priority := s.LinkScore(score, anchorText, linkURL)
 //
-// With the root package, ask for trawl.WithMainText(true) and make the
+// With the root package, ask for trawl.WithMainText(trawl.MainText) and make the
 // calls in a trawl.WithPageScore hook (Observe on Page.MainText; the
 // crawler keeps the score in Page.Score, and the hook sets Page.Relevant
 // to Observe's verdict, which the crawler counts in Stats.Relevant) and a
