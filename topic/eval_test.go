@@ -32,7 +32,7 @@ type focus struct {
 
 func (f *focus) pageScore(p *trawl.Page) float64 {
 	score, rel := f.scorer.Observe(p.MainText)
-	p.Relevant = rel // counted in Stats.Relevant
+	p.Relevant = rel // counted in Stats.Pages.Relevant
 	f.pages.Add(1)
 	if rel {
 		f.relevant.Add(1)
@@ -196,7 +196,7 @@ func (e *evalWeb) run(t *testing.T, order string, budget int, opts ...topic.Opti
 	}
 	r.relevant = int(f.relevant.Load())
 	if got := c.Stats().Pages.Relevant; got != f.relevant.Load() {
-		t.Errorf("%s crawl: Stats.Relevant %d, the scorer judged %d pages relevant", order, got, f.relevant.Load())
+		t.Errorf("%s crawl: Stats.Pages.Relevant %d, the scorer judged %d pages relevant", order, got, f.relevant.Load())
 	}
 	return r
 }

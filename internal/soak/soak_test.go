@@ -110,10 +110,10 @@ type sample struct {
 	heapInuse              uint64        // runtime.MemStats.HeapInuse
 	goroutines             int
 	fds                    int   // open file descriptors; -1 where unknown
-	fetched                int64 // Stats.Fetched
-	queued                 int   // Stats.Queued
+	fetched                int64 // Stats.Fetch.Pages
+	queued                 int   // Stats.URLs.Queued
 	spilled                int   // of those, in the frontier's spill file (the rest are in memory)
-	accepted               int64 // URLs the frontier accepted: Stats.Discovered - Stats.DuplicateURLs
+	accepted               int64 // URLs the frontier accepted: Stats.URLs.Discovered - Stats.URLs.Duplicate
 	traps                  int64 // requests for trap URLs so far
 	beforeLimit            bool  // taken before the deadline (not during shutdown)
 }
