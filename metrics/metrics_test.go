@@ -108,7 +108,7 @@ func TestCollectorAfterCrawl(t *testing.T) {
 	// Every fetch with a response is in the histogram and by its code.
 	h := family(t, reg, "trawl_fetch_duration_seconds").GetMetric()[0].GetHistogram()
 	if got := int64(h.GetSampleCount()); got != st.Fetch.Pages {
-		t.Errorf("latency histogram holds %d fetches, Stats.Fetched %d", got, st.Fetch.Pages)
+		t.Errorf("latency histogram holds %d fetches, Stats.Fetch.Pages %d", got, st.Fetch.Pages)
 	}
 	if h.GetSampleSum() <= 0 {
 		t.Errorf("latency sum %v, want > 0", h.GetSampleSum())

@@ -76,8 +76,8 @@ func (f *focused) command() *trawlcli.Command {
 	}
 }
 
-// crawl is the focused crawler: the flags' options, the scope, and three
-// options that make it focused.
+// crawl is the focused crawler: the flags' options, the scope, and the
+// options that make it focused (main text, the page and link scores).
 func (f *focused) crawl(ctx context.Context, s *trawlcli.Session) error {
 	seeds := s.Seeds()
 	opts := append(s.Options(), // the flags: limits, politeness, stores, progress line
@@ -197,7 +197,7 @@ func (f *focused) pageScore(p *trawl.Page) float64 {
 	if t := text(p); t != "" {
 		score, rel = f.scorer.Observe(t)
 	}
-	p.Relevant = rel // the crawler counts it in Stats.Relevant
+	p.Relevant = rel // the crawler counts it in Stats.Pages.Relevant
 	n := f.pages.Add(1)
 	if rel {
 		f.relevant.Add(1)
