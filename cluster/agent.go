@@ -61,8 +61,8 @@ type Options struct {
 	VirtualNodes int
 	// MaxPages, if positive, is the crawl's page limit, counted by AddPage
 	// over all agents: Next reports the end once it is reached. Give the
-	// crawler the same limit (trawl.WithMaxPages with
-	// trawl.WithPageCounter(agent)). Default 0: none.
+	// crawler the same limit (trawl.Limits.MaxPages with
+	// trawl.WithShared(trawl.Shared{Pages: agent})). Default 0: none.
 	MaxPages int64
 	// ReadBatch is how many stream entries an agent reads at a time.
 	// Default DefaultReadBatch.

@@ -49,19 +49,21 @@ func crawlAgent(ctx context.Context, rdb redis.UniversalClient, web *crawltest.W
 	if err != nil {
 		return trawl.Stats{}, err
 	}
+	if delay == 0 {
+		delay = trawl.NoDelay
+	}
 	opts := []trawl.Option{
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithUserAgent(testAgent + "/1.0"),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
-		trawl.WithDelay(delay),
-		trawl.WithAdaptiveDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: delay, Adaptive: -1}),
 		trawl.WithWorkers(4),
-		trawl.WithFrontierFunc(a.Frontier),
-		trawl.WithSharedRobots(a.Robots()),
+		trawl.WithFrontier(a.Frontier),
+		trawl.WithShared(trawl.Shared{Robots: a.Robots()}),
 	}
 	if maxPages > 0 {
-		opts = append(opts, trawl.WithMaxPages(maxPages), trawl.WithPageCounter(a))
+		opts = append(opts, trawl.WithLimits(trawl.Limits{MaxPages: maxPages}), trawl.WithShared(trawl.Shared{Pages: a}))
 	}
 	c, err := trawl.New(opts...)
 	if err != nil {
@@ -132,10 +134,10 @@ func TestClusterInProcess(t *testing.T) {
 		if err != nil {
 			t.Errorf("agent%d: %v", i, err)
 		}
-		if stats[i].Fetched == 0 {
+		if stats[i].Fetch.Pages == 0 {
 			t.Errorf("agent%d fetched nothing", i)
 		}
-		t.Logf("agent%d fetched %d", i, stats[i].Fetched)
+		t.Logf("agent%d fetched %d", i, stats[i].Fetch.Pages)
 	}
 	checkLog(t, web, delay, true)
 }

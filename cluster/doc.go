@@ -9,9 +9,9 @@
 //	defer a.Close()
 //	c, err := trawl.New(
 //		trawl.WithSeeds(seeds...), // every agent may be given the same seeds
-//		trawl.WithFrontierFunc(a.Frontier),
-//		trawl.WithSharedRobots(a.Robots()),
-//		trawl.WithMaxPages(1e6), trawl.WithPageCounter(a),
+//		trawl.WithFrontier(a.Frontier),
+//		trawl.WithShared(trawl.Shared{Robots: a.Robots(), Pages: a}),
+//		trawl.WithLimits(trawl.Limits{MaxPages: 1e6}),
 //	)
 //	err = c.Run(ctx) // returns when the whole cluster is done
 //
@@ -76,7 +76,7 @@
 // dead agent counts as a contact that ended when the lease ran out. The
 // local frontier only orders what Redis allows; a host Redis refuses goes
 // back to wait. robots.txt responses are kept in Redis
-// (trawl.WithSharedRobots, robots.SharedFetch) for a day, five minutes
+// (trawl.Shared.Robots, robots.SharedFetch) for a day, five minutes
 // after a 5xx, so each is fetched once in the cluster (twice when the
 // agent fetching it dies before it is saved, like any URL in flight).
 //

@@ -41,9 +41,9 @@ func ExampleJoin() {
 	defer a.Close()
 	c, err := trawl.New(
 		trawl.WithSeeds("https://example.com/"),
-		trawl.WithFrontierFunc(a.Frontier),
-		trawl.WithSharedRobots(a.Robots()),
-		trawl.WithMaxPages(10_000), trawl.WithPageCounter(a),
+		trawl.WithFrontier(a.Frontier),
+		trawl.WithShared(trawl.Shared{Robots: a.Robots(), Pages: a}),
+		trawl.WithLimits(trawl.Limits{MaxPages: 10_000}),
 	)
 	if err != nil {
 		log.Fatal(err)
@@ -51,5 +51,5 @@ func ExampleJoin() {
 	if err := c.Run(ctx); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(c.Stats().Fetched, "pages fetched by this agent")
+	fmt.Println(c.Stats().Fetch.Pages, "pages fetched by this agent")
 }

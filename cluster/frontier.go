@@ -57,12 +57,12 @@ var _ frontier.Frontier = (*Frontier)(nil)
 const seenBits = 20
 
 // Frontier returns the agent's frontier, configured from opts as
-// trawl.WithFrontierFunc passes them: the local frontier.Memory takes them
+// trawl.WithFrontier passes them: the local frontier.Memory takes them
 // as they are, except that MaxDepth and MaxPerHost apply to the whole
 // crawl (checked in Redis) and one request per host is in flight in the
 // whole cluster (Politeness.HostConcurrency is 1). It may be called once
 // per agent. It returns a *Frontier as the interface so that the method
-// value a.Frontier is what trawl.WithFrontierFunc takes.
+// value a.Frontier is a trawl.FrontierFunc.
 func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},

@@ -13,7 +13,7 @@ import (
 )
 
 // Robots returns the crawl's robots.txt store in Redis, for
-// trawl.WithSharedRobots: each robots.txt response is kept under its
+// trawl.Shared.Robots: each robots.txt response is kept under its
 // host's hash tag, so the cluster fetches each robots.txt once (per TTL).
 func (a *Agent) Robots() robots.Shared { return sharedRobots{a} }
 

@@ -65,6 +65,12 @@
 //	}
 //	fmt.Println(resp.Status, resp.ContentType, len(resp.Body))
 //
+// A [Fetcher] of your own (trawl's WithFetcher) needs only Fetch. What a
+// crawler asks of a fetcher beyond that is named: [Getter] (a plain GET
+// read as a stream, which robots.txt lookups use when the fetcher has it)
+// and [IdleCloser] (closing kept-alive connections when the crawl ends);
+// [HTTP] implements both.
+//
 // # Errors
 //
 // Every error returned by Fetch is a *[Error] carrying the URL, the status

@@ -25,7 +25,7 @@ func Example() {
 	c, err := trawl.New(
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithEvents(col.Events()), // trawl.JoinEvents(col.Events(), yours) to keep your own

@@ -92,23 +92,23 @@ func New(opts *Options) *Collector {
 	gauge := func(n, help string, get func(*trawl.Stats) float64) {
 		c.gauges = append(c.gauges, statMetric{desc(n, help), get})
 	}
-	counter("pages_fetched_total", "Page fetches that got an HTTP response.", func(s *trawl.Stats) int64 { return s.Fetched })
-	counter("pages_stored_total", "Pages given to the Store without error.", func(s *trawl.Stats) int64 { return s.Stored })
-	counter("bytes_total", "Body bytes of fetched pages, after decoding.", func(s *trawl.Stats) int64 { return s.Bytes })
-	counter("not_modified_total", "304 answers to conditional requests.", func(s *trawl.Stats) int64 { return s.NotModified })
-	counter("store_errors_total", "Failed Store.Put calls.", func(s *trawl.Stats) int64 { return s.StoreErrors })
-	counter("urls_discovered_total", "URLs offered to the frontier after filters.", func(s *trawl.Stats) int64 { return s.Discovered })
-	counter("duplicate_urls_total", "Discovered URLs the frontier had already seen.", func(s *trawl.Stats) int64 { return s.DuplicateURLs })
-	counter("urls_filtered_total", "URLs rejected by a filter, the depth limit or a trap rule.", func(s *trawl.Stats) int64 { return s.Filtered })
-	counter("trap_urls_total", "URLs dropped by a spider-trap rule.", func(s *trawl.Stats) int64 { return s.TrapURLs })
-	counter("robots_denied_total", "URLs not fetched because robots.txt disallows them.", func(s *trawl.Stats) int64 { return s.RobotsDenied })
-	counter("robots_fetches_total", "robots.txt lookups that fetched.", func(s *trawl.Stats) int64 { return s.RobotsFetches })
-	counter("retries_total", "Fetches retried after a transient failure.", func(s *trawl.Stats) int64 { return s.Retries })
-	counter("redirects_total", "Redirect responses followed.", func(s *trawl.Stats) int64 { return s.Redirects })
-	counter("private_refused_total", "URLs refused because their host is on a private address.", func(s *trawl.Stats) int64 { return s.PrivateRefused })
-	gauge("queue_length", "URLs waiting in the frontier.", func(s *trawl.Stats) float64 { return float64(s.Queued) })
-	gauge("hosts_waiting", "Hosts with a back queue, ready or waiting for their next contact time.", func(s *trawl.Stats) float64 { return float64(s.HostsWaiting) })
-	gauge("max_depth", "Deepest page fetched (seeds have depth 1).", func(s *trawl.Stats) float64 { return float64(s.MaxDepth) })
+	counter("pages_fetched_total", "Page fetches that got an HTTP response.", func(s *trawl.Stats) int64 { return s.Fetch.Pages })
+	counter("pages_stored_total", "Pages given to the Store without error.", func(s *trawl.Stats) int64 { return s.Pages.Stored })
+	counter("bytes_total", "Body bytes of fetched pages, after decoding.", func(s *trawl.Stats) int64 { return s.Fetch.Bytes })
+	counter("not_modified_total", "304 answers to conditional requests.", func(s *trawl.Stats) int64 { return s.Fetch.NotModified() })
+	counter("store_errors_total", "Failed Store.Put calls.", func(s *trawl.Stats) int64 { return s.Errors.Store })
+	counter("urls_discovered_total", "URLs offered to the frontier after filters.", func(s *trawl.Stats) int64 { return s.URLs.Discovered })
+	counter("duplicate_urls_total", "Discovered URLs the frontier had already seen.", func(s *trawl.Stats) int64 { return s.URLs.Duplicate })
+	counter("urls_filtered_total", "URLs rejected by a filter, the depth limit or a trap rule.", func(s *trawl.Stats) int64 { return s.URLs.Filtered + s.URLs.Traps })
+	counter("trap_urls_total", "URLs dropped by a spider-trap rule.", func(s *trawl.Stats) int64 { return s.URLs.Traps })
+	counter("robots_denied_total", "URLs not fetched because robots.txt disallows them.", func(s *trawl.Stats) int64 { return s.Robots.Denied })
+	counter("robots_fetches_total", "robots.txt lookups that fetched.", func(s *trawl.Stats) int64 { return s.Robots.Fetches })
+	counter("retries_total", "Fetches retried after a transient failure.", func(s *trawl.Stats) int64 { return s.Fetch.Retries })
+	counter("redirects_total", "Redirect responses followed.", func(s *trawl.Stats) int64 { return s.Fetch.Redirects })
+	counter("private_refused_total", "URLs refused because their host is on a private address.", func(s *trawl.Stats) int64 { return s.Errors.Kinds["private"] })
+	gauge("queue_length", "URLs waiting in the frontier.", func(s *trawl.Stats) float64 { return float64(s.URLs.Queued) })
+	gauge("hosts_waiting", "Hosts with a back queue, ready or waiting for their next contact time.", func(s *trawl.Stats) float64 { return float64(s.URLs.HostsWaiting) })
+	gauge("max_depth", "Deepest page fetched (seeds have depth 1).", func(s *trawl.Stats) float64 { return float64(s.Fetch.MaxDepth) })
 	gauge("elapsed_seconds", "Time since the crawl started.", func(s *trawl.Stats) float64 { return s.Elapsed.Seconds() })
 	return c
 }
@@ -129,13 +129,13 @@ func (c *Collector) Events() trawl.Events {
 
 // record counts one decision.
 func (c *Collector) record(_ context.Context, d trawl.Decision) {
-	c.decisions.WithLabelValues(d.Outcome).Inc()
+	c.decisions.WithLabelValues(d.Outcome.String()).Inc()
 	switch d.Outcome {
 	case trawl.DecisionFetched:
 		c.latency.Observe(d.Duration.Seconds())
 		c.codes.WithLabelValues(strconv.Itoa(d.Status)).Inc()
 	case trawl.DecisionRobotsTxt:
-		c.robotsTxt.WithLabelValues(d.Reason).Inc()
+		c.robotsTxt.WithLabelValues(d.Reason.String()).Inc()
 	}
 }
 
@@ -176,17 +176,17 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	for _, cl := range []struct {
 		class string
 		n     int64
-	}{{"2xx", s.Status2xx}, {"3xx", s.Status3xx}, {"4xx", s.Status4xx}, {"5xx", s.Status5xx}} {
+	}{{"2xx", s.Fetch.Class(2)}, {"3xx", s.Fetch.Class(3)}, {"4xx", s.Fetch.Class(4)}, {"5xx", s.Fetch.Class(5)}} {
 		ch <- prometheus.MustNewConstMetric(c.classes, prometheus.CounterValue, float64(cl.n), cl.class)
 	}
-	kinds := make([]string, 0, len(s.ErrorKinds))
-	for k := range s.ErrorKinds {
+	kinds := make([]string, 0, len(s.Errors.Kinds))
+	for k := range s.Errors.Kinds {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
 	for _, k := range kinds {
-		ch <- prometheus.MustNewConstMetric(c.errKinds, prometheus.CounterValue, float64(s.ErrorKinds[k]), k)
+		ch <- prometheus.MustNewConstMetric(c.errKinds, prometheus.CounterValue, float64(s.Errors.Kinds[k]), k)
 	}
-	ch <- prometheus.MustNewConstMetric(c.dupPages, prometheus.CounterValue, float64(s.ExactDuplicates), "exact")
-	ch <- prometheus.MustNewConstMetric(c.dupPages, prometheus.CounterValue, float64(s.NearDuplicates), "near")
+	ch <- prometheus.MustNewConstMetric(c.dupPages, prometheus.CounterValue, float64(s.Pages.ExactDuplicates), "exact")
+	ch <- prometheus.MustNewConstMetric(c.dupPages, prometheus.CounterValue, float64(s.Pages.NearDuplicates), "near")
 }

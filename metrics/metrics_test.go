@@ -26,7 +26,7 @@ func crawl(t testing.TB, web *crawltest.Web, col *metrics.Collector, opts ...tra
 	t.Helper()
 	opts = append([]trawl.Option{
 		trawl.WithSeeds(web.Seeds()...),
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithWorkers(4),
@@ -62,9 +62,9 @@ func TestCollectorAfterCrawl(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 2, Hosts: 3, PagesPerHost: 40,
 		Faults: crawltest.Faults{ServerErrors: true, Calendar: true}})
 	col := metrics.New(nil)
-	st := crawl(t, web, col, trawl.WithMaxRetries(0),
+	st := crawl(t, web, col, trawl.WithLimits(trawl.Limits{MaxRetries: -1}),
 		trawl.WithDuplicateDetection(dedup.NewDetector(), trawl.DuplicatePolicy{}))
-	if st.Fetched == 0 || st.Errors == 0 || st.RobotsDenied == 0 || st.TrapURLs == 0 || st.ExactDuplicates == 0 {
+	if st.Fetch.Pages == 0 || st.Errors.Total() == 0 || st.Robots.Denied == 0 || st.URLs.Traps == 0 || st.Pages.ExactDuplicates == 0 {
 		t.Fatalf("the crawl should fetch, fail, meet robots.txt, traps and duplicates: %+v", st)
 	}
 
@@ -75,28 +75,28 @@ func TestCollectorAfterCrawl(t *testing.T) {
 			fmt.Fprintln(&want, l)
 		}
 	}
-	emit("trawl_pages_fetched_total", "counter", "Page fetches that got an HTTP response.", fmt.Sprint("trawl_pages_fetched_total ", st.Fetched))
-	emit("trawl_bytes_total", "counter", "Body bytes of fetched pages, after decoding.", fmt.Sprint("trawl_bytes_total ", st.Bytes))
+	emit("trawl_pages_fetched_total", "counter", "Page fetches that got an HTTP response.", fmt.Sprint("trawl_pages_fetched_total ", st.Fetch.Pages))
+	emit("trawl_bytes_total", "counter", "Body bytes of fetched pages, after decoding.", fmt.Sprint("trawl_bytes_total ", st.Fetch.Bytes))
 	emit("trawl_responses_total", "counter", "Page responses by status class.",
-		fmt.Sprintf(`trawl_responses_total{class="2xx"} %d`, st.Status2xx), fmt.Sprintf(`trawl_responses_total{class="3xx"} %d`, st.Status3xx),
-		fmt.Sprintf(`trawl_responses_total{class="4xx"} %d`, st.Status4xx), fmt.Sprintf(`trawl_responses_total{class="5xx"} %d`, st.Status5xx))
+		fmt.Sprintf(`trawl_responses_total{class="2xx"} %d`, st.Fetch.Class(2)), fmt.Sprintf(`trawl_responses_total{class="3xx"} %d`, st.Fetch.Class(3)),
+		fmt.Sprintf(`trawl_responses_total{class="4xx"} %d`, st.Fetch.Class(4)), fmt.Sprintf(`trawl_responses_total{class="5xx"} %d`, st.Fetch.Class(5)))
 	var kinds []string
 	for _, k := range []string{"connection", "robots", "status-4xx", "status-5xx", "timeout", "other", "dns", "redirect"} {
-		if n, ok := st.ErrorKinds[k]; ok {
+		if n, ok := st.Errors.Kinds[k]; ok {
 			kinds = append(kinds, fmt.Sprintf(`trawl_errors_total{kind=%q} %d`, k, n))
 		}
 	}
-	if len(kinds) != len(st.ErrorKinds) {
-		t.Fatalf("unexpected error kinds %v", st.ErrorKinds)
+	if len(kinds) != len(st.Errors.Kinds) {
+		t.Fatalf("unexpected error kinds %v", st.Errors.Kinds)
 	}
 	emit("trawl_errors_total", "counter", "URLs given up on, by error kind.", kinds...)
 	emit("trawl_queue_length", "gauge", "URLs waiting in the frontier.", "trawl_queue_length 0")
 	emit("trawl_hosts_waiting", "gauge", "Hosts with a back queue, ready or waiting for their next contact time.", "trawl_hosts_waiting 0")
-	emit("trawl_robots_denied_total", "counter", "URLs not fetched because robots.txt disallows them.", fmt.Sprint("trawl_robots_denied_total ", st.RobotsDenied))
-	emit("trawl_duplicate_urls_total", "counter", "Discovered URLs the frontier had already seen.", fmt.Sprint("trawl_duplicate_urls_total ", st.DuplicateURLs))
+	emit("trawl_robots_denied_total", "counter", "URLs not fetched because robots.txt disallows them.", fmt.Sprint("trawl_robots_denied_total ", st.Robots.Denied))
+	emit("trawl_duplicate_urls_total", "counter", "Discovered URLs the frontier had already seen.", fmt.Sprint("trawl_duplicate_urls_total ", st.URLs.Duplicate))
 	emit("trawl_duplicate_pages_total", "counter", "Pages whose main text duplicates an earlier page's, by kind.",
-		fmt.Sprintf(`trawl_duplicate_pages_total{kind="exact"} %d`, st.ExactDuplicates), fmt.Sprintf(`trawl_duplicate_pages_total{kind="near"} %d`, st.NearDuplicates))
-	emit("trawl_trap_urls_total", "counter", "URLs dropped by a spider-trap rule.", fmt.Sprint("trawl_trap_urls_total ", st.TrapURLs))
+		fmt.Sprintf(`trawl_duplicate_pages_total{kind="exact"} %d`, st.Pages.ExactDuplicates), fmt.Sprintf(`trawl_duplicate_pages_total{kind="near"} %d`, st.Pages.NearDuplicates))
+	emit("trawl_trap_urls_total", "counter", "URLs dropped by a spider-trap rule.", fmt.Sprint("trawl_trap_urls_total ", st.URLs.Traps))
 	if err := testutil.CollectAndCompare(col, strings.NewReader(want.String()),
 		"trawl_pages_fetched_total", "trawl_bytes_total", "trawl_responses_total", "trawl_errors_total", "trawl_queue_length",
 		"trawl_hosts_waiting", "trawl_robots_denied_total", "trawl_duplicate_urls_total", "trawl_duplicate_pages_total", "trawl_trap_urls_total"); err != nil {
@@ -107,8 +107,8 @@ func TestCollectorAfterCrawl(t *testing.T) {
 	reg.MustRegister(col)
 	// Every fetch with a response is in the histogram and by its code.
 	h := family(t, reg, "trawl_fetch_duration_seconds").GetMetric()[0].GetHistogram()
-	if got := int64(h.GetSampleCount()); got != st.Fetched {
-		t.Errorf("latency histogram holds %d fetches, Stats.Fetched %d", got, st.Fetched)
+	if got := int64(h.GetSampleCount()); got != st.Fetch.Pages {
+		t.Errorf("latency histogram holds %d fetches, Stats.Fetch.Pages %d", got, st.Fetch.Pages)
 	}
 	if h.GetSampleSum() <= 0 {
 		t.Errorf("latency sum %v, want > 0", h.GetSampleSum())
@@ -120,8 +120,8 @@ func TestCollectorAfterCrawl(t *testing.T) {
 			fives += m.GetCounter().GetValue()
 		}
 	}
-	if int64(byCode) != st.Fetched || int64(fives) != st.Status5xx {
-		t.Errorf("responses by code: %v in all, %v 5xx; Stats: %d, %d", byCode, fives, st.Fetched, st.Status5xx)
+	if int64(byCode) != st.Fetch.Pages || int64(fives) != st.Fetch.Class(5) {
+		t.Errorf("responses by code: %v in all, %v 5xx; Stats: %d, %d", byCode, fives, st.Fetch.Pages, st.Fetch.Class(5))
 	}
 	robotsTxt := map[string]float64{}
 	var lookups float64
@@ -131,14 +131,14 @@ func TestCollectorAfterCrawl(t *testing.T) {
 	}
 	// The web's 3 hosts serve robots.txt; the hosts off the web it links
 	// to cannot be reached.
-	if robotsTxt["parsed"] != 3 || int64(robotsTxt["disallow-all"]) != st.ErrorKinds["robots"] || int64(lookups) != st.RobotsFetches {
-		t.Errorf("robots.txt outcomes %v, want 3 parsed, %d disallow-all, %d in all", robotsTxt, st.ErrorKinds["robots"], st.RobotsFetches)
+	if robotsTxt["parsed"] != 3 || int64(robotsTxt["disallow-all"]) != st.Errors.Kinds["robots"] || int64(lookups) != st.Robots.Fetches {
+		t.Errorf("robots.txt outcomes %v, want 3 parsed, %d disallow-all, %d in all", robotsTxt, st.Errors.Kinds["robots"], st.Robots.Fetches)
 	}
 	decided := map[string]float64{}
 	for _, m := range family(t, reg, "trawl_decisions_total").GetMetric() {
 		decided[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
 	}
-	if int64(decided["queued"]) != st.Discovered-st.DuplicateURLs || int64(decided["trap"]) != st.TrapURLs || int64(decided["robots"]) != st.RobotsDenied {
+	if int64(decided["queued"]) != st.URLs.Discovered-st.URLs.Duplicate || int64(decided["trap"]) != st.URLs.Traps || int64(decided["robots"]) != st.Robots.Denied {
 		t.Errorf("decisions %v disagree with Stats %+v", decided, st)
 	}
 }
@@ -187,7 +187,7 @@ func TestCollectorScrapeDuringCrawl(t *testing.T) {
 	if !strings.Contains(last, `crawl_pages_fetched_total{job="test"}`) || !strings.Contains(last, "go_goroutines") {
 		t.Errorf("scrape lacks the crawl's or the runtime's metrics:\n%.2000s", last)
 	}
-	want := fmt.Sprintf("# HELP crawl_pages_fetched_total Page fetches that got an HTTP response.\n# TYPE crawl_pages_fetched_total counter\ncrawl_pages_fetched_total{job=\"test\"} %d\n", st.Fetched)
+	want := fmt.Sprintf("# HELP crawl_pages_fetched_total Page fetches that got an HTTP response.\n# TYPE crawl_pages_fetched_total counter\ncrawl_pages_fetched_total{job=\"test\"} %d\n", st.Fetch.Pages)
 	if err := testutil.ScrapeAndCompare(srv.URL+"/metrics", strings.NewReader(want), "crawl_pages_fetched_total"); err != nil {
 		t.Error(err)
 	}
@@ -293,7 +293,7 @@ func BenchmarkCrawl(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				opts := []trawl.Option{trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+				opts := []trawl.Option{trawl.WithSeeds(web.Seeds()...), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), trawl.WithDialContext(web.DialContext),
 					trawl.WithAllowPrivateNetworks(true), trawl.WithWorkers(8)}
 				var col *metrics.Collector
 				if on {

@@ -113,7 +113,7 @@
 // changing every 2 minutes, hourly, every 6 hours and every 2 days,
 // crawled by trawl with WithRecrawl in simulated time (testing/synctest,
 // the web served over in-memory connections), one fetch a minute at most
-// (WithDelay), freshness of the copies measured against the webs' true
+// (Politeness.Delay), freshness of the copies measured against the webs' true
 // change times and averaged after the first day; mean of three webs
 // (crawltest seeds 1 to 3):
 //
@@ -127,7 +127,7 @@
 // One web over one day is noisy (the whole gap is 0.04 and a web has
 // about 90 pages): on web 1 the schedule beat the analytic optimum, which
 // is an expectation, by chance. The crawler's own estimate of its
-// freshness (Stats.Freshness) was 0.668 to 0.714 against 0.633 to 0.699
+// freshness (Stats.Recrawl.Freshness) was 0.668 to 0.714 against 0.633 to 0.699
 // measured.
 //
 // In simulation (Simulate; TestSimulatedFreshness, 200 pages, one fetch a

@@ -171,7 +171,7 @@ func TestReportInChromium(t *testing.T) {
 			}
 		}
 	}
-	if st.Fetched == 0 {
+	if st.Fetch.Pages == 0 {
 		t.Fatal("nothing crawled")
 	}
 

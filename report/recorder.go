@@ -105,7 +105,7 @@ type Sample struct {
 	Bytes   int64
 	Stored  int64
 	Errors  int64
-	Queued  int
+	Queued  int64
 }
 
 // Add records a sample of st and keeps st as the crawl's latest figures.
@@ -118,8 +118,8 @@ func (r *Recorder) Add(st trawl.Stats) {
 	if n := len(r.samples); n > 0 && st.Elapsed < r.samples[n-1].Elapsed {
 		return
 	}
-	r.samples = append(r.samples, Sample{Elapsed: st.Elapsed, Fetched: st.Fetched, Bytes: st.Bytes,
-		Stored: st.Stored, Errors: st.Errors, Queued: st.Queued})
+	r.samples = append(r.samples, Sample{Elapsed: st.Elapsed, Fetched: st.Fetch.Pages, Bytes: st.Fetch.Bytes,
+		Stored: st.Pages.Stored, Errors: st.Errors.Total(), Queued: st.URLs.Queued})
 	if len(r.samples) > r.opts.MaxSamples {
 		// Keep the first, then every other one, and the newest.
 		kept := r.samples[:1]
@@ -188,17 +188,23 @@ func (r *Recorder) host(h string) *hostAcc {
 }
 
 // skipKey is how a decision is counted among the reasons URLs were not
-// fetched: the outcome, and the reason without a URL or message in it.
+// fetched: the outcome, and why, without a URL or message in it: the
+// filter's name, the error kind, the kind of a link not followed for its
+// kind ("kind:NAME"), else the reason.
 func skipKey(d *trawl.Decision) string {
-	reason := d.Reason
-	switch d.Outcome {
-	case trawl.DecisionDuplicateContent:
-		reason, _, _ = strings.Cut(reason, ":") // "exact:URL"
+	reason := d.Reason.String()
+	switch {
+	case d.Outcome == trawl.DecisionFiltered:
+		reason = d.Filter
+	case d.Outcome == trawl.DecisionError:
+		reason = d.ErrorKind
+	case d.Reason == trawl.ReasonKind:
+		reason = "kind:" + d.Kind.String()
 	}
 	if reason == "" {
-		return d.Outcome
+		return d.Outcome.String()
 	}
-	return d.Outcome + ": " + reason
+	return d.Outcome.String() + ": " + reason
 }
 
 func (r *Recorder) decision(_ context.Context, d trawl.Decision) {
@@ -223,15 +229,15 @@ func (r *Recorder) decision(_ context.Context, d trawl.Decision) {
 		return
 	case trawl.DecisionError:
 		r.host(hostOf(d.URL)).errors++
-		r.errKinds[d.Reason]++
+		r.errKinds[d.ErrorKind]++
 	case trawl.DecisionRobots:
 		r.host(hostOf(d.URL)).denied++
 	case trawl.DecisionRobotsTxt:
 		a := r.host(hostOf(d.URL))
-		a.robots, a.robotsStatus = d.Reason, d.Status
+		a.robots, a.robotsStatus = d.Reason.String(), d.Status
 		return
 	case trawl.DecisionTrap:
-		r.traps[d.Reason]++
+		r.traps[d.Reason.String()]++
 	case trawl.DecisionWait:
 		return // not a fate: the URL comes back
 	}
@@ -254,10 +260,11 @@ func (r *Recorder) Report(title string) *Report {
 	}
 	if r.hasLast {
 		st := r.last
-		st.ErrorKinds = maps.Clone(st.ErrorKinds)
+		st.Errors.Kinds = maps.Clone(st.Errors.Kinds)
+		st.Fetch.Codes = maps.Clone(st.Fetch.Codes)
 		rep.Stats = &st
 		// Stats counts every error, decisions or not.
-		rep.Errors = countsByValue(st.ErrorKinds, 0)
+		rep.Errors = countsByValue(st.Errors.Kinds, 0)
 	}
 	for name, a := range r.hosts {
 		h := Host{Name: name, Pages: a.pages, Bytes: a.bytes, Errors: a.errors, RobotsDenied: a.denied,

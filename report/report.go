@@ -92,12 +92,12 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		st = *r.Stats
 		n := func(v int64) string { return strconv.FormatInt(v, 10) }
 		p.Summary = []row{
-			{"pages fetched", n(st.Fetched)}, {"pages stored", n(st.Stored)}, {"body bytes", n(st.Bytes)},
-			{"URLs discovered", n(st.Discovered)}, {"duplicate URLs", n(st.DuplicateURLs)}, {"URLs filtered", n(st.Filtered)},
-			{"robots.txt denied", n(st.RobotsDenied)}, {"errors", n(st.Errors)}, {"retries", n(st.Retries)},
-			{"URLs still queued", n(int64(st.Queued))}, {"deepest page", n(int64(st.MaxDepth))},
+			{"pages fetched", n(st.Fetch.Pages)}, {"pages stored", n(st.Pages.Stored)}, {"body bytes", n(st.Fetch.Bytes)},
+			{"URLs discovered", n(st.URLs.Discovered)}, {"duplicate URLs", n(st.URLs.Duplicate)}, {"URLs filtered", n(st.URLs.Filtered + st.URLs.Traps)},
+			{"robots.txt denied", n(st.Robots.Denied)}, {"errors", n(st.Errors.Total())}, {"retries", n(st.Fetch.Retries)},
+			{"URLs still queued", n(st.URLs.Queued)}, {"deepest page", n(st.Fetch.MaxDepth)},
 			{"hosts", n(int64(r.HostsTotal))}, {"duration", st.Elapsed.Round(time.Millisecond).String()},
-			{"pages per second", trimFloat(st.PagesPerSecond)},
+			{"pages per second", trimFloat(st.Fetch.PerSecond(st.Elapsed))},
 		}
 	}
 	var status, depths, errs, dups, skipped []bar
@@ -112,12 +112,12 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	if r.Stats != nil {
 		dups = append(dups,
-			bar{label: "duplicate URLs", n: float64(st.DuplicateURLs)},
-			bar{label: "exact duplicate pages", n: float64(st.ExactDuplicates)},
-			bar{label: "near duplicate pages", n: float64(st.NearDuplicates)},
-			bar{label: "repeated pages (links not followed)", n: float64(st.RepeatPages)})
+			bar{label: "duplicate URLs", n: float64(st.URLs.Duplicate)},
+			bar{label: "exact duplicate pages", n: float64(st.Pages.ExactDuplicates)},
+			bar{label: "near duplicate pages", n: float64(st.Pages.NearDuplicates)},
+			bar{label: "repeated pages (links not followed)", n: float64(st.Pages.Repeats)})
 		if len(r.TrapRules) == 0 {
-			dups = append(dups, bar{label: "trap URLs", n: float64(st.TrapURLs), class: "c4"})
+			dups = append(dups, bar{label: "trap URLs", n: float64(st.URLs.Traps), class: "c4"})
 		}
 	}
 	for _, c := range r.TrapRules {

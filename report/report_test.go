@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/dedup"
+	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/report"
 )
 
@@ -26,11 +28,11 @@ func crawlReport(t testing.TB) (*report.Report, trawl.Stats) {
 	c, err := trawl.New(
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithFilters(trawl.SameHost(web.Seeds()...)),
-		trawl.WithDelay(5*time.Millisecond),
+		trawl.WithPoliteness(trawl.Politeness{Delay: 5 * time.Millisecond}),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithWorkers(4),
-		trawl.WithMaxRetries(0),
+		trawl.WithLimits(trawl.Limits{MaxRetries: -1}),
 		trawl.WithDuplicateDetection(dedup.NewDetector(), trawl.DuplicatePolicy{}),
 		trawl.WithEvents(rec.Events()),
 	)
@@ -66,8 +68,8 @@ func TestReportFigures(t *testing.T) {
 			t.Errorf("%s: mean delay %v, below the crawl's 5ms", h.Name, h.MeanDelay)
 		}
 	}
-	if rep.HostsTotal != 5 || pages != st.Fetched || errs != st.Errors {
-		t.Errorf("hosts %d, pages %d, errors %d; want 5 hosts, Stats %d pages, %d errors", rep.HostsTotal, pages, errs, st.Fetched, st.Errors)
+	if rep.HostsTotal != 5 || pages != st.Fetch.Pages || errs != st.Errors.Total() {
+		t.Errorf("hosts %d, pages %d, errors %d; want 5 hosts, Stats %d pages, %d errors", rep.HostsTotal, pages, errs, st.Fetch.Pages, st.Errors.Total())
 	}
 	var byCode, byDepth int64
 	for _, c := range rep.Status {
@@ -75,19 +77,19 @@ func TestReportFigures(t *testing.T) {
 	}
 	for _, c := range rep.Depths {
 		byDepth += c.N
-		if c.Value < 1 || c.Value > st.MaxDepth {
-			t.Errorf("depth %d outside 1..%d", c.Value, st.MaxDepth)
+		if c.Value < 1 || int64(c.Value) > st.Fetch.MaxDepth {
+			t.Errorf("depth %d outside 1..%d", c.Value, st.Fetch.MaxDepth)
 		}
 	}
-	if byCode != st.Fetched || byDepth != st.Fetched {
-		t.Errorf("status codes sum to %d, depths to %d; Stats.Fetched %d", byCode, byDepth, st.Fetched)
+	if byCode != st.Fetch.Pages || byDepth != st.Fetch.Pages {
+		t.Errorf("status codes sum to %d, depths to %d; Stats.Fetch.Pages %d", byCode, byDepth, st.Fetch.Pages)
 	}
 	var trapped int64
 	for _, c := range rep.TrapRules {
 		trapped += c.N
 	}
-	if trapped != st.TrapURLs || trapped == 0 {
-		t.Errorf("trap rules count %d URLs, Stats.TrapURLs %d (want equal, > 0)", trapped, st.TrapURLs)
+	if trapped != st.URLs.Traps || trapped == 0 {
+		t.Errorf("trap rules count %d URLs, Stats.URLs.Traps %d (want equal, > 0)", trapped, st.URLs.Traps)
 	}
 	if len(rep.Skipped) == 0 || len(rep.Errors) == 0 || len(rep.Samples) < 2 {
 		t.Errorf("skipped %v, errors %v, %d samples: want some of each", rep.Skipped, rep.Errors, len(rep.Samples))
@@ -102,7 +104,7 @@ func TestReportFigures(t *testing.T) {
 func TestRecorderBounds(t *testing.T) {
 	rec := report.NewRecorder(&report.Options{MaxSamples: 10, MaxHosts: 3, HostRows: 2})
 	for i := range 100 {
-		rec.Add(trawl.Stats{Elapsed: time.Duration(i) * time.Second, Fetched: int64(i)})
+		rec.Add(trawl.Stats{Elapsed: time.Duration(i) * time.Second, Fetch: trawl.FetchStats{Pages: int64(i)}})
 	}
 	ev := rec.Events()
 	for _, h := range []string{"a.test", "b.test", "c.test", "d.test", "e.test"} {
@@ -120,6 +122,51 @@ func TestRecorderBounds(t *testing.T) {
 	}
 	if rep.Hosts[0].Name != "(other hosts)" || rep.Hosts[0].Pages != 2 {
 		t.Errorf("first row %+v, want (other hosts) with 2 pages", rep.Hosts[0])
+	}
+}
+
+// Skip reasons are counted by outcome and why: the filter's name, the error
+// kind, the kind of a link not followed for its kind, else the reason; no
+// URL or message.
+func TestRecorderSkipKeys(t *testing.T) {
+	rec := report.NewRecorder(nil)
+	ev := rec.Events()
+	for _, d := range []trawl.Decision{
+		{URL: "http://a.test/1", Outcome: trawl.DecisionFiltered, Filter: "same-host"},
+		{URL: "http://a.test/2", Outcome: trawl.DecisionFiltered, Filter: "same-host"},
+		{URL: "http://a.test/3", Outcome: trawl.DecisionNotFollowed, Reason: trawl.ReasonKind, Kind: extract.Embed},
+		{URL: "http://a.test/4", Outcome: trawl.DecisionNotFollowed, Reason: trawl.ReasonRelNofollow},
+		{URL: "http://a.test/5", Outcome: trawl.DecisionDuplicateContent, Reason: trawl.ReasonExact, Of: "http://a.test/1"},
+		{URL: "http://a.test/6", Outcome: trawl.DecisionError, ErrorKind: "timeout", Error: "read: i/o timeout"},
+		{URL: "http://a.test/7", Outcome: trawl.DecisionTrap, Reason: trawl.ReasonMaxSegmentRepeats},
+		{URL: "http://a.test/8", Outcome: trawl.DecisionAborted, Error: "not today"},
+		{URL: "http://a.test/9", Outcome: trawl.DecisionWait, Reason: trawl.ReasonRetry, ErrorKind: "timeout"},
+		{URL: "http://a.test/9", Outcome: trawl.DecisionQueued},
+	} {
+		ev.OnDecision(context.Background(), d)
+	}
+	rep := rec.Report("keys")
+	got := map[string]int64{}
+	for _, c := range rep.Skipped {
+		got[c.Label] = c.N
+	}
+	want := map[string]int64{
+		"filtered: same-host":        2,
+		"not-followed: kind:embed":   1,
+		"not-followed: rel-nofollow": 1,
+		"duplicate-content: exact":   1,
+		"error: timeout":             1,
+		"trap: max-segment-repeats":  1,
+		"aborted":                    1,
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("skip reasons %v, want %v", got, want)
+	}
+	if len(rep.TrapRules) != 1 || rep.TrapRules[0] != (report.Count{Label: "max-segment-repeats", N: 1}) {
+		t.Errorf("trap rules %v", rep.TrapRules)
+	}
+	if len(rep.Errors) != 1 || rep.Errors[0] != (report.Count{Label: "timeout", N: 1}) {
+		t.Errorf("errors %v", rep.Errors)
 	}
 }
 
@@ -232,7 +279,7 @@ func BenchmarkCrawl(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				opts := []trawl.Option{trawl.WithSeeds(web.Seeds()...), trawl.WithDelay(0), trawl.WithDialContext(web.DialContext),
+				opts := []trawl.Option{trawl.WithSeeds(web.Seeds()...), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), trawl.WithDialContext(web.DialContext),
 					trawl.WithAllowPrivateNetworks(true), trawl.WithWorkers(8)}
 				var rec *report.Recorder
 				if on {

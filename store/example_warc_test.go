@@ -35,7 +35,7 @@ func ExampleNewWARC() {
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true), // crawltest serves on loopback
-		trawl.WithDelay(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithStore(w),
 	)
 	if err != nil {

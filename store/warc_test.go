@@ -53,9 +53,8 @@ func crawlToWARC(t *testing.T, web *crawltest.Web, o *store.WARCOptions, more ..
 		trawl.WithSeeds(web.Seeds()...),
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
-		trawl.WithDelay(0),
-		trawl.WithAdaptiveDelay(0),
-		trawl.WithMaxRetries(0),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay, Adaptive: -1}),
+		trawl.WithLimits(trawl.Limits{MaxRetries: -1}),
 		trawl.WithWorkers(4),
 		trawl.WithStore(w),
 	}, more...)

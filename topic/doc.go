@@ -19,11 +19,12 @@
 //	// For each link found on that page: its priority in the frontier.
 //	priority := s.LinkScore(score, anchorText, linkURL)
 //
-// With the root package, ask for trawl.WithMainText(true) and make the
-// calls in a trawl.WithPageScore hook (Observe on Page.MainText; the
-// crawler keeps the score in Page.Score, and the hook sets Page.Relevant
-// to Observe's verdict, which the crawler counts in Stats.Relevant) and a
-// WithPriority hook (LinkScore with Page.Score, Link.Text and Link.URL).
+// With the root package, ask for trawl.WithMainText(trawl.MainText) and make
+// the calls in the hooks of trawl.WithPriority: Priority.Page (Observe on
+// Page.MainText; the crawler keeps the score in Page.Score, and the hook
+// sets Page.Relevant to Observe's verdict, which the crawler counts in
+// Stats.Pages.Relevant) and Priority.Link (LinkScore with Page.Score,
+// Link.Text and Link.URL).
 // examples/focusedspider is a complete program doing this.
 //
 // # The formulas

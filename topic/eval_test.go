@@ -33,7 +33,7 @@ type focus struct {
 
 func (f *focus) pageScore(p *trawl.Page) float64 {
 	score, rel := f.scorer.Observe(p.MainText)
-	p.Relevant = rel // counted in Stats.Relevant
+	p.Relevant = rel // counted in Stats.Pages.Relevant
 	f.pages.Add(1)
 	if rel {
 		f.relevant.Add(1)
@@ -47,9 +47,8 @@ func (f *focus) priority(l *trawl.Link, p *trawl.Page) float64 {
 
 func (f *focus) options() []trawl.Option {
 	return []trawl.Option{
-		trawl.WithMainText(true),
-		trawl.WithPageScore(f.pageScore),
-		trawl.WithPriority(f.priority),
+		trawl.WithMainText(trawl.MainText),
+		trawl.WithPriority(trawl.Priority{Page: f.pageScore, Link: f.priority}),
 	}
 }
 
@@ -157,8 +156,8 @@ func (e *evalWeb) run(t *testing.T, order string, budget int, opts ...topic.Opti
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithFilters(trawl.SameHost(e.web.Seeds()...)),
 		trawl.WithWorkers(8),
-		trawl.WithDelay(0),
-		trawl.WithMaxPages(budget),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
+		trawl.WithLimits(trawl.Limits{MaxPages: budget}),
 		// Links only, as when this test was written: sitemaps would
 		// spend the budget on every host's sitemap files and list every
 		// page, which is another experiment.
@@ -168,7 +167,7 @@ func (e *evalWeb) run(t *testing.T, order string, budget int, opts ...topic.Opti
 	case orderBFS:
 	case orderInlink:
 		crawlOpts = append(crawlOpts,
-			trawl.WithPriority(func(*trawl.Link, *trawl.Page) float64 { return 0 }), trawl.WithInlinkBoost(0.01))
+			trawl.WithPriority(trawl.Priority{Link: func(*trawl.Link, *trawl.Page) float64 { return 0 }, Inlink: 0.01}))
 	case orderTopic:
 		crawlOpts = append(crawlOpts, f.options()...)
 	}
@@ -197,8 +196,8 @@ func (e *evalWeb) run(t *testing.T, order string, budget int, opts ...topic.Opti
 		}
 	}
 	r.relevant = int(f.relevant.Load())
-	if got := c.Stats().Relevant; got != f.relevant.Load() {
-		t.Errorf("%s crawl: Stats.Relevant %d, the scorer judged %d pages relevant", order, got, f.relevant.Load())
+	if got := c.Stats().Pages.Relevant; got != f.relevant.Load() {
+		t.Errorf("%s crawl: Stats.Pages.Relevant %d, the scorer judged %d pages relevant", order, got, f.relevant.Load())
 	}
 	return r
 }
@@ -296,10 +295,10 @@ func (e *evalWeb) classifierQuality(t *testing.T, budget int) (precision, recall
 	c, err := trawl.New(
 		trawl.WithSeeds(e.web.Seeds()...), trawl.WithUserAgent(testUA),
 		trawl.WithDialContext(e.web.DialContext), trawl.WithAllowPrivateNetworks(true),
-		trawl.WithFilters(trawl.SameHost(e.web.Seeds()...)), trawl.WithWorkers(8), trawl.WithDelay(0),
-		trawl.WithMaxPages(budget), trawl.WithMainText(true),
-		trawl.WithPageScore(f.pageScore), trawl.WithEvents(trawl.Events{OnPage: onPage}),
-		trawl.WithPriority(f.priority),
+		trawl.WithFilters(trawl.SameHost(e.web.Seeds()...)), trawl.WithWorkers(8), trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
+		trawl.WithLimits(trawl.Limits{MaxPages: budget}), trawl.WithMainText(trawl.MainText),
+		trawl.WithPriority(trawl.Priority{Page: f.pageScore}), trawl.WithEvents(trawl.Events{OnPage: onPage}),
+		trawl.WithPriority(trawl.Priority{Link: f.priority}),
 	)
 	if err != nil {
 		t.Fatal(err)

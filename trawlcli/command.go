@@ -237,20 +237,23 @@ func (s *Session) setup() int {
 		return 2
 	}
 
-	// -delay without -adaptive means exactly that delay: the adaptive
-	// factor is set explicitly either way, whatever the library's default.
-	adaptive := f.adaptive
+	// -delay without -adaptive means exactly that delay: the delay and the
+	// adaptive factor are set explicitly either way, whatever the
+	// library's defaults. -delay 0 means no delay, -adaptive 0 off.
+	delay, adaptive := f.delay, f.adaptive
 	if s.FlagSet("delay") && !s.FlagSet("adaptive") {
 		adaptive = 0
 	}
+	if delay == 0 {
+		delay = trawl.NoDelay
+	}
+	if adaptive == 0 {
+		adaptive = -1
+	}
 	s.opts = append(s.opts,
-		trawl.WithMaxPages(f.maxPages),
-		trawl.WithMaxDepth(f.maxDepth),
-		trawl.WithHostBudget(f.hostBudget),
+		trawl.WithLimits(trawl.Limits{MaxPages: f.maxPages, MaxDepth: f.maxDepth, HostBudget: f.hostBudget}),
 		trawl.WithWorkers(f.concurrency),
-		trawl.WithHostConcurrency(f.hostConcurrency),
-		trawl.WithDelay(f.delay),
-		trawl.WithAdaptiveDelay(adaptive),
+		trawl.WithPoliteness(trawl.Politeness{Delay: delay, HostConcurrency: f.hostConcurrency, Adaptive: adaptive}),
 	)
 	if f.allowPrivate {
 		s.opts = append(s.opts, trawl.WithAllowPrivateNetworks(true))

@@ -112,9 +112,9 @@ func TestFeature(t *testing.T) {
 	p.Features = []Feature{{
 		Flags: func(fs *flag.FlagSet) { fs.StringVar(&gotFlag, "topic", "", "topic words") },
 		Setup: func(*Session) ([]trawl.Option, error) {
-			return []trawl.Option{trawl.WithMaxPages(3)}, nil
+			return []trawl.Option{trawl.WithLimits(trawl.Limits{MaxPages: 3})}, nil
 		},
-		Summary: func(w io.Writer, st trawl.Stats) { fmt.Fprintf(w, "feature summary: %d fetched\n", st.Fetched) },
+		Summary: func(w io.Writer, st trawl.Stats) { fmt.Fprintf(w, "feature summary: %d fetched\n", st.Fetch.Pages) },
 	}}
 	var out, errOut bytes.Buffer
 	code := p.Run(context.Background(), []string{"-demo", "-topic", "cats", "-out", t.TempDir()}, &out, &errOut)

@@ -26,9 +26,11 @@
 //
 // # Flags and exit status
 //
-// Session.Options turns the common flags into trawl options. -delay D given
-// without -adaptive turns adaptive politeness off
-// (trawl.WithAdaptiveDelay(0)): the gap between two requests to a host is
+// Session.Options turns the common flags into trawl options: -max-pages,
+// -max-depth and -host-budget into trawl.Limits; -delay, -adaptive and
+// -host-concurrency into trawl.Politeness, with -delay 0 as trawl.NoDelay
+// and -adaptive 0 as off (Adaptive: -1). -delay D given without -adaptive
+// turns adaptive politeness off: the gap between two requests to a host is
 // then D, as a user who writes -delay means, not 10 × the last fetch time
 // when that is longer; -adaptive F sets the factor whatever -delay says.
 // -demo serves crawltest's synthetic web on loopback and stores its pages in

@@ -55,7 +55,7 @@ func ExampleFeature() {
 			}
 			return nil, nil
 		},
-		Summary: func(w io.Writer, st trawl.Stats) { fmt.Fprintf(w, "note: %s (%d pages)\n", note, st.Fetched) },
+		Summary: func(w io.Writer, st trawl.Stats) { fmt.Fprintf(w, "note: %s (%d pages)\n", note, st.Fetch.Pages) },
 	}
 	cmd := &trawlcli.Command{
 		Name:     "notespider",

@@ -2,9 +2,11 @@ package trawlcli
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/frontier"
 )
 
 // stateFeature is -state DIR (the frontier kept in DIR, resumed from it;
@@ -17,16 +19,28 @@ func stateFeature() Feature {
 			fs.StringVar(&spill, "spill", spillDir(), "keep most of the queue in an unnamed temporary file in `DIR` instead of in memory (breadth-first crawls without -state; empty: keep it in memory)")
 		},
 		Setup: func(*Session) ([]trawl.Option, error) {
-			var opts []trawl.Option
-			if spill != "" {
-				opts = append(opts, trawl.WithSpillDir(spill))
+			switch {
+			case state != "":
+				return []trawl.Option{withState(state)}, nil
+			case spill != "":
+				if fi, err := os.Stat(spill); err != nil || !fi.IsDir() {
+					return nil, fmt.Errorf("-spill: %s is not a directory", spill)
+				}
+				return []trawl.Option{withSpill(spill)}, nil
 			}
-			if state != "" {
-				opts = append(opts, withState(state))
-			}
-			return opts, nil
+			return nil, nil
 		},
 	}
+}
+
+// withSpill builds the default frontier with its front queues spilling to
+// a temporary file in dir (frontier.MemoryOptions.SpillDir). Best-first
+// crawls keep their queues in memory: their front queues are heaps.
+func withSpill(dir string) trawl.Option {
+	return trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+		o.SpillDir = dir
+		return frontier.NewMemory(&o), nil
+	})
 }
 
 // spillDir is -spill's default: $TMPDIR if set, else /var/tmp where it

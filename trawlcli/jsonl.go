@@ -29,11 +29,11 @@ func jsonlFeature() Feature {
 			}
 			s.AddStore(j)
 			opened = true
-			return []trawl.Option{trawl.WithMainText(true)}, nil
+			return []trawl.Option{trawl.WithMainText(trawl.MainText)}, nil
 		},
 		Summary: func(w io.Writer, st trawl.Stats) {
 			if opened {
-				fmt.Fprintf(w, "jsonl: %s (a line for each of the %d stored pages: url, title, main_text, ...)\n", path, st.Stored)
+				fmt.Fprintf(w, "jsonl: %s (a line for each of the %d stored pages: url, title, main_text, ...)\n", path, st.Pages.Stored)
 			}
 		},
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -139,22 +138,30 @@ func observeFeature() Feature {
 }
 
 // outcomes are the values of trawl.Decision.Outcome.
-var outcomes = []string{
+var outcomes = []trawl.Outcome{
 	trawl.DecisionQueued, trawl.DecisionDuplicateURL, trawl.DecisionFiltered, trawl.DecisionTrap,
 	trawl.DecisionDepth, trawl.DecisionBudget, trawl.DecisionNotFollowed, trawl.DecisionRobots,
 	trawl.DecisionLimit, trawl.DecisionWait, trawl.DecisionFetched, trawl.DecisionDuplicateContent,
-	trawl.DecisionError, trawl.DecisionSkipped, trawl.DecisionRobotsTxt,
+	trawl.DecisionError, trawl.DecisionAborted, trawl.DecisionRobotsTxt,
 }
 
 // outcomeSet parses -decisions-omit.
-func outcomeSet(list string) (map[string]bool, error) {
-	set := map[string]bool{}
+func outcomeSet(list string) (map[trawl.Outcome]bool, error) {
+	set := map[trawl.Outcome]bool{}
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
-		if !slices.Contains(outcomes, name) {
-			return nil, fmt.Errorf("-decisions-omit: unknown outcome %q (known: %s)", name, strings.Join(outcomes, ", "))
+		if name == "skipped" { // the old name of aborted: command lines written for it keep working
+			name = trawl.DecisionAborted.String()
 		}
-		set[name] = true
+		var o trawl.Outcome
+		if err := o.UnmarshalText([]byte(name)); err != nil {
+			known := make([]string, len(outcomes))
+			for i, o := range outcomes {
+				known[i] = o.String()
+			}
+			return nil, fmt.Errorf("-decisions-omit: unknown outcome %q (known: %s)", name, strings.Join(known, ", "))
+		}
+		set[o] = true
 	}
 	return set, nil
 }

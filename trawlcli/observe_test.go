@@ -76,7 +76,7 @@ func TestObserveFlags(t *testing.T) {
 	fetched := 0
 	for _, l := range lines {
 		var d trawl.Decision
-		if err := json.Unmarshal([]byte(l), &d); err != nil || d.Outcome == "" || d.URL == "" {
+		if err := json.Unmarshal([]byte(l), &d); err != nil || d.Outcome == 0 || d.URL == "" {
 			t.Fatalf("bad decision line %q: %v", l, err)
 		}
 		if d.Outcome == trawl.DecisionFetched {

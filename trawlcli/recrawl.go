@@ -60,9 +60,9 @@ func recrawlFeature() Feature {
 				return
 			}
 			fmt.Fprintf(w, "recrawl: %d revisits (%d answered 304 Not Modified), %d changes seen, %d pages scheduled, estimated freshness %.0f%%\n",
-				st.Revisits, st.NotModified, st.Changes, st.Scheduled, 100*st.Freshness)
+				st.Recrawl.Revisits, st.Fetch.NotModified(), st.Recrawl.Changes, st.Recrawl.Scheduled, 100*st.Recrawl.Freshness)
 			if head {
-				fmt.Fprintf(w, "recrawl: %d HEAD probes, %d of them saved a GET\n", st.HeadProbes, st.HeadSaved)
+				fmt.Fprintf(w, "recrawl: %d HEAD probes, %d of them saved a GET\n", st.Recrawl.HeadProbes, st.Recrawl.HeadSaved)
 			}
 		},
 	}

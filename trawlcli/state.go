@@ -15,7 +15,7 @@ import (
 // seen set, per-host next contact times, and URLs in flight (fetched
 // again). The crawler flushes and closes it when Run returns.
 func withState(dir string) trawl.Option {
-	return trawl.WithFrontierFunc(func(mo frontier.MemoryOptions) (frontier.Frontier, error) {
+	return trawl.WithFrontier(func(mo frontier.MemoryOptions) (frontier.Frontier, error) {
 		return disk.Open(dir, &disk.Options{
 			Strategy:    mo.Strategy,
 			FrontQueues: mo.FrontQueues,

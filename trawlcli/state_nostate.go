@@ -13,7 +13,7 @@ import (
 // clear error: the persistent frontier (and the embedded store it needs,
 // most of a spider's binary) is left out of such builds.
 func withState(string) trawl.Option {
-	return trawl.WithFrontierFunc(func(frontier.MemoryOptions) (frontier.Frontier, error) {
+	return trawl.WithFrontier(func(frontier.MemoryOptions) (frontier.Frontier, error) {
 		return nil, errors.New("-state: this program was built with the tag trawl_nostate, without the persistent frontier")
 	})
 }

@@ -18,7 +18,7 @@ type progressLine struct {
 
 func (l *progressLine) show(w io.Writer, s trawl.Stats) {
 	fmt.Fprintf(w, "\r\033[K%d pages  %.1f pages/s  %d queued  %d stored  %d errors  %s",
-		s.Fetched, s.PagesPerSecond, s.Queued, s.Stored, s.Errors, s.Elapsed.Round(time.Second))
+		s.Fetch.Pages, s.Fetch.PerSecond(s.Elapsed), s.URLs.Queued, s.Pages.Stored, s.Errors.Total(), s.Elapsed.Round(time.Second))
 	for _, extra := range l.extra {
 		if text := extra(); text != "" {
 			fmt.Fprintf(w, "  %s", text)
@@ -36,27 +36,27 @@ func (l *progressLine) end(w io.Writer) {
 // summary writes the crawl's common summary; out is the -out directory,
 // temporary when the -demo removes it at the end.
 func summary(w io.Writer, s trawl.Stats, out string, temporary bool) {
-	fmt.Fprintf(w, "crawled %d pages in %s (%.1f pages/s), %d bytes\n", s.Fetched, s.Elapsed.Round(time.Millisecond), s.PagesPerSecond, s.Bytes)
-	fmt.Fprintf(w, "stored %d pages; max depth %d; sizes min %d / avg %d / max %d bytes\n", s.Stored, s.MaxDepth, s.MinSize, s.AvgSize, s.MaxSize)
-	fmt.Fprintf(w, "status: %d 2xx, %d 3xx, %d 4xx, %d 5xx\n", s.Status2xx, s.Status3xx, s.Status4xx, s.Status5xx)
+	fmt.Fprintf(w, "crawled %d pages in %s (%.1f pages/s), %d bytes\n", s.Fetch.Pages, s.Elapsed.Round(time.Millisecond), s.Fetch.PerSecond(s.Elapsed), s.Fetch.Bytes)
+	fmt.Fprintf(w, "stored %d pages; max depth %d; sizes min %d / avg %d / max %d bytes\n", s.Pages.Stored, s.Fetch.MaxDepth, s.Pages.MinSize, s.Pages.AvgSize(), s.Pages.MaxSize)
+	fmt.Fprintf(w, "status: %d 2xx, %d 3xx, %d 4xx, %d 5xx\n", s.Fetch.Class(2), s.Fetch.Class(3), s.Fetch.Class(4), s.Fetch.Class(5))
 	fmt.Fprintf(w, "urls: %d discovered, %d duplicates, %d filtered, %d denied by robots.txt (%d robots.txt fetches), %d still queued\n",
-		s.Discovered, s.DuplicateURLs, s.Filtered, s.RobotsDenied, s.RobotsFetches, s.Queued)
-	if s.TrapURLs > 0 || s.RepeatPages > 0 {
-		fmt.Fprintf(w, "traps: %d URLs dropped by the trap rules, %d pages repeating an earlier page (links not followed)\n", s.TrapURLs, s.RepeatPages)
+		s.URLs.Discovered, s.URLs.Duplicate, s.URLs.Filtered+s.URLs.Traps, s.Robots.Denied, s.Robots.Fetches, s.URLs.Queued)
+	if s.URLs.Traps > 0 || s.Pages.Repeats > 0 {
+		fmt.Fprintf(w, "traps: %d URLs dropped by the trap rules, %d pages repeating an earlier page (links not followed)\n", s.URLs.Traps, s.Pages.Repeats)
 	}
-	if s.Sitemaps > 0 || s.Feeds > 0 {
-		fmt.Fprintf(w, "discovery: %d sitemaps listing %d URLs, %d feeds\n", s.Sitemaps, s.SitemapURLs, s.Feeds)
+	if s.Found.Sitemaps > 0 || s.Found.Feeds > 0 {
+		fmt.Fprintf(w, "discovery: %d sitemaps listing %d URLs, %d feeds\n", s.Found.Sitemaps, s.Found.SitemapURLs, s.Found.Feeds)
 	}
-	if s.PrivateRefused > 0 {
-		fmt.Fprintf(w, "private: %d URLs refused because their host is on a private or loopback address (-allow-private allows them)\n", s.PrivateRefused)
+	if s.Errors.Kinds["private"] > 0 {
+		fmt.Fprintf(w, "private: %d URLs refused because their host is on a private or loopback address (-allow-private allows them)\n", s.Errors.Kinds["private"])
 	}
-	if s.Errors > 0 {
+	if s.Errors.Total() > 0 {
 		var kinds []string
-		for k, v := range s.ErrorKinds {
+		for k, v := range s.Errors.Kinds {
 			kinds = append(kinds, fmt.Sprintf("%s %d", k, v))
 		}
 		slices.Sort(kinds)
-		fmt.Fprintf(w, "errors: %d (%s)\n", s.Errors, strings.Join(kinds, ", "))
+		fmt.Fprintf(w, "errors: %d (%s)\n", s.Errors.Total(), strings.Join(kinds, ", "))
 	}
 	switch {
 	case out != "" && temporary:

@@ -105,14 +105,17 @@ func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
 		return trawlcli.Exit(1, err)
 	}
 	seeds := s.Seeds()
+	// The cluster: URLs, politeness, robots.txt and the page limit (when
+	// -max-pages sets one) are shared through Redis.
+	shared := trawl.Shared{Robots: cf.a.Robots()}
+	if maxPages > 0 {
+		shared.Pages = cf.a
+	}
 	c, err := trawl.New(append(s.Options(), // the flags: limits, politeness, stores, progress line
 		trawl.WithSeeds(seeds...),
 		trawl.WithFilters(trawl.SameHost(seeds...)),
-		// The cluster: URLs, politeness, robots.txt and the page limit
-		// are shared through Redis.
-		trawl.WithFrontierFunc(cf.a.Frontier),
-		trawl.WithSharedRobots(cf.a.Robots()),
-		trawl.WithPageCounter(cf.a),
+		trawl.WithFrontier(cf.a.Frontier),
+		trawl.WithShared(shared),
 	)...)
 	if err != nil {
 		cf.a.Close()
@@ -155,8 +158,8 @@ func (cf *clusterFlags) summary(w io.Writer, _ trawl.Stats) {
 		if json.Unmarshal(all[n], &st) != nil {
 			continue
 		}
-		total += st.Fetched
-		fmt.Fprintf(w, "agent %s: %d pages\n", n, st.Fetched)
+		total += st.Fetch.Pages
+		fmt.Fprintf(w, "agent %s: %d pages\n", n, st.Fetch.Pages)
 	}
 	fmt.Fprintf(w, "cluster %q: %d agents, %d pages\n", cf.crawlName, len(names), total)
 }

@@ -76,18 +76,19 @@ func (f *focused) command() *trawlcli.Command {
 	}
 }
 
-// crawl is the focused crawler: the flags' options, the scope, and three
-// options that make it focused.
+// crawl is the focused crawler: the flags' options, the scope, and the
+// options that make it focused (main text, the page and link scores).
 func (f *focused) crawl(ctx context.Context, s *trawlcli.Session) error {
 	seeds := s.Seeds()
 	opts := append(s.Options(), // the flags: limits, politeness, stores, progress line
 		trawl.WithSeeds(seeds...),
 		trawl.WithFilters(f.scopeFilter(seeds...)),
-		trawl.WithMainText(true),         // score the article, not the navigation
-		trawl.WithPageScore(f.pageScore), // scorer.Observe: learn, score, classify; count the harvest
+		trawl.WithTrapLimits(trapLimits),
+		trawl.WithMainText(trawl.MainText),                    // score the article, not the navigation
+		trawl.WithPriority(trawl.Priority{Page: f.pageScore}), // scorer.Observe: learn, score, classify; count the harvest
 	)
 	if f.order == "topic" {
-		opts = append(opts, trawl.WithPriority(f.priority)) // scorer.LinkScore(page score, anchor, URL): best first
+		opts = append(opts, trawl.WithPriority(trawl.Priority{Link: f.priority})) // scorer.LinkScore(page score, anchor, URL): best first
 	}
 	c, err := trawl.New(opts...)
 	if err != nil {
@@ -105,14 +106,16 @@ func (f *focused) flags(fs *flag.FlagSet) {
 	fs.IntVar(&f.harvestEvery, "harvest-every", 100, "without a progress line, print the harvest rate to stderr every `N` pages (0 = only at the end)")
 }
 
-// scopeFilter returns the -scope filter. Whatever the scope, binary files,
-// repeating paths (a spider trap) and very long URLs are skipped.
+// trapLimits drop what the spider's guard filters used to: paths that
+// repeat a segment more than 3 times or have more than 12 segments, and
+// URLs over 2 KiB.
+var trapLimits = trawl.TrapLimits{MaxPathSegments: 12, MaxSegmentRepeats: 3, MaxURLLength: 2048}
+
+// scopeFilter returns the -scope filter. Whatever the scope, binary files
+// are skipped; repeating paths (a spider trap) and very long URLs are left
+// to the trap rules (trapLimits).
 func (f *focused) scopeFilter(seeds ...string) trawl.Filter {
-	guard := trawl.All(
-		trawl.SkipExtensions(trawl.BinaryExtensions()...),
-		trawl.PathRepetition(3),
-		trawl.MaxURLLength(2048),
-	)
+	guard := trawl.SkipExtensions(trawl.BinaryExtensions()...)
 	scope := f.scope
 	if scope == "" {
 		scope = "web"
@@ -194,7 +197,7 @@ func (f *focused) pageScore(p *trawl.Page) float64 {
 	if t := text(p); t != "" {
 		score, rel = f.scorer.Observe(t)
 	}
-	p.Relevant = rel // the crawler counts it in Stats.Relevant
+	p.Relevant = rel // the crawler counts it in Stats.Pages.Relevant
 	n := f.pages.Add(1)
 	if rel {
 		f.relevant.Add(1)
@@ -225,7 +228,7 @@ func (f *focused) status() string {
 
 func (f *focused) summary(w io.Writer, st trawl.Stats) {
 	rate, _, pages := f.harvest()
-	rel := st.Relevant
+	rel := st.Pages.Relevant
 	fmt.Fprintf(w, "topic: %q\n", f.desc)
 	fmt.Fprintf(w, "harvest rate: %.3f (%d relevant of %d pages fetched)\n", rate, rel, pages)
 }

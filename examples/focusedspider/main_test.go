@@ -17,11 +17,11 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	f := &focused{stderr: &errb}
 	args = append([]string{"-progress=false", "-out", t.TempDir()}, args...)
 	code = f.command().Run(context.Background(), args, &out, &errb)
-	// The summary's relevant count is the crawler's Stats.Relevant, from
+	// The summary's relevant count is the crawler's Stats.Pages.Relevant, from
 	// Page.Relevant; it must agree with the spider's own count.
 	if m := harvestLine.FindStringSubmatch(out.String()); m != nil {
 		if rel, _ := strconv.ParseInt(m[2], 10, 64); rel != f.relevant.Load() {
-			t.Errorf("Stats.Relevant %d, the scorer judged %d pages relevant", rel, f.relevant.Load())
+			t.Errorf("Stats.Pages.Relevant %d, the scorer judged %d pages relevant", rel, f.relevant.Load())
 		}
 	}
 	return code, out.String(), errb.String()

@@ -29,11 +29,11 @@ func main() {
 	c, err := trawl.New(
 		trawl.WithSeeds(site),
 		trawl.WithFilters(trawl.SameHost(site)),
-		trawl.WithHostConcurrency(4),
-		trawl.WithMainText(true),
+		trawl.WithPoliteness(trawl.Politeness{HostConcurrency: 4}),
+		trawl.WithMainText(trawl.MainText),
 		trawl.WithStore(out),
 		trawl.WithProgress(time.Second, func(s trawl.Stats) {
-			fmt.Printf("%d pages, %.1f pages/s\n", s.Stored, s.PagesPerSecond)
+			fmt.Printf("%d pages, %.1f pages/s\n", s.Pages.Stored, s.Fetch.PerSecond(s.Elapsed))
 		}),
 	)
 	if err != nil {

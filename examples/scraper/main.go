@@ -63,9 +63,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		defer web.Close()
 		seeds = web.Seeds()
 		opts = append(opts,
-			trawl.WithDialContext(web.DialContext), // the synthetic hosts
-			trawl.WithAllowPrivateNetworks(true),   // live on 127.0.0.1
-			trawl.WithDelay(0))                     // loopback only: be polite elsewhere
+			trawl.WithDialContext(web.DialContext),                       // the synthetic hosts
+			trawl.WithAllowPrivateNetworks(true),                         // live on 127.0.0.1
+			trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay})) // loopback only: be polite elsewhere
 	}
 	if len(seeds) == 0 {
 		return errors.New("give a start URL, or -demo")
@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	c, err := trawl.New(append([]trawl.Option{
 		trawl.WithSeeds(seeds...),
 		trawl.WithFilters(trawl.SameHost(seeds...)), // the scope: the start URLs' hosts
-		trawl.WithMaxPages(*maxPages),
+		trawl.WithLimits(trawl.Limits{MaxPages: *maxPages}),
 		trawl.WithItems(items), // closed when Run returns
 		trawl.WithHTML("article", func(ctx context.Context, e *trawl.Element) {
 			if err := e.Emit(Article{
@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 		}),
 		trawl.WithProgress(2*time.Second, func(st trawl.Stats) {
-			fmt.Fprintf(stdout, "%d pages, %d articles, %.1f pages/s\n", st.Fetched, st.Items, st.PagesPerSecond)
+			fmt.Fprintf(stdout, "%d pages, %d articles, %.1f pages/s\n", st.Fetch.Pages, st.Items.Emitted, st.Fetch.PerSecond(st.Elapsed))
 		}),
 	}, opts...)...)
 	if err != nil {
@@ -102,6 +102,6 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprintln(stdout, "interrupted")
 		err = nil
 	}
-	fmt.Fprintf(stdout, "%d articles in %s\n", c.Stats().Items, *out)
+	fmt.Fprintf(stdout, "%d articles in %s\n", c.Stats().Items.Emitted, *out)
 	return err
 }

@@ -32,13 +32,12 @@ func command() *trawlcli.Command {
 func crawl(ctx context.Context, s *trawlcli.Session) error {
 	c, err := trawl.New(append(s.Options(), // the flags: limits, politeness, stores, progress line
 		trawl.WithSeeds(s.Seeds()...),
-		// No scope: any http(s) URL, but no binary files, no paths that
-		// repeat a segment 3 times (a trap), no URL over 2 KiB.
-		trawl.WithFilters(
-			trawl.SkipExtensions(trawl.BinaryExtensions()...),
-			trawl.PathRepetition(3),
-			trawl.MaxURLLength(2048),
-		),
+		// No scope: any http(s) URL, but no binary files; and, as trap
+		// rules, no path that repeats a segment more than 3 times or has
+		// more than 12 segments, no URL over 2 KiB (the defaults but for
+		// the segments, 32 by default).
+		trawl.WithFilters(trawl.SkipExtensions(trawl.BinaryExtensions()...)),
+		trawl.WithTrapLimits(trawl.TrapLimits{MaxPathSegments: 12, MaxSegmentRepeats: 3, MaxURLLength: 2048}),
 	)...)
 	if err != nil {
 		return err

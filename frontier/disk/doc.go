@@ -6,14 +6,20 @@
 //
 // # Quick start
 //
-//	f, err := disk.Open("crawl.state", &disk.Options{Workers: 16})
-//	if err != nil {
-//		return err
-//	}
-//	defer f.Close()
-//	c, err := trawl.New(trawl.WithFrontier(f), trawl.WithSeeds(seeds...))
+//	c, err := trawl.New(
+//		trawl.WithSeeds(seeds...),
+//		// The crawler gives the options it would give its default
+//		// frontier, so the disk frontier behaves the same.
+//		trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+//			return disk.Open("crawl.state", &disk.Options{
+//				Strategy: o.Strategy, FrontQueues: o.FrontQueues, Workers: o.Workers,
+//				BackQueues: o.BackQueues, MaxDepth: o.MaxDepth, MaxPerHost: o.MaxPerHost,
+//				Politeness: o.Politeness,
+//			})
+//		}),
+//	)
 //	...
-//	err = c.Run(ctx) // flushes f when it returns
+//	err = c.Run(ctx) // flushes and closes the frontier when it returns
 //
 // Run the same program again with the same directory and the crawl goes on
 // where it stopped: seeds already seen are dropped, queued URLs come out in
@@ -75,7 +81,8 @@
 //   - Next writes nothing: a leased URL stays stored in its queue until
 //     Done, which is how a crash returns it.
 //   - Flush syncs; Close flushes and closes the store. trawl's Crawler calls
-//     Flush when Run returns.
+//     Flush, then Close, when Run returns (it owns the frontier its
+//     trawl.FrontierFunc returns).
 //
 // With trawl's Crawler a page is stored before Done is called for it, so a
 // crash between the two stores the page again after the restart: at most

@@ -11,7 +11,7 @@
 // a gzip bomb, wrong content types, invalid UTF-8, legacy charsets,
 // malformed HTML, unusual robots.txt answers and Crawl-delay). The crawler
 // has trawl's defaults (trap limits included) plus: 32 workers, a 5 ms
-// delay for loopback, the queue spilled to disk (WithSpillDir), a 2 s fetch
+// delay for loopback, the queue spilled to disk (frontier.MemoryOptions.SpillDir), a 2 s fetch
 // timeout, a 256 KiB body limit, an idle-connection pool of 256 (fewer than
 // the hosts, so connections are evicted and redialled all the time), and a
 // Store that counts pages and keeps none. Its frontier is the default one

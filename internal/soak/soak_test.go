@@ -110,10 +110,10 @@ type sample struct {
 	heapInuse              uint64        // runtime.MemStats.HeapInuse
 	goroutines             int
 	fds                    int   // open file descriptors; -1 where unknown
-	fetched                int64 // Stats.Fetched
-	queued                 int   // Stats.Queued
+	fetched                int64 // Stats.Fetch.Pages
+	queued                 int   // Stats.URLs.Queued
 	spilled                int   // of those, in the frontier's spill file (the rest are in memory)
-	accepted               int64 // URLs the frontier accepted: Stats.Discovered - Stats.DuplicateURLs
+	accepted               int64 // URLs the frontier accepted: Stats.URLs.Discovered - Stats.URLs.Duplicate
 	traps                  int64 // requests for trap URLs so far
 	beforeLimit            bool  // taken before the deadline (not during shutdown)
 }
@@ -217,6 +217,7 @@ func TestSoak(t *testing.T) {
 	t.Logf("baseline: %d goroutines, %d open files", baseGoroutines, baseFDs)
 
 	var front *frontier.Memory // set by New, read by the samples
+	spill := t.TempDir()       // the front queues spill here
 
 	c, err := trawl.New(
 		trawl.WithSeeds(seeds(t, web, perHost)...),
@@ -224,8 +225,7 @@ func TestSoak(t *testing.T) {
 		trawl.WithDialContext(web.DialContext),
 		trawl.WithAllowPrivateNetworks(true),
 		trawl.WithWorkers(workers),
-		trawl.WithDelay(5*time.Millisecond),
-		trawl.WithSpillDir(t.TempDir()),
+		trawl.WithPoliteness(trawl.Politeness{Delay: 5 * time.Millisecond}),
 		// The default frontier with every host in a back queue (not
 		// Mercator's three per worker) and a global rate: all hosts are
 		// crawled side by side at a steady pace, so the load is the same
@@ -236,7 +236,8 @@ func TestSoak(t *testing.T) {
 		// TRAWL_SOAK_BACKQUEUES=0 keeps the frontier's default (three
 		// per worker) instead, where that limit is not reached while
 		// more hosts than back queues have URLs.
-		trawl.WithFrontierFunc(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+		trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+			o.SpillDir = spill
 			o.BackQueues = backQueues(t)
 			o.Politeness.Rate = rate.Limit(contactRate)
 			front = frontier.NewMemory(&o)
@@ -312,8 +313,8 @@ loop:
 	}
 	t.Logf("Run returned %v after the deadline: %v", returned.Sub(deadline).Round(time.Millisecond), runErr)
 	t.Logf("fetched %d, stored %d (%d decoded from legacy charsets), queued %d, accepted %d URLs, trap URLs dropped %d, robots.txt fetches %d, retries %d, redirects %d, truncated %d, errors %v",
-		st.Fetched, stored.Load(), legacy.Load(), st.Queued, st.Discovered-st.DuplicateURLs, st.TrapURLs, st.RobotsFetches,
-		st.Retries, st.Redirects, st.Truncated, st.ErrorKinds)
+		st.Fetch.Pages, stored.Load(), legacy.Load(), st.URLs.Queued, st.URLs.Discovered-st.URLs.Duplicate, st.URLs.Traps, st.Robots.Fetches,
+		st.Fetch.Retries, st.Fetch.Redirects, st.Fetch.Truncated, st.Errors.Kinds)
 	t.Logf("requests by class: %v", requests)
 
 	// Stopping: promptly, with the context's error only, and completely.
@@ -351,8 +352,8 @@ loop:
 	// second each at the contact rate, 2 s for each trickling one), so a
 	// shorter soak (-short) checks stopping, leaks and flatness only.
 	if d >= time.Minute {
-		if minFetched := int64(minRate * d.Seconds()); st.Fetched < minFetched {
-			t.Errorf("fetched %d pages in %v, want at least %d (%d a second)", st.Fetched, d, minFetched, minRate)
+		if minFetched := int64(minRate * d.Seconds()); st.Fetch.Pages < minFetched {
+			t.Errorf("fetched %d pages in %v, want at least %d (%d a second)", st.Fetch.Pages, d, minFetched, minRate)
 		}
 		if got, want := last[len(last)-1].fetched-mid[len(mid)-1].fetched, int64(minRate*(d/3).Seconds()/2); got < want {
 			t.Errorf("fetched %d pages in the last third of the soak, want at least %d: the crawl stalled", got, want)
@@ -566,7 +567,7 @@ func pagesPerHost(d time.Duration) int {
 
 func takeSample(at time.Duration, st trawl.Stats, mem *memProbe) sample {
 	s := sample{
-		at: at, fetched: st.Fetched, queued: st.Queued, accepted: st.Discovered - st.DuplicateURLs,
+		at: at, fetched: st.Fetch.Pages, queued: int(st.URLs.Queued), accepted: st.URLs.Discovered - st.URLs.Duplicate,
 		goroutines: runtime.NumGoroutine(),
 		rss:        mem.rss, rssMin: mem.rssMin, rssMax: mem.rssMax,
 		live: mem.live, liveMin: mem.liveMin, liveMax: mem.liveMax,
