@@ -108,7 +108,7 @@ func New(opts *Options) *Collector {
 	counter("private_refused_total", "URLs refused because their host is on a private address.", func(s *trawl.Stats) int64 { return s.Errors.Kinds["private"] })
 	gauge("queue_length", "URLs waiting in the frontier.", func(s *trawl.Stats) float64 { return float64(s.URLs.Queued) })
 	gauge("hosts_waiting", "Hosts with a back queue, ready or waiting for their next contact time.", func(s *trawl.Stats) float64 { return float64(s.URLs.HostsWaiting) })
-	gauge("max_depth", "Deepest page fetched (seeds have depth 1).", func(s *trawl.Stats) float64 { return float64(s.Fetch.MaxDepth) })
+	gauge("max_depth", "Deepest page fetched (seeds have depth 1).", func(s *trawl.Stats) float64 { return float64(s.Fetch.Deepest) })
 	gauge("elapsed_seconds", "Time since the crawl started.", func(s *trawl.Stats) float64 { return s.Elapsed.Seconds() })
 	return c
 }

@@ -95,7 +95,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			{"pages fetched", n(st.Fetch.Pages)}, {"pages stored", n(st.Pages.Stored)}, {"body bytes", n(st.Fetch.Bytes)},
 			{"URLs discovered", n(st.URLs.Discovered)}, {"duplicate URLs", n(st.URLs.Duplicate)}, {"URLs filtered", n(st.URLs.Filtered + st.URLs.Traps)},
 			{"robots.txt denied", n(st.Robots.Denied)}, {"errors", n(st.Errors.Total())}, {"retries", n(st.Fetch.Retries)},
-			{"URLs still queued", n(st.URLs.Queued)}, {"deepest page", n(st.Fetch.MaxDepth)},
+			{"URLs still queued", n(st.URLs.Queued)}, {"deepest page", n(st.Fetch.Deepest)},
 			{"hosts", n(int64(r.HostsTotal))}, {"duration", st.Elapsed.Round(time.Millisecond).String()},
 			{"pages per second", trimFloat(st.Fetch.PerSecond(st.Elapsed))},
 		}

@@ -77,8 +77,8 @@ func TestReportFigures(t *testing.T) {
 	}
 	for _, c := range rep.Depths {
 		byDepth += c.N
-		if c.Value < 1 || int64(c.Value) > st.Fetch.MaxDepth {
-			t.Errorf("depth %d outside 1..%d", c.Value, st.Fetch.MaxDepth)
+		if c.Value < 1 || int64(c.Value) > st.Fetch.Deepest {
+			t.Errorf("depth %d outside 1..%d", c.Value, st.Fetch.Deepest)
 		}
 	}
 	if byCode != st.Fetch.Pages || byDepth != st.Fetch.Pages {

@@ -37,7 +37,7 @@ func (l *progressLine) end(w io.Writer) {
 // temporary when the -demo removes it at the end.
 func summary(w io.Writer, s trawl.Stats, out string, temporary bool) {
 	fmt.Fprintf(w, "crawled %d pages in %s (%.1f pages/s), %d bytes\n", s.Fetch.Pages, s.Elapsed.Round(time.Millisecond), s.Fetch.PerSecond(s.Elapsed), s.Fetch.Bytes)
-	fmt.Fprintf(w, "stored %d pages; max depth %d; sizes min %d / avg %d / max %d bytes\n", s.Pages.Stored, s.Fetch.MaxDepth, s.Pages.MinSize, s.Pages.AvgSize(), s.Pages.MaxSize)
+	fmt.Fprintf(w, "stored %d pages; max depth %d; sizes min %d / avg %d / max %d bytes\n", s.Pages.Stored, s.Fetch.Deepest, s.Pages.MinSize, s.Pages.AvgSize(), s.Pages.MaxSize)
 	fmt.Fprintf(w, "status: %d 2xx, %d 3xx, %d 4xx, %d 5xx\n", s.Fetch.Class(2), s.Fetch.Class(3), s.Fetch.Class(4), s.Fetch.Class(5))
 	fmt.Fprintf(w, "urls: %d discovered, %d duplicates, %d filtered, %d denied by robots.txt (%d robots.txt fetches), %d still queued\n",
 		s.URLs.Discovered, s.URLs.Duplicate, s.URLs.Filtered+s.URLs.Traps, s.Robots.Denied, s.Robots.Fetches, s.URLs.Queued)
