@@ -64,7 +64,7 @@ func BenchmarkCrawlSelectors(b *testing.B) {
 }
 
 // BenchmarkHostConcurrencyDelay shows how WithHostConcurrency combines with
-// WithDelay on one host: the delay spaces request starts whatever the
+// Politeness.Delay on one host: the delay spaces request starts whatever the
 // concurrency, so 4 per host with 200 ms gives about 5 pages/s, as 1 per
 // host does, not 20 (the figures in WithHostConcurrency's doc).
 func BenchmarkHostConcurrencyDelay(b *testing.B) {

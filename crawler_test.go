@@ -218,10 +218,10 @@ func TestCrawlPoliteAndComplete(t *testing.T) {
 
 	st := c.Stats()
 	if st.Fetch.Pages != int64(len(pageRequests(log))) {
-		t.Errorf("Stats.Fetched = %d, but the web served %d page requests", st.Fetch.Pages, len(pageRequests(log)))
+		t.Errorf("Stats.Fetch.Pages = %d, but the web served %d page requests", st.Fetch.Pages, len(pageRequests(log)))
 	}
 	if st.Pages.Stored != int64(len(mem.Pages())) || st.Pages.Stored == 0 {
-		t.Errorf("Stats.Stored = %d, store holds %d", st.Pages.Stored, len(mem.Pages()))
+		t.Errorf("Stats.Pages.Stored = %d, store holds %d", st.Pages.Stored, len(mem.Pages()))
 	}
 	if st.Robots.Fetches != int64(len(web.Hosts())) {
 		t.Errorf("Stats.RobotsFetches = %d, want %d", st.Robots.Fetches, len(web.Hosts()))
@@ -315,7 +315,7 @@ func TestCrawlMaxPagesExact(t *testing.T) {
 				t.Errorf("web served %d page requests, want exactly %d", got, limit)
 			}
 			if got := c.Stats().Fetch.Pages; got != int64(limit) {
-				t.Errorf("Stats.Fetched = %d, want %d", got, limit)
+				t.Errorf("Stats.Fetch.Pages = %d, want %d", got, limit)
 			}
 		})
 	}
@@ -394,7 +394,7 @@ func TestCrawlFaults(t *testing.T) {
 	st := c.Stats()
 	for _, kind := range []string{"timeout", "connection", "status-5xx", "bomb"} {
 		if st.Errors.Kinds[kind] == 0 {
-			t.Errorf("Stats.ErrorKinds[%q] = 0; want the fault counted (kinds: %v)", kind, st.Errors.Kinds)
+			t.Errorf("Stats.Errors.Kinds[%q] = 0; want the fault counted (kinds: %v)", kind, st.Errors.Kinds)
 		}
 	}
 	if st.Fetch.Truncated == 0 {
@@ -476,7 +476,7 @@ func TestCrawlCancel(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if int64(len(lines)) != stats.Pages.Stored || stats.Pages.Stored == 0 || stats.Pages.Stored > int64(pages.Load()) {
-		t.Fatalf("urls.txt has %d lines, Stats.Stored = %d, pages seen %d (want lines = stored ≤ seen)", len(lines), stats.Pages.Stored, pages.Load())
+		t.Fatalf("urls.txt has %d lines, Stats.Pages.Stored = %d, pages seen %d (want lines = stored ≤ seen)", len(lines), stats.Pages.Stored, pages.Load())
 	}
 	for i := range lines {
 		files, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("%06d.*", i+1)))

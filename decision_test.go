@@ -257,7 +257,7 @@ func TestDecisionEveryURLAccounted(t *testing.T) {
 
 	// Counts agree with Stats.
 	if got, want := int64(len(by[trawl.DecisionFetched])), st.Fetch.Pages; got != want {
-		t.Errorf("%d fetched decisions, Stats.Fetched %d", got, want)
+		t.Errorf("%d fetched decisions, Stats.Fetch.Pages %d", got, want)
 	}
 	if got, want := int64(len(by[trawl.DecisionQueued])), st.URLs.Discovered-st.URLs.Duplicate; got != want {
 		t.Errorf("%d queued decisions, Stats says %d URLs were new", got, want)
@@ -266,10 +266,10 @@ func TestDecisionEveryURLAccounted(t *testing.T) {
 		t.Errorf("%d duplicate-url decisions, Stats.DuplicateURLs %d", got, want)
 	}
 	if got, want := int64(len(by[trawl.DecisionRobots])), st.Robots.Denied; got != want || got == 0 {
-		t.Errorf("%d robots decisions, Stats.RobotsDenied %d (want equal, > 0)", got, want)
+		t.Errorf("%d robots decisions, Stats.Robots.Denied %d (want equal, > 0)", got, want)
 	}
 	if got, want := int64(len(by[trawl.DecisionTrap])), st.URLs.Traps; got != want || got == 0 {
-		t.Errorf("%d trap decisions, Stats.TrapURLs %d (want equal, > 0)", got, want)
+		t.Errorf("%d trap decisions, Stats.URLs.Traps %d (want equal, > 0)", got, want)
 	}
 	if got, want := int64(len(by[trawl.DecisionDuplicateContent])), st.Pages.ExactDuplicates+st.Pages.NearDuplicates; got != want || got == 0 {
 		t.Errorf("%d duplicate-content decisions, Stats says %d (want equal, > 0)", got, want)
@@ -433,7 +433,7 @@ func TestDecisionLimits(t *testing.T) {
 				}
 			}
 			if tt.outcome == trawl.DecisionLimit && int64(len(by[trawl.DecisionFetched])) != st.Fetch.Pages {
-				t.Errorf("%d fetched decisions, Stats.Fetched %d", len(by[trawl.DecisionFetched]), st.Fetch.Pages)
+				t.Errorf("%d fetched decisions, Stats.Fetch.Pages %d", len(by[trawl.DecisionFetched]), st.Fetch.Pages)
 			}
 		})
 	}
@@ -459,7 +459,7 @@ func TestDecisionErrorsAndRetries(t *testing.T) {
 	}
 	for k, n := range st.Errors.Kinds {
 		if kinds[k] != n {
-			t.Errorf("%d error decisions of kind %s, Stats.ErrorKinds says %d", kinds[k], k, n)
+			t.Errorf("%d error decisions of kind %s, Stats.Errors.Kinds says %d", kinds[k], k, n)
 		}
 	}
 	var retries int64

@@ -35,7 +35,7 @@ var ErrNoItemSink = errors.New("trawl: no item sink (use WithItems)")
 
 // Emit gives item to the ItemSink: from Events.OnPage, WithHTML callbacks
 // (Element.Emit does the same) or any code running while Run runs. It
-// counts the item in Stats.Items, or a failure in Stats.ItemErrors, and
+// counts the item in Stats.Items.Emitted, or a failure in Stats.Items.Errors, and
 // returns the sink's error. It is safe for concurrent use.
 func (c *Crawler) Emit(ctx context.Context, item any) error {
 	if c.cfg.items == nil {

@@ -20,7 +20,7 @@ func freshnessWebRate(h, id int) float64 {
 }
 
 // freshnessRun crawls a changing crawltest web continuously for length of
-// simulated time with policy, one fetch a minute at most (WithDelay), and
+// simulated time with policy, one fetch a minute at most (Politeness.Delay), and
 // returns the time-averaged freshness of the copies over [warmup, length]
 // (a copy is fresh from its fetch, 200 or 304, until the page's next
 // change), the number of pages, their true rates, and the fetch rate over

@@ -281,7 +281,7 @@ func TestRecrawlHeadProbeWeb(t *testing.T) {
 				}
 				if !probe {
 					if heads != 0 || st.Recrawl.HeadProbes != 0 {
-						t.Errorf("without HeadProbe: %d HEADs sent, Stats.HeadProbes %d", heads, st.Recrawl.HeadProbes)
+						t.Errorf("without HeadProbe: %d HEADs sent, Stats.Recrawl.HeadProbes %d", heads, st.Recrawl.HeadProbes)
 					}
 					return
 				}

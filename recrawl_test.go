@@ -278,7 +278,7 @@ func TestRecrawlIgnoredValidators(t *testing.T) {
 }
 
 // WithRecrawl with a frontier that cannot keep revisits fails at New;
-// WithMaxPages caps the pages scheduled without stopping the revisits.
+// Limits.MaxPages caps the pages scheduled without stopping the revisits.
 func TestRecrawlOptions(t *testing.T) {
 	if _, err := trawl.New(trawl.WithSeeds("http://site.test/"), trawl.WithRecrawl(recrawl.Policy{}),
 		trawl.WithFrontier(func(frontier.MemoryOptions) (frontier.Frontier, error) { return oneShotFrontier{}, nil })); err == nil {
@@ -296,7 +296,7 @@ func TestRecrawlOptions(t *testing.T) {
 		c.Run(ctx)
 		// Three fetches: /, /sitemap.xml (404: not scheduled), /a.
 		if n := c.Stats().Recrawl.Scheduled; n != 2 {
-			t.Errorf("Scheduled = %d with WithMaxPages(3), want 2", n)
+			t.Errorf("Scheduled = %d with Limits.MaxPages 3, want 2", n)
 		}
 		if n := len(s.hits("/b")) + len(s.hits("/c")); n != 0 {
 			t.Errorf("/b and /c fetched %d times past the page limit", n)

@@ -605,7 +605,7 @@ func TestStatusCodes(t *testing.T) {
 	}
 }
 
-// WithDelay alone turns the adaptive delay off; WithAdaptiveDelay keeps it.
+// Politeness.Delay alone turns the adaptive delay off; Politeness.Adaptive keeps it.
 // The politeness the default frontier is built with shows the rule.
 func TestDelayTurnsAdaptiveOff(t *testing.T) {
 	tests := []struct {

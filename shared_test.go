@@ -17,9 +17,9 @@ type counterFrom struct{ n atomic.Int64 }
 
 func (c *counterFrom) AddPage(context.Context) (int64, error) { return c.n.Add(1), nil }
 
-// TestWithPageCounter checks that the page limit counts with the shared
+// TestSharedPageCounter checks that the page limit counts with the shared
 // counter: 30 pages counted elsewhere leave 10 of a limit of 40.
-func TestWithPageCounter(t *testing.T) {
+func TestSharedPageCounter(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 2, Hosts: 3, PagesPerHost: 30})
 	pc := &counterFrom{}
 	pc.n.Store(30)
@@ -52,9 +52,9 @@ func (s *memShared) Save(_ context.Context, u string, b []byte, _ time.Duration)
 	return nil
 }
 
-// TestWithSharedRobots checks that a second crawler of the same web takes
+// TestSharedRobots checks that a second crawler of the same web takes
 // robots.txt from the shared store instead of fetching it.
-func TestWithSharedRobots(t *testing.T) {
+func TestSharedRobots(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 2, Hosts: 3, PagesPerHost: 10})
 	shared := &memShared{m: map[string][]byte{}}
 	robotsRequests := func() int {

@@ -31,7 +31,7 @@ func (s *spyFrontier) Done(req frontier.Request, out frontier.Outcome) error {
 }
 
 // TestCrawlSpill crawls a web with more hosts than back queues, so that
-// most of the queue waits in the front queues, with WithSpillDir: the
+// most of the queue waits in the front queues, with MemoryOptions.SpillDir: the
 // frontier gets the directory, spills, and the crawl fetches the same pages
 // in the same order as one that keeps its queue in memory, once each; the
 // file is gone when Run returns.

@@ -6,7 +6,7 @@ import "context"
 // stored page, from several goroutines at once (Put must be safe for
 // concurrent use), and Close once, after the last Put, when Run returns.
 // A Put error is logged, reported to Events.OnError and counted in
-// Stats.StoreErrors; the crawl goes on.
+// Stats.Errors.Store; the crawl goes on.
 //
 // Pages marked noindex are not stored. Implementations live in package
 // store (Dir, WARC, JSONL, CSV, Memory, Func); any type with these two

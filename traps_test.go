@@ -115,10 +115,10 @@ func TestCrawlTrapsEndByThemselves(t *testing.T) {
 	t.Logf("trap fetches %d of %d page fetches; Stats: TrapURLs %d, RepeatPages %d, Filtered %d, errors %v",
 		total, st.Fetch.Pages, st.URLs.Traps, st.Pages.Repeats, st.URLs.Filtered, st.Errors.Kinds)
 	if st.Pages.Repeats == 0 || st.URLs.Traps == 0 {
-		t.Errorf("Stats.RepeatPages = %d, Stats.TrapURLs = %d; want both counted", st.Pages.Repeats, st.URLs.Traps)
+		t.Errorf("Stats.Pages.Repeats = %d, Stats.URLs.Traps = %d; want both counted", st.Pages.Repeats, st.URLs.Traps)
 	}
 	if n := trapSkips.Load(); n != st.URLs.Traps {
-		t.Errorf("OnDecision saw %d trap decisions, Stats.TrapURLs = %d", n, st.URLs.Traps)
+		t.Errorf("OnDecision saw %d trap decisions, Stats.URLs.Traps = %d", n, st.URLs.Traps)
 	}
 	if st.Errors.Kinds["redirect"] != int64(len(web.Hosts())) {
 		t.Errorf("ErrorKinds[redirect] = %d, want one meta-refresh chain cut per host (%d)", st.Errors.Kinds["redirect"], len(web.Hosts()))
@@ -149,7 +149,7 @@ func TestCrawlTrapsUnboundedWithoutLimits(t *testing.T) {
 	}
 }
 
-// TestCrawlHopLimitDefault: without WithMaxDepth, links are followed to
+// TestCrawlHopLimitDefault: without Limits.MaxDepth, links are followed to
 // DefaultMaxDepth and no further.
 func TestCrawlHopLimitDefault(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 3, Hosts: 1, PagesPerHost: 5, Faults: crawltest.Faults{Calendar: true}})
