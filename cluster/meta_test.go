@@ -1,0 +1,108 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/cluster"
+	"github.com/trawl-dev/trawl/extract"
+)
+
+// TestClusterMetaReachesOwner checks that the metadata a URL is queued
+// with (Crawler.Enqueue with SetMeta) travels with it to the agent that
+// owns its host: each host's home page enqueues a page on every other
+// host, marked with the agent that enqueued it, and every such page must
+// arrive with its mark, some of them at the other agent.
+func TestClusterMetaReachesOwner(t *testing.T) {
+	rdb := newClient(t)
+	const hosts = 8
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<title>%s%s</title><p>page %s of %s</p>", r.Host, r.URL.Path, r.URL.Path, r.Host)
+	}))
+	t.Cleanup(srv.Close)
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}
+	var seeds []string
+	for i := range hosts {
+		seeds = append(seeds, fmt.Sprintf("http://h%d.test/", i))
+	}
+
+	type arrival struct{ by, at, url string }
+	var mu sync.Mutex
+	var arrivals []arrival
+	run := func(name string) error {
+		a, err := cluster.Join(t.Context(), rdb, &cluster.Options{Name: name, Crawl: "meta", Lease: 2 * time.Second})
+		if err != nil {
+			return err
+		}
+		var c *trawl.Crawler
+		c, err = trawl.New(
+			trawl.WithSeeds(seeds...),
+			trawl.WithUserAgent(testAgent+"/1.0"),
+			trawl.WithDialContext(dial),
+			trawl.WithAllowPrivateNetworks(true),
+			trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay, IgnoreRobots: true}),
+			trawl.WithFollow(extract.Navigation),
+			trawl.WithWorkers(2),
+			trawl.WithFrontier(a.Frontier),
+			trawl.WithEvents(trawl.Events{OnPage: func(ctx context.Context, p *trawl.Page) {
+				if p.URL.Path == "/" {
+					for i := range hosts {
+						if u := seeds[i] + "from/" + p.URL.Hostname(); !strings.HasPrefix(u, p.URL.String()) {
+							if _, err := c.Enqueue(ctx, u, trawl.SetMeta("by", name)); err != nil {
+								t.Errorf("Enqueue(%s): %v", u, err)
+							}
+						}
+					}
+					return
+				}
+				mu.Lock()
+				arrivals = append(arrivals, arrival{by: p.Meta["by"], at: name, url: p.URL.String()})
+				mu.Unlock()
+			}}),
+		)
+		if err != nil {
+			a.Close()
+			return err
+		}
+		return errorsJoin(c.Run(t.Context()), a.Close())
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Go(func() { errs[i] = run(fmt.Sprintf("agent%d", i)) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("agent%d: %v", i, err)
+		}
+	}
+	if want := hosts * (hosts - 1); len(arrivals) != want {
+		t.Errorf("%d enqueued pages fetched, want %d", len(arrivals), want)
+	}
+	crossed := 0
+	for _, a := range arrivals {
+		switch {
+		case a.by == "":
+			t.Errorf("%s arrived at %s without its metadata", a.url, a.at)
+		case a.by != a.at:
+			crossed++
+		}
+	}
+	if crossed == 0 {
+		t.Errorf("no page queued by one agent was fetched by the other: the test shows nothing (%d arrivals)", len(arrivals))
+	}
+	t.Logf("%d of %d pages crossed to the other agent with their metadata", crossed, len(arrivals))
+}
