@@ -91,10 +91,10 @@ func (c *Crawler) fetchRobots(ctx context.Context, v *visit) step {
 		}
 		// The cache answers with disallow-all (5xx, network error,
 		// timeout) or allow-all (too many redirects) meanwhile.
-		c.observe(ctx, v, step{d: Decision{URL: robotsURL, Outcome: DecisionError, ErrorKind: "robots"}, err: err})
+		v.note(Decision{URL: robotsURL, Outcome: DecisionError, ErrorKind: "robots"}, err)
 	}
 	if d, ok := hops.decision(robotsURL, err); ok {
-		c.observe(ctx, v, step{d: d})
+		v.note(d, nil)
 	}
 	if err == nil && c.follows.has(extract.Sitemap) {
 		c.offerSitemaps(ctx, u, rules.Sitemaps(), v.req.Depth+1)

@@ -313,16 +313,18 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 //
 // Each stage works on the URL's visit and returns a step: the decision it
 // made, which observe hands to the stats, the log and the Events, and
-// whether the visit ends there. The visit's outcome is what the frontier
-// is told.
+// whether the visit ends there (the cases of the switch run in order
+// until one ends it). The visit's outcome is what the frontier is told.
 func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outcome {
 	v := &visit{req: req}
-	for _, stage := range stages {
-		s := stage(c, ctx, v)
-		c.observe(ctx, v, s)
-		if s.done {
-			break
-		}
+	v.notes = v.noteBuf[:0]
+	switch {
+	case c.ended(ctx, v, c.admit(ctx, v)):
+	case c.ended(ctx, v, c.fetchURL(ctx, v)):
+	case c.ended(ctx, v, c.handle(ctx, v)):
+	case c.ended(ctx, v, c.keep(ctx, v)):
+	default:
+		c.ended(ctx, v, c.followPage(ctx, v))
 	}
 	if v.dataChanged {
 		v.out.Data = c.encodeData(v)
@@ -343,13 +345,16 @@ func (c *Crawler) encodeData(v *visit) []byte {
 	return b
 }
 
-// stages are the stages of visit, in order.
-var stages = [...]func(c *Crawler, ctx context.Context, v *visit) step{
-	(*Crawler).admit,
-	(*Crawler).fetchURL,
-	(*Crawler).handle,
-	(*Crawler).keep,
-	(*Crawler).followPage,
+// ended hands what a stage decided to the observers, the notes it made
+// on the way first, then its step, and reports whether the visit ends
+// with it.
+func (c *Crawler) ended(ctx context.Context, v *visit, s step) bool {
+	for _, n := range v.notes {
+		c.observe(ctx, v, n)
+	}
+	v.notes = v.notes[:0]
+	c.observe(ctx, v, s)
+	return s.done
 }
 
 // visit is what the crawl loop knows about one URL while it visits it.
@@ -366,6 +371,15 @@ type visit struct {
 	duplicate   bool // the page duplicates an earlier one (WithDuplicateDetection)
 	repeat      bool // the page repeats an earlier page of its host
 	out         frontier.Outcome
+	notes       []step // decisions a stage made besides its step's, in order
+	noteBuf     [2]step
+}
+
+// note records a decision a stage made on the way (a robots.txt fetch, an
+// unreadable sitemap, a fetched page that then failed), for ended to hand
+// to the observers before the stage's own step.
+func (v *visit) note(d Decision, err error) {
+	v.notes = append(v.notes, step{d: d, err: err})
 }
 
 // step is what one stage of visit decided. A zero d.Outcome means no

@@ -170,7 +170,7 @@ func (c *Crawler) readSitemap(ctx context.Context, v *visit, fromIndex bool) {
 	p := v.page
 	sm, err := feeds.ReadSitemap(bytes.NewReader(p.Body), nil)
 	if err != nil {
-		c.observe(ctx, v, step{d: failure(p.URL.String(), "sitemap", nil), err: fmt.Errorf("trawl: sitemap %s: %w", p.URL, err)})
+		v.note(failure(p.URL.String(), "sitemap", nil), fmt.Errorf("trawl: sitemap %s: %w", p.URL, err))
 	}
 	if sm == nil {
 		return
@@ -179,8 +179,8 @@ func (c *Crawler) readSitemap(ctx context.Context, v *visit, fromIndex bool) {
 		// sitemaps.org: an index lists sitemaps, not other indexes.
 		// Following them would let a site nest indexes as deep as the
 		// hop limit, 50,000 entries a level.
-		c.observe(ctx, v, step{d: failure(p.URL.String(), "sitemap", nil),
-			err: fmt.Errorf("trawl: sitemap %s: a sitemap index listed by another index; its %d entries are not followed", p.URL, len(sm.Sitemaps))})
+		v.note(failure(p.URL.String(), "sitemap", nil),
+			fmt.Errorf("trawl: sitemap %s: a sitemap index listed by another index; its %d entries are not followed", p.URL, len(sm.Sitemaps)))
 		sm.Sitemaps = nil
 	}
 	add(&c.stats.live.Found.Sitemaps, 1)
@@ -217,7 +217,7 @@ func (c *Crawler) readFeed(ctx context.Context, v *visit) {
 	p := v.page
 	f, err := feeds.ReadFeed(bytes.NewReader(p.Body), p.URL, nil)
 	if err != nil {
-		c.observe(ctx, v, step{d: failure(p.URL.String(), "feed", nil), err: fmt.Errorf("trawl: feed %s: %w", p.URL, err)})
+		v.note(failure(p.URL.String(), "feed", nil), fmt.Errorf("trawl: feed %s: %w", p.URL, err))
 	}
 	if f == nil {
 		return

@@ -35,7 +35,9 @@ func (c *Crawler) fetchURL(ctx context.Context, v *visit) step {
 		return s
 	}
 	// The fetched decision (if any) comes first, then the failure's.
-	c.observe(ctx, v, s)
+	if s.d.Outcome != 0 {
+		v.note(s.d, nil)
+	}
 	return c.fetchFailed(ctx, v, err)
 }
 

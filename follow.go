@@ -37,7 +37,7 @@ func (c *Crawler) followPage(ctx context.Context, v *visit) step {
 		add(&c.stats.live.URLs.Filtered, int64(len(p.Links)))
 		c.notFollowed(ctx, p, DecisionDepth, ReasonNone)
 	default:
-		c.follow(ctx, p)
+		c.follow(ctx, v)
 	}
 	c.log.Debug("page", "url", v.req.URL, "status", p.Status, "bytes", len(p.Body), "links", len(p.Links))
 	return step{done: true}
@@ -53,7 +53,8 @@ func (c *Crawler) beyondDepth(depth int) bool {
 // rules and the filters apply, and the frontier drops the URLs it has
 // seen. Links to the page's own URL template go in a second batch, so that
 // the template rule learns whether the page grew anything else.
-func (c *Crawler) follow(ctx context.Context, p *Page) {
+func (c *Crawler) follow(ctx context.Context, v *visit) {
+	p := v.page
 	referrer := p.URL.String()
 	guard := c.traps.lim.TemplateStreak > 0
 	var own uint64
@@ -64,7 +65,7 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 	var same []frontier.Request
 	for i := range p.Links {
 		l := &p.Links[i]
-		r, ok := c.linkRequest(ctx, p, referrer, l)
+		r, ok := c.linkRequest(ctx, v, referrer, l)
 		if !ok {
 			continue
 		}
@@ -97,7 +98,8 @@ func (c *Crawler) follow(ctx context.Context, p *Page) {
 
 // linkRequest returns the frontier request for a link of p, or false when
 // the link is not followed (its rel, its kind, too many redirects).
-func (c *Crawler) linkRequest(ctx context.Context, p *Page, referrer string, l *Link) (frontier.Request, bool) {
+func (c *Crawler) linkRequest(ctx context.Context, v *visit, referrer string, l *Link) (frontier.Request, bool) {
+	p := v.page
 	depth := p.Depth + 1
 	if !c.cfg.nofollow && l.Rel&relNofollowAny != 0 {
 		c.linkNotFollowed(ctx, referrer, depth, l, ReasonRelNofollow)
@@ -125,7 +127,7 @@ func (c *Crawler) linkRequest(ctx context.Context, p *Page, referrer string, l *
 		r.Redirects = p.redirects + 1
 		if r.Redirects > maxRedirects {
 			err := fmt.Errorf("trawl: more than %d redirects (the last by %s to %s)", maxRedirects, l.Tag, l.URL)
-			c.observe(ctx, nil, step{d: failure(referrer, "redirect", err), err: err})
+			v.note(failure(referrer, "redirect", err), err)
 			return frontier.Request{}, false
 		}
 	}

@@ -32,8 +32,7 @@ func (c *Crawler) keep(ctx context.Context, v *visit) step {
 		if p.Duplicate.Kind == dedup.Exact {
 			reason = ReasonExact
 		}
-		c.observe(ctx, v, step{d: Decision{URL: v.req.URL, Outcome: DecisionDuplicateContent, Depth: p.Depth,
-			Reason: reason, Of: p.Duplicate.Of}})
+		v.note(Decision{URL: v.req.URL, Outcome: DecisionDuplicateContent, Depth: p.Depth, Reason: reason, Of: p.Duplicate.Of}, nil)
 	}
 	if ev := c.cfg.events.OnPage; ev != nil {
 		ev(ctx, p)

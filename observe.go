@@ -7,14 +7,14 @@ import (
 
 // observe hands a stage's step to the observers: the stats, the log, and
 // the Events (OnError, OnDecision). It is the one place where a decision
-// is counted and reported; v is nil for a step that is not about the URL
-// being visited.
+// is counted and reported; visit's stages call it through ended, never
+// themselves.
 func (c *Crawler) observe(ctx context.Context, v *visit, s step) {
 	d := &s.d
 	live := &c.stats.live
 	switch d.Outcome {
 	case 0:
-		if s.err != nil && v != nil { // a store failure: no decision of its own
+		if s.err != nil { // a store failure: no decision of its own
 			c.log.Warn("store failed", "url", v.req.URL, "err", s.err)
 			c.onError(ctx, v.req.URL, s.err)
 		}
