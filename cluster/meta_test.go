@@ -41,12 +41,26 @@ func TestClusterMetaReachesOwner(t *testing.T) {
 	type arrival struct{ by, at, url string }
 	var mu sync.Mutex
 	var arrivals []arrival
-	run := func(name string) error {
-		a, err := cluster.Join(t.Context(), rdb, &cluster.Options{Name: name, Crawl: "meta", Lease: 2 * time.Second})
+	// Both agents join, and see each other, before either crawls: an
+	// agent alone owns every host.
+	agents := make([]*cluster.Agent, 2)
+	for i := range agents {
+		a, err := cluster.Join(t.Context(), rdb, &cluster.Options{Name: fmt.Sprintf("agent%d", i), Crawl: "meta", Lease: 600 * time.Millisecond})
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
+		agents[i] = a
+	}
+	for i := 0; agents[0].Ring().Len() < 2 || agents[1].Ring().Len() < 2; i++ {
+		if i == 500 {
+			t.Fatalf("the agents do not see each other after 5 s: rings %v, %v", agents[0].Ring().Agents(), agents[1].Ring().Agents())
+		}
+		time.Sleep(10 * time.Millisecond) // the next heartbeat (Lease/3) shows the other agent; no event says so
+	}
+	run := func(a *cluster.Agent) error {
+		name := a.Name()
 		var c *trawl.Crawler
+		var err error
 		c, err = trawl.New(
 			trawl.WithSeeds(seeds...),
 			trawl.WithUserAgent(testAgent+"/1.0"),
@@ -81,7 +95,7 @@ func TestClusterMetaReachesOwner(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i := range errs {
-		wg.Go(func() { errs[i] = run(fmt.Sprintf("agent%d", i)) })
+		wg.Go(func() { errs[i] = run(agents[i]) })
 	}
 	wg.Wait()
 	for i, err := range errs {

@@ -195,7 +195,10 @@ func TestClusterProcesses(t *testing.T) {
 	}
 	inFlight := func(u string) bool {
 		r := first[u]
-		return r.UserAgent == ua("a2") && r.Start.Before(killed)
+		// a2 sent it before it died (a dead process sends nothing); the
+		// server may start reading it a little after the kill, so the
+		// request's Start is no witness.
+		return r.UserAgent == ua("a2")
 	}
 	var twice []string // robots.txt included
 	for u, n := range log.Counts() {
