@@ -60,10 +60,16 @@ const seenBits = 20
 // trawl.WithFrontier passes them: the local frontier.Memory takes them
 // as they are, except that MaxDepth and MaxPerHost apply to the whole
 // crawl (checked in Redis) and one request per host is in flight in the
-// whole cluster (Politeness.HostConcurrency is 1). It may be called once
+// whole cluster: a HostConcurrency above 1 is refused with an error, which
+// trawl.New returns. It may be called once
 // per agent. It returns a *Frontier as the interface so that the method
 // value a.Frontier is a trawl.FrontierFunc.
 func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
+	if opts.Politeness.HostConcurrency > 1 {
+		// Politeness holds across the cluster one request at a time per
+		// host; more would be ignored, so it is refused.
+		return nil, fmt.Errorf("cluster: %d requests at once per host asked for; a cluster keeps one (leave Politeness.HostConcurrency at 0 or 1)", opts.Politeness.HostConcurrency)
+	}
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},
 		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits)}
