@@ -286,7 +286,10 @@ func (c *Crawler) shutdown() error {
 }
 
 // worker takes URLs from the frontier until it is exhausted or nextCtx ends.
+// It visits them one at a time, reusing one visit, so that a visit costs
+// no allocation of its own.
 func (c *Crawler) worker(ctx, nextCtx context.Context) {
+	var v visit
 	for {
 		req, err := c.front.Next(nextCtx)
 		if err != nil {
@@ -297,7 +300,7 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 			}
 			return
 		}
-		if err := c.front.Done(req, c.visit(ctx, req)); err != nil {
+		if err := c.front.Done(req, c.visit(ctx, &v, req)); err != nil {
 			c.log.Error("frontier done failed", "url", req.URL, "err", err)
 		}
 	}
@@ -315,9 +318,8 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 // made, which observe hands to the stats, the log and the Events, and
 // whether the visit ends there (the cases of the switch run in order
 // until one ends it). The visit's outcome is what the frontier is told.
-func (c *Crawler) visit(ctx context.Context, req frontier.Request) frontier.Outcome {
-	v := &visit{req: req}
-	v.notes = v.noteBuf[:0]
+func (c *Crawler) visit(ctx context.Context, v *visit, req frontier.Request) frontier.Outcome {
+	*v = visit{req: req, notes: v.notes[:0]}
 	switch {
 	case c.ended(ctx, v, c.admit(ctx, v)):
 	case c.ended(ctx, v, c.fetchURL(ctx, v)):
@@ -372,7 +374,6 @@ type visit struct {
 	repeat      bool // the page repeats an earlier page of its host
 	out         frontier.Outcome
 	notes       []step // decisions a stage made besides its step's, in order
-	noteBuf     [2]step
 }
 
 // note records a decision a stage made on the way (a robots.txt fetch, an

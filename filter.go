@@ -14,7 +14,8 @@ import (
 // Filter decides whether a discovered URL is queued. Filters see every seed
 // and every followed link, after normalization and before the frontier's
 // duplicate elimination. Allow must be safe for concurrent use and fast: it
-// runs once per extracted link.
+// runs once per extracted link. The Candidate is valid only during the call
+// (the crawler reuses it for the next link): keep a copy, not the pointer.
 type Filter interface {
 	Allow(r *Candidate) bool
 }

@@ -151,8 +151,9 @@ func (c *Crawler) linkRequest(ctx context.Context, v *visit, referrer string, l 
 // URLs were new to the frontier. It reuses reqs' backing array.
 func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 	kept := reqs[:0]
+	cand := new(Candidate) // one for the batch: a Filter sees it only during its call
 	for _, r := range reqs {
-		if d, ok := c.admissible(&r); !ok {
+		if d, ok := c.admissible(&r, cand); !ok {
 			if d.Outcome != 0 {
 				c.decide(ctx, d)
 			}
@@ -180,10 +181,10 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 	return added
 }
 
-// admissible applies the trap rules, the hop limit and the filters to r. A
-// dropped URL is counted; its decision is returned when decisions are
-// recorded.
-func (c *Crawler) admissible(r *frontier.Request) (Decision, bool) {
+// admissible applies the trap rules, the hop limit and the filters to r,
+// which the filters see as cand. A dropped URL is counted; its decision is
+// returned when decisions are recorded.
+func (c *Crawler) admissible(r *frontier.Request, cand *Candidate) (Decision, bool) {
 	decisions := c.cfg.events.OnDecision != nil
 	if rule := c.traps.shapeRule(r.URL); rule != ReasonNone {
 		add(&c.stats.live.URLs.Traps, 1)
@@ -201,13 +202,13 @@ func (c *Crawler) admissible(r *frontier.Request) (Decision, bool) {
 		add(&c.stats.live.URLs.Filtered, 1)
 		return Decision{}, false
 	}
-	cand := Candidate{URL: u, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor}
+	*cand = Candidate{URL: u, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor}
 	if len(r.Data) > 0 {
 		d, _ := decodeURLData(r.Data)
 		cand.Meta = d.meta
 	}
 	for i, f := range c.cfg.filters {
-		if !f.Allow(&cand) {
+		if !f.Allow(cand) {
 			add(&c.stats.live.URLs.Filtered, 1)
 			if !decisions {
 				return Decision{}, false
