@@ -93,12 +93,24 @@ func xmlRoot(body []byte) string {
 				return ""
 			}
 			b = b[i+3:]
-		case b[1] == '!': // DOCTYPE
-			i := bytes.IndexByte(b, '>')
-			if i < 0 {
+		case b[1] == '!': // DOCTYPE, perhaps with an internal subset [...]
+			end := bytes.IndexAny(b, "[>")
+			if end >= 0 && b[end] == '[' {
+				sub := bytes.IndexByte(b[end:], ']')
+				if sub < 0 {
+					return ""
+				}
+				end += sub
+				gt := bytes.IndexByte(b[end:], '>')
+				if gt < 0 {
+					return ""
+				}
+				end += gt
+			}
+			if end < 0 {
 				return ""
 			}
-			b = b[i+1:]
+			b = b[end+1:]
 		default:
 			name := b[1:]
 			end := bytes.IndexAny(name, " \t\r\n/>")

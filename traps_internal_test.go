@@ -174,13 +174,16 @@ func FuzzTrapGuard(f *testing.F) {
 
 func TestXMLRoot(t *testing.T) {
 	for body, want := range map[string]string{
-		"\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- c --><urlset xmlns=\"x\">": "urlset",
-		"<!DOCTYPE rss><rss version=\"2.0\">":                                 "rss",
-		"  <feed xmlns=\"http://www.w3.org/2005/Atom\">":                      "feed",
-		"<rdf:RDF xmlns:rdf=\"x\">":                                           "RDF",
-		"<html><body>":                                                        "html",
-		"plain text":                                                          "",
-		"<?xml unterminated":                                                  "",
+		"\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- c --><urlset xmlns=\"x\">":                   "urlset",
+		"<!DOCTYPE rss><rss version=\"2.0\">":                                                   "rss",
+		"<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY c \"&#169;\"> <!ENTITY x \">\">]><rss>": "rss",
+		"<!DOCTYPE feed [ <!ELEMENT feed ANY> ]>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">": "feed",
+		"<!DOCTYPE rss [ unterminated":                                                          "",
+		"  <feed xmlns=\"http://www.w3.org/2005/Atom\">":                                        "feed",
+		"<rdf:RDF xmlns:rdf=\"x\">":                                                             "RDF",
+		"<html><body>":                                                                          "html",
+		"plain text":                                                                            "",
+		"<?xml unterminated":                                                                    "",
 	} {
 		if got := xmlRoot([]byte(body)); got != want {
 			t.Errorf("xmlRoot(%q) = %q, want %q", body, got, want)
