@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/urlnorm"
 )
 
 // OutgoingRequest is a request the crawler is about to send, as the
@@ -99,27 +100,39 @@ func ProxyFromEnvironment() func(*http.Request) (*url.URL, error) {
 }
 
 // WithBasicAuth sends user and password (HTTP Basic authentication,
-// RFC 7617) with every page request to host, and to no other host: a
-// redirect to another host is a new request, which does not get them.
-// host is a host name ("docs.example.com", matched whatever the port) or
-// host:port (that port only); give it once per host. Default: none.
-func WithBasicAuth(host, user, password string) Option {
+// RFC 7617) with every page request to origin, and to nothing else. origin
+// is a scheme, a host and perhaps a port, "https://docs.example.com" or
+// "http://intranet.test:8080": RFC 7617's protection space, so the
+// credentials never go in cleartext to http:// after a redirect or a link,
+// nor to another port or host (a redirect is a new request, which does not
+// get them unless its target is the same origin). New fails for anything
+// but an http or https origin without a path. Give it once per origin.
+// Default: none.
+func WithBasicAuth(origin, user, password string) Option {
 	return func(c *config) {
-		if c.requests.auth == nil {
-			c.requests.auth = make(map[string]string)
-		}
-		c.requests.auth[strings.ToLower(host)] = "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
+		c.requests.authSpecs = append(c.requests.authSpecs, authSpec{origin: origin,
+			value: "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))})
 	}
+}
+
+// authSpec is one WithBasicAuth, checked by New.
+type authSpec struct{ origin, value string }
+
+// originKey returns u's origin as WithBasicAuth keys it: scheme://host,
+// with the port unless it is the scheme's default.
+func originKey(u *url.URL) string {
+	return strings.ToLower(u.Scheme) + "://" + urlnorm.Key(u)
 }
 
 // requestConfig is what the options above set.
 type requestConfig struct {
-	header  http.Header
-	hook    func(ctx context.Context, r *OutgoingRequest) error
-	cookies bool
-	jar     http.CookieJar // made by New when cookies is set
-	proxy   func(*http.Request) (*url.URL, error)
-	auth    map[string]string // lower-case host or host:port -> Authorization value
+	header    http.Header
+	hook      func(ctx context.Context, r *OutgoingRequest) error
+	cookies   bool
+	jar       http.CookieJar // made by New when cookies is set
+	proxy     func(*http.Request) (*url.URL, error)
+	authSpecs []authSpec        // WithBasicAuth, in order
+	auth      map[string]string // origin (originKey) -> Authorization value, made by New
 }
 
 // setupRequests prepares the request options in New.
@@ -129,7 +142,16 @@ func (c *Crawler) setupRequests() error {
 		rc.header = rc.header.Clone()
 		rc.header.Del("User-Agent")
 	}
-	rc.auth = maps.Clone(rc.auth)
+	for _, a := range rc.authSpecs {
+		u, err := url.Parse(a.origin)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+			return fmt.Errorf("trawl: WithBasicAuth(%q): give an origin such as https://docs.example.com (a scheme, a host and perhaps a port): credentials go to that origin only", a.origin)
+		}
+		if rc.auth == nil {
+			rc.auth = make(map[string]string)
+		}
+		rc.auth[originKey(u)] = a.value
+	}
 	if rc.cookies {
 		jar, err := cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
 		if err != nil {
@@ -154,15 +176,8 @@ func (c *Crawler) requestHeader(ctx context.Context, v *visit) error {
 	for k, vals := range rc.header {
 		h[k] = append([]string(nil), vals...)
 	}
-	if len(rc.auth) > 0 {
-		host := strings.ToLower(u.Host)
-		auth, ok := rc.auth[host]
-		if !ok {
-			auth, ok = rc.auth[strings.ToLower(u.Hostname())]
-		}
-		if ok {
-			h.Set("Authorization", auth)
-		}
+	if auth, ok := rc.auth[originKey(u)]; ok {
+		h.Set("Authorization", auth)
 	}
 	if rc.jar != nil {
 		if cookies := rc.jar.Cookies(u); len(cookies) > 0 {

@@ -427,8 +427,8 @@ func TestBasicAuthOnlyToItsHost(t *testing.T) {
 		http.Redirect(w, r, "http://b.test/landing", http.StatusFound)
 	}
 	s.pages["a.test:8080/"] = s.pages["b.test/"]
-	run(t, append(s.opts("http://a.test/", "http://a.test/go"), trawl.WithBasicAuth("A.test", "ann", "pw"),
-		trawl.WithBasicAuth("b.test:81", "bob", "x"))...)
+	run(t, append(s.opts("http://a.test/", "http://a.test/go"), trawl.WithBasicAuth("http://A.test:80", "ann", "pw"),
+		trawl.WithBasicAuth("http://b.test:81", "bob", "x"), trawl.WithBasicAuth("https://b.test", "eve", "y"))...)
 	for _, hp := range []string{"a.test/", "a.test/page", "a.test/go"} {
 		reqs := s.requests(hp)
 		if len(reqs) != 1 {
@@ -443,13 +443,23 @@ func TestBasicAuthOnlyToItsHost(t *testing.T) {
 		if len(reqs) != 1 {
 			t.Fatalf("%s fetched %d times", hp, len(reqs))
 		}
-		if h := reqs[0].Header.Get("Authorization"); h != "" && hp != "a.test:8080/" {
+		// http://a.test:8080 is another origin than http://a.test, and
+		// https://b.test than http://b.test (RFC 7617's protection space).
+		if h := reqs[0].Header.Get("Authorization"); h != "" {
 			t.Errorf("%s got Authorization %q", hp, h)
 		}
 	}
-	// "A.test" names the host whatever the port: a.test:8080 gets ann.
-	if u, _, _ := s.requests("a.test:8080/")[0].BasicAuth(); u != "ann" {
-		t.Errorf("a.test:8080 basic auth user = %q, want ann", u)
+}
+
+func TestBasicAuthNeedsAnOrigin(t *testing.T) {
+	for _, bad := range []string{"a.test", "a.test:443", "ftp://a.test", "https://a.test/path", "https://"} {
+		_, err := trawl.New(trawl.WithSeeds("http://a.test/"), trawl.WithBasicAuth(bad, "u", "p"))
+		if err == nil || !strings.Contains(err.Error(), "origin") {
+			t.Errorf("WithBasicAuth(%q): New error = %v, want one asking for an origin", bad, err)
+		}
+	}
+	if _, err := trawl.New(trawl.WithSeeds("http://a.test/"), trawl.WithBasicAuth("https://a.test:8443/", "u", "p")); err != nil {
+		t.Errorf("WithBasicAuth with an origin and a trailing slash: %v", err)
 	}
 }
 
