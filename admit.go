@@ -64,9 +64,23 @@ func (c *Crawler) admitRobots(ctx context.Context, v *visit) step {
 	if !rules.Allowed(c.botName, v.req.URL) {
 		v.out = outcomeNoContact(v.crawlDelay)
 		c.rc.disallowed(v, &v.out)
-		return end(Decision{URL: v.req.URL, Outcome: DecisionRobots, Depth: v.req.Depth}, nil)
+		return c.denied(v, rules)
 	}
 	return step{}
+}
+
+// denied ends the visit of a URL robots.txt does not allow: a denial when
+// the host's robots.txt says so, a failure (kind "robots-unreachable")
+// when robots.txt could not be fetched and RFC 9309 has the crawler hold
+// back from the whole host, so that a dead server is not reported as one
+// that forbids crawling.
+func (c *Crawler) denied(v *visit, rules *robots.Rules) step {
+	if rules.Unreachable() {
+		err := fmt.Errorf("trawl: %s not fetched: the host's robots.txt is unreachable (a server or network error), "+
+			"which forbids the whole host for a while (RFC 9309): %w", v.req.URL, robots.ErrUnreachable)
+		return end(Decision{URL: v.req.URL, Outcome: DecisionError, ErrorKind: "robots-unreachable", Depth: v.req.Depth}, err)
+	}
+	return end(Decision{URL: v.req.URL, Outcome: DecisionRobots, Depth: v.req.Depth}, nil)
 }
 
 // fetchRobots fetches the robots.txt of the URL's host (once per host and
@@ -107,7 +121,7 @@ func (c *Crawler) fetchRobots(ctx context.Context, v *visit) step {
 	if !rules.Allowed(c.botName, v.req.URL) {
 		v.out.Requeue = false
 		c.rc.disallowed(v, &v.out)
-		return end(Decision{URL: v.req.URL, Outcome: DecisionRobots, Depth: v.req.Depth}, nil)
+		return c.denied(v, rules)
 	}
 	return end(Decision{URL: v.req.URL, Outcome: DecisionWait, Reason: ReasonRobotsContact, Depth: v.req.Depth}, nil)
 }

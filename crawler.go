@@ -31,24 +31,25 @@ const maxRedirects = 10
 // Crawler crawls the web from its seeds. Build one with New and call Run
 // once. Stats may be called at any time, from any goroutine.
 type Crawler struct {
-	cfg      config
-	front    frontier.Frontier
-	fetcher  fetch.Fetcher
-	robots   *robots.Cache // nil when robots.txt is ignored
-	norm     *urlnorm.Normalizer
-	botName  string
-	log      *slog.Logger
-	seeds    []frontier.Request
-	stats    stats
-	reserved atomic.Int64 // page fetches begun, for Limits.MaxPages
-	ran      atomic.Bool
-	stop     context.CancelFunc    // stops handing out URLs once a limit is reached
-	frontErr atomic.Pointer[error] // first error from the frontier's Next, which ends the crawl
-	traps    *trapGuard
-	follows  kindSet          // the kinds of reference followed
-	xopts    *extract.Options // read-only options for every extract call
-	rc       *recrawler       // nil for a one-shot crawl (recrawl.go)
-	private  privateHosts     // hosts found on private addresses (admit.go)
+	cfg       config
+	front     frontier.Frontier
+	fetcher   fetch.Fetcher
+	robots    *robots.Cache // nil when robots.txt is ignored
+	norm      *urlnorm.Normalizer
+	botName   string
+	log       *slog.Logger
+	seeds     []frontier.Request
+	stats     stats
+	reserved  atomic.Int64 // page fetches begun, for Limits.MaxPages
+	ran       atomic.Bool
+	stop      context.CancelFunc    // stops handing out URLs once a limit is reached
+	frontErr  atomic.Pointer[error] // first error from the frontier's Next, which ends the crawl
+	traps     *trapGuard
+	follows   kindSet          // the kinds of reference followed
+	xopts     *extract.Options // read-only options for every extract call
+	rc        *recrawler       // nil for a one-shot crawl (recrawl.go)
+	private   privateHosts     // hosts found on private addresses (admit.go)
+	seedFails seedFailures     // the seeds that failed, for Run's error
 
 	html          []htmlCallback // WithHTML callbacks, compiled
 	sels          selectors      // selectors compiled by Element methods
@@ -75,11 +76,16 @@ func New(opts ...Option) (*Crawler, error) {
 	c.traps = newTrapGuard(cfg.traps)
 	c.follows = followed(&cfg)
 	c.xopts = &extract.Options{Normalizer: c.norm, BotName: c.botName}
+	c.seedFails.failed = make(map[string]error)
 	for _, s := range cfg.seeds {
 		n, err := c.norm.Normalize(strings.TrimSpace(s))
 		if err != nil {
 			return nil, fmt.Errorf("trawl: seed %q: %w", s, err)
 		}
+		if _, dup := c.seedFails.failed[n]; dup {
+			continue // 127.0.0.1 and 127.1: one seed
+		}
+		c.seedFails.failed[n] = nil
 		c.seeds = append(c.seeds, frontier.Request{URL: n, Depth: 1})
 	}
 	for _, setup := range []func() error{c.compileHTML, c.setupRequests, c.setupFetcher, c.setupFrontier} {
@@ -253,11 +259,7 @@ func (c *Crawler) shutdown() error {
 	if ferr := c.frontErr.Load(); ferr != nil {
 		err = fmt.Errorf("trawl: frontier: %w", *ferr)
 	}
-	if n := c.private.seeds.Load(); n > 0 && n >= int64(len(c.seeds)) && atomic.LoadInt64(&c.stats.live.Fetch.Pages) == 0 {
-		err = errors.Join(err, fmt.Errorf("trawl: every seed (%d) is on a private or loopback network address, which "+
-			"is refused by default: allow it with WithAllowPrivateNetworks(true) (-allow-private in the example spiders): %w",
-			len(c.seeds), fetch.ErrPrivateAddress))
-	}
+	err = errors.Join(err, c.seedFails.err(len(c.seeds), c.private.seeds.Load()))
 	if c.cfg.store != nil {
 		if cerr := c.cfg.store.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))
@@ -283,6 +285,50 @@ func (c *Crawler) shutdown() error {
 		f.CloseIdleConnections()
 	}
 	return err
+}
+
+// seedFailures records which seeds failed for good (a DecisionError about
+// the seed itself), so that a crawl none of whose seeds could be fetched
+// fails instead of ending as if the web were empty. Its map holds one
+// entry per seed, made by New; it is safe for concurrent use.
+type seedFailures struct {
+	mu     sync.Mutex
+	failed map[string]error // seed URL -> its error, nil while it has none
+	n      int              // seeds with an error
+	first  error
+}
+
+// fail records the failure of rawURL if it is a seed.
+func (s *seedFailures) fail(rawURL string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if prev, seed := s.failed[rawURL]; !seed || prev != nil {
+		return
+	}
+	if err == nil {
+		err = errors.New("failed")
+	}
+	s.failed[rawURL] = err
+	s.n++
+	if s.first == nil {
+		s.first = fmt.Errorf("%s: %w", rawURL, err)
+	}
+}
+
+// err returns Run's error when every one of the seeds failed: one that
+// names WithAllowPrivateNetworks when they were all refused as private.
+func (s *seedFailures) err(seeds int, private int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case seeds == 0 || s.n < seeds:
+		return nil
+	case private >= int64(seeds):
+		return fmt.Errorf("trawl: every seed (%d) is on a private or loopback network address, which "+
+			"is refused by default: allow it with WithAllowPrivateNetworks(true) (-allow-private in the example spiders): %w",
+			seeds, fetch.ErrPrivateAddress)
+	}
+	return fmt.Errorf("trawl: every seed (%d) failed, so the crawl found nothing; the first: %w", seeds, s.first)
 }
 
 // worker takes URLs from the frontier until it is exhausted or nextCtx ends.

@@ -21,6 +21,7 @@ func (c *Crawler) observe(ctx context.Context, v *visit, s step) {
 		return
 	case DecisionError:
 		c.stats.errorKind(d.ErrorKind)
+		c.seedFails.fail(d.URL, s.err)
 		c.log.Warn("fetch failed", "url", d.URL, "kind", d.ErrorKind, "err", s.err)
 		c.onError(ctx, d.URL, s.err)
 	case DecisionAborted:

@@ -368,7 +368,9 @@ func (c *Cache) load(ctx context.Context, key string, robotsURL *url.URL) result
 func (c *Cache) get(ctx context.Context, robotsURL *url.URL) (rules *Rules, unreachable bool, err error) {
 	u := robotsURL
 	fail := func(status int, cause error) (*Rules, bool, error) {
-		return DisallowAll(), true, &FetchError{URL: u.String(), StatusCode: status, Err: cause}
+		r := DisallowAll()
+		r.unreachable = true
+		return r, true, &FetchError{URL: u.String(), StatusCode: status, Err: cause}
 	}
 	for redirects := 0; ; redirects++ {
 		h := c.hop(ctx, u)

@@ -207,6 +207,12 @@ func TestCacheStatus(t *testing.T) {
 			s.handle("http://a.test/robots.txt", tt.handler)
 			c := NewCache(s.fetch, &CacheOptions{TTL: ttl, ErrorTTL: errTTL, Now: clk.Now})
 			r := checkRules(t, c, "http://a.test/", "/x", tt.wantAllowed, tt.wantErr)
+			if r.Unreachable() != errors.Is(tt.wantErr, ErrUnreachable) {
+				t.Errorf("Unreachable() = %v, want %v", r.Unreachable(), errors.Is(tt.wantErr, ErrUnreachable))
+			}
+			if cached, _ := c.Peek(mustURL(t, "http://a.test/")); cached.Unreachable() != r.Unreachable() {
+				t.Errorf("Peek's rules: Unreachable() = %v, want %v", cached.Unreachable(), r.Unreachable())
+			}
 			if !r.Allowed("trawl", "/robots.txt") {
 				t.Errorf("Allowed(%q, %q) = false, want true", "trawl", "/robots.txt")
 			}

@@ -55,9 +55,10 @@ type Rules struct {
 	groups []group
 	agents []agentGroups // by lower-case product token, sorted
 
-	global   []int32 // groups naming "*"
-	sitemaps []string
-	size     int64 // approximate retained bytes, for the Cache's memory bound
+	global      []int32 // groups naming "*"
+	sitemaps    []string
+	size        int64 // approximate retained bytes, for the Cache's memory bound
+	unreachable bool  // a Cache's DisallowAll for an unreachable robots.txt
 }
 
 // agentGroups lists the groups that name one product token. A sorted slice
@@ -84,6 +85,12 @@ func AllowAll() *Rules { return &Rules{mode: modeAllowAll, size: 64} }
 // returns it when robots.txt is unreachable (RFC 9309 §2.3.1.4: server or
 // network errors).
 func DisallowAll() *Rules { return &Rules{mode: modeDisallowAll, size: 64} }
+
+// Unreachable reports whether r is the complete disallow a Cache keeps
+// because the host's robots.txt was unreachable (RFC 9309 §2.3.1.4: a 5xx,
+// a 429, a network error), rather than rules the host published: a crawler
+// then reports the URLs it cannot fetch as failures, not as denials.
+func (r *Rules) Unreachable() bool { return r != nil && r.unreachable }
 
 // Parse parses a robots.txt body. It never fails: lines it does not
 // understand are ignored one by one and never void the rest of the file, so
