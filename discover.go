@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/trawl-dev/trawl/extract"
@@ -161,13 +162,16 @@ func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string,
 		lines = []string{u.Scheme + "://" + u.Host + "/sitemap.xml"}
 	}
 	var reqs []frontier.Request
+	// The robots.txt of u's host speaks for the whole host: its sitemaps
+	// may list any URL of it, wherever they are (sitemaps.org).
+	data, _ := (&urlData{sitemap: 1, scope: originKey(u)}).encode()
 	for _, raw := range lines[:min(len(lines), maxRobotsSitemaps)] {
 		n, err := c.norm.Normalize(raw)
 		if err != nil {
 			continue
 		}
 		reqs = append(reqs, frontier.Request{URL: n, Depth: depth, Referrer: u.Scheme + "://" + u.Host + "/robots.txt",
-			Anchor: "sitemap", Data: []byte{dataVersion, flagSitemap}})
+			Anchor: "sitemap", Data: data})
 	}
 	c.offer(ctx, reqs)
 }
@@ -198,14 +202,24 @@ func (c *Crawler) readSitemap(ctx context.Context, v *visit, fromIndex bool) {
 	add(&c.stats.live.Found.Sitemaps, 1)
 	add(&c.stats.live.Found.SitemapURLs, int64(len(sm.URLs)+len(sm.Sitemaps)))
 	links := make([]extract.Link, 0, len(sm.URLs)+len(sm.Sitemaps))
+	scope := newSitemapScope(p.URL, v.data.scope)
+	outside := 0
 	for _, e := range sm.Sitemaps {
 		if n, err := c.norm.Normalize(e.Loc); err == nil {
+			if !scope.holds(n) {
+				outside++
+				continue
+			}
 			links = append(links, extract.Link{URL: n, Tag: "sitemap", Kind: extract.Sitemap})
 		}
 	}
 	for _, e := range sm.URLs {
 		n, err := c.norm.Normalize(e.Loc)
 		if err != nil {
+			continue
+		}
+		if !scope.holds(n) {
+			outside++
 			continue
 		}
 		links = append(links, extract.Link{URL: n, Tag: "sitemap", Kind: extract.Navigation})
@@ -221,6 +235,38 @@ func (c *Crawler) readSitemap(ctx context.Context, v *visit, fromIndex bool) {
 		}
 	}
 	p.Links = links
+	if outside > 0 {
+		v.note(failure(p.URL.String(), "sitemap-scope", nil), fmt.Errorf("trawl: sitemap %s: %d entries outside its scope "+
+			"(its own directory, or the host whose robots.txt named it) ignored", p.URL, outside))
+	}
+}
+
+// sitemapScope is what a sitemap may speak for (sitemaps.org, "Sitemap file
+// location"): the URLs under its own directory on its own origin, and,
+// when a host's robots.txt named it, every URL of that host.
+type sitemapScope struct {
+	origin, dir string // the sitemap's own origin and directory ("/a/")
+	host        string // the origin of the robots.txt that named it, or ""
+}
+
+func newSitemapScope(sitemap *url.URL, robotsOrigin string) sitemapScope {
+	dir := sitemap.EscapedPath()
+	dir = dir[:strings.LastIndexByte(dir, '/')+1]
+	return sitemapScope{origin: originKey(sitemap), dir: dir, host: robotsOrigin}
+}
+
+// holds reports whether the sitemap may list rawURL (absolute,
+// normalized).
+func (s sitemapScope) holds(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	o := originKey(u)
+	if s.host != "" && o == s.host {
+		return true
+	}
+	return o == s.origin && strings.HasPrefix(u.EscapedPath(), s.dir)
 }
 
 // readFeed reads p's body as an RSS or Atom feed into p.Links: its items'

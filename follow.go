@@ -116,8 +116,8 @@ func (c *Crawler) linkRequest(ctx context.Context, v *visit, referrer string, l 
 	var data urlData
 	if l.Kind == extract.Sitemap {
 		data.sitemap = 1
-		if l.Tag == "sitemap" { // an entry of a sitemap index
-			data.sitemap = 2
+		if l.Tag == "sitemap" { // an entry of a sitemap index, which passes its scope on
+			data.sitemap, data.scope = 2, v.data.scope
 		}
 	}
 	if l.Kind == extract.Redirect {

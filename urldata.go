@@ -24,13 +24,19 @@ type urlData struct {
 	sitemap uint8        // 0; 1: queued as a sitemap; 2: listed by a sitemap index
 	info    *SitemapInfo // what a sitemap said of the URL, nil if nothing
 	getNext bool         // its revisit's HEAD probe was sent: the GET is due
+	// scope is, for a sitemap a host's robots.txt named, that host's
+	// origin ("https://a.test"): the sitemap may list any URL of it
+	// (sitemaps.org's cross-submission). "" for other sitemaps, which may
+	// list only URLs under their own directory.
+	scope string
 }
 
 // The encoding: a version byte, a flags byte, then the parts the flags
 // announce: the sitemap information (lastmod in Unix seconds as a varint,
 // priority in thousandths as a varint, -1 for none, changefreq as a byte
-// index into changeFreqs) and the metadata (a count, then each key and
-// value as a length and bytes, keys in sorted order).
+// index into changeFreqs), the scope (a length and bytes) and the metadata
+// (a count, then each key and value as a length and bytes, keys in sorted
+// order).
 const (
 	dataVersion = 1
 
@@ -39,6 +45,7 @@ const (
 	flagInfo         = 1 << 2
 	flagMeta         = 1 << 3
 	flagGetNext      = 1 << 4
+	flagScope        = 1 << 5
 )
 
 var changeFreqs = [...]string{"", "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
@@ -48,7 +55,7 @@ var changeFreqs = [...]string{"", "always", "hourly", "daily", "weekly", "monthl
 var errMetaTooLarge = fmt.Errorf("trawl: metadata larger than %d bytes encoded", frontier.MaxData)
 
 func (d *urlData) empty() bool {
-	return len(d.meta) == 0 && d.sitemap == 0 && d.info == nil && !d.getNext
+	return len(d.meta) == 0 && d.sitemap == 0 && d.info == nil && !d.getNext && d.scope == ""
 }
 
 // encode returns d's encoding, nil for an empty d.
@@ -72,6 +79,9 @@ func (d *urlData) encode() ([]byte, error) {
 	if d.getNext {
 		flags |= flagGetNext
 	}
+	if d.scope != "" {
+		flags |= flagScope
+	}
 	b := []byte{dataVersion, flags}
 	if in := d.info; in != nil {
 		var lastMod int64
@@ -85,6 +95,9 @@ func (d *urlData) encode() ([]byte, error) {
 		b = binary.AppendVarint(b, lastMod)
 		b = binary.AppendVarint(b, prio)
 		b = append(b, byte(max(slices.Index(changeFreqs[:], in.ChangeFreq), 0)))
+	}
+	if d.scope != "" {
+		b = appendString(b, d.scope)
 	}
 	if len(d.meta) > 0 {
 		b = binary.AppendUvarint(b, uint64(len(d.meta)))
@@ -141,6 +154,12 @@ func decodeURLData(b []byte) (urlData, error) {
 			in.Priority = float64(prio) / 1000
 		}
 		d.info = in
+	}
+	if flags&flagScope != 0 {
+		var ok bool
+		if d.scope, r, ok = readString(r); !ok {
+			return urlData{}, errBadData
+		}
 	}
 	if flags&flagMeta != 0 {
 		count, n := binary.Uvarint(r)

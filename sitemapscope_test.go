@@ -1,0 +1,69 @@
+package trawl_test
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/extract"
+)
+
+// A sitemap speaks only for its own directory, or for the host whose
+// robots.txt names it (sitemaps.org): a hostile host cannot have the
+// crawler fetch another host's pages with its claims (priority,
+// changefreq), nor read another host's file as a sitemap.
+func TestSitemapScope(t *testing.T) {
+	xml := func(body string) func(http.ResponseWriter, *http.Request) {
+		return func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/xml")
+			_, _ = w.Write([]byte(`<?xml version="1.0"?>` + body))
+		}
+	}
+	s := newSite(t, map[string]string{
+		"a.test/":          `<p>home</p><link rel="sitemap" href="/sub/sitemap.xml">`,
+		"a.test/sub/page":  `<p>listed under the sitemap's directory</p>`,
+		"a.test/other":     `<p>outside the directory of /sub/sitemap.xml</p>`,
+		"a.test/by-c":      `<p>listed by c.test's sitemap, which a.test's robots.txt names</p>`,
+		"b.test/x":         `<p>b's page, listed by a's sitemap</p>`,
+		"b.test/notes.txt": `http://b.test/secret`,
+		"b.test/secret":    `<p>only a text file names this</p>`,
+	})
+	s.pages["a.test/robots.txt"] = func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("User-agent: *\nAllow: /\nSitemap: http://a.test/cross.xml\nSitemap: http://a.test/index.xml\nSitemap: http://c.test/for-a.xml\n"))
+	}
+	s.pages["a.test/cross.xml"] = xml(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+		<url><loc>http://b.test/x</loc><priority>1.0</priority><changefreq>always</changefreq></url></urlset>`)
+	s.pages["a.test/index.xml"] = xml(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+		<sitemap><loc>http://b.test/notes.txt</loc></sitemap></sitemapindex>`)
+	s.pages["c.test/for-a.xml"] = xml(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+		<url><loc>http://a.test/by-c</loc><changefreq>daily</changefreq></url></urlset>`)
+	s.pages["a.test/sub/sitemap.xml"] = xml(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+		<url><loc>http://a.test/sub/page</loc></url><url><loc>http://a.test/other</loc></url></urlset>`)
+
+	var mu sync.Mutex
+	sitemapInfo := map[string]*trawl.SitemapInfo{}
+	c := run(t, append(s.opts("http://a.test/"), trawl.WithFollow(extract.Navigation, extract.Sitemap),
+		trawl.WithEvents(trawl.Events{OnPage: func(_ context.Context, p *trawl.Page) {
+			mu.Lock()
+			sitemapInfo[p.URL.String()] = p.Sitemap
+			mu.Unlock()
+		}}))...)
+	for _, hp := range []string{"b.test/x", "b.test/notes.txt", "b.test/secret", "a.test/other"} {
+		if n := len(s.requests(hp)); n != 0 {
+			t.Errorf("%s fetched %d times: a sitemap listed it outside its scope", hp, n)
+		}
+	}
+	for _, hp := range []string{"a.test/sub/page", "a.test/by-c"} {
+		if n := len(s.requests(hp)); n != 1 {
+			t.Errorf("%s fetched %d times, want 1: its sitemap may list it", hp, n)
+		}
+	}
+	if in := sitemapInfo["http://a.test/by-c"]; in == nil || in.ChangeFreq != "daily" {
+		t.Errorf("a.test/by-c: Page.Sitemap = %+v, want c.test's changefreq daily", in)
+	}
+	if n := c.Stats().Errors.Kinds["sitemap-scope"]; n != 3 {
+		t.Errorf("sitemap-scope errors = %d, want 3 (cross.xml, index.xml, sub/sitemap.xml)", n)
+	}
+}
