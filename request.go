@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"strings"
 
 	"golang.org/x/net/http/httpproxy"
-	"golang.org/x/net/publicsuffix"
 
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/urlnorm"
@@ -67,8 +65,12 @@ func WithOnRequest(fn func(ctx context.Context, r *OutgoingRequest) error) Optio
 // golang.org/x/net/publicsuffix, so that a site cannot set cookies for a
 // whole public suffix such as co.uk) stores what servers set with
 // Set-Cookie and sends it back to the hosts and paths it belongs to.
-// The jar lives as long as the Crawler. Default false: no cookies are
-// kept or sent, as befits a crawler.
+// The jar lives as long as the Crawler and keeps the limits browsers keep
+// (RFC 6265 §6.1's floor): cookies of at most 4096 bytes, 50 per
+// registrable domain and 3000 in all, the oldest deleted first past them,
+// and a Cookie header of at most 8 KiB; so a server that sets thousands
+// of cookies costs at most about 12 MiB and sends nothing larger back.
+// Default false: no cookies are kept or sent, as befits a crawler.
 func WithCookies(on bool) Option {
 	return func(c *config) { c.requests.cookies = on }
 }
@@ -153,7 +155,7 @@ func (c *Crawler) setupRequests() error {
 		rc.auth[originKey(u)] = a.value
 	}
 	if rc.cookies {
-		jar, err := cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
+		jar, err := newBoundedJar()
 		if err != nil {
 			return fmt.Errorf("trawl: cookie jar: %w", err)
 		}
@@ -181,15 +183,7 @@ func (c *Crawler) requestHeader(ctx context.Context, v *visit) error {
 	}
 	if rc.jar != nil {
 		if cookies := rc.jar.Cookies(u); len(cookies) > 0 {
-			r := &http.Request{Header: http.Header{}}
-			for _, ck := range cookies {
-				r.AddCookie(ck)
-			}
-			if own := h.Get("Cookie"); own != "" {
-				h.Set("Cookie", own+"; "+r.Header.Get("Cookie"))
-			} else {
-				h.Set("Cookie", r.Header.Get("Cookie"))
-			}
+			h.Set("Cookie", cookieHeader(h.Get("Cookie"), cookies))
 		}
 	}
 	if rc.hook != nil {

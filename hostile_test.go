@@ -2,7 +2,9 @@ package trawl_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -65,5 +67,32 @@ func TestSitemapScope(t *testing.T) {
 	}
 	if n := c.Stats().Errors.Kinds["sitemap-scope"]; n != 3 {
 		t.Errorf("sitemap-scope errors = %d, want 3 (cross.xml, index.xml, sub/sitemap.xml)", n)
+	}
+}
+
+// A server whose every page sets 300 cookies of 1 KB cannot make the
+// crawler send it more than the cookie limits allow.
+func TestCookieFlood(t *testing.T) {
+	s := newSite(t, nil)
+	value := strings.Repeat("z", 1000)
+	for i := range 10 {
+		s.pages[fmt.Sprintf("a.test/%d", i)] = func(w http.ResponseWriter, _ *http.Request) {
+			for k := range 300 {
+				http.SetCookie(w, &http.Cookie{Name: fmt.Sprintf("p%d_%d", i, k), Value: value, Path: "/"})
+			}
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, `<p>page %d</p><a href="/%d">next</a>`, i, i+1)
+		}
+	}
+	run(t, append(s.opts("http://a.test/0"), trawl.WithCookies(true))...)
+	for i := 1; i < 10; i++ {
+		reqs := s.requests(fmt.Sprintf("a.test/%d", i))
+		if len(reqs) != 1 {
+			t.Fatalf("a.test/%d fetched %d times", i, len(reqs))
+		}
+		h := reqs[0].Header.Get("Cookie")
+		if len(h) > 8<<10 || len(reqs[0].Cookies()) > 50 || len(h) == 0 {
+			t.Errorf("a.test/%d: Cookie header of %d bytes with %d cookies, want at most 8 KiB and 50, and some", i, len(h), len(reqs[0].Cookies()))
+		}
 	}
 }
