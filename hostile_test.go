@@ -3,10 +3,12 @@ package trawl_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/extract"
@@ -94,5 +96,26 @@ func TestCookieFlood(t *testing.T) {
 		if len(h) > 8<<10 || len(reqs[0].Cookies()) > 50 || len(h) == 0 {
 			t.Errorf("a.test/%d: Cookie header of %d bytes with %d cookies, want at most 8 KiB and 50, and some", i, len(h), len(reqs[0].Cookies()))
 		}
+	}
+}
+
+// A seed whose host's robots.txt asks for a day between requests is
+// fetched right after that robots.txt, not a day later.
+func TestSeedNotDelayedByCrawlDelay(t *testing.T) {
+	s := newSite(t, map[string]string{"a.test/": `<p>home</p>`})
+	s.pages["a.test/robots.txt"] = func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 86400\nAllow: /\n")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second) // the bug made it a day
+	defer cancel()
+	c, err := trawl.New(s.opts("http://a.test/")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(ctx); err != nil {
+		t.Fatalf("Run = %v: the seed waited for the Crawl-delay its robots.txt fetch learned", err)
+	}
+	if n := len(s.requests("a.test/")); n != 1 {
+		t.Errorf("seed fetched %d times, want 1", n)
 	}
 }
