@@ -85,9 +85,10 @@ func (c *Crawler) denied(v *visit, rules *robots.Rules) step {
 
 // fetchRobots fetches the robots.txt of the URL's host (once per host and
 // cache lifetime). The fetch is a contact with the host, so the URL waits
-// for the host's next turn (its delay, not yet the Crawl-delay just
-// learned); a URL the new rules disallow is done now, rather than after the
-// rest that a slow robots.txt earns its host.
+// for the host's next turn, which the Crawl-delay just learned already
+// governs (up to Politeness.MaxCrawlDelay); a URL the new rules disallow is
+// done now, rather than after the rest that a slow robots.txt earns its
+// host.
 func (c *Crawler) fetchRobots(ctx context.Context, v *visit) step {
 	u := v.u
 	start := time.Now()
@@ -114,11 +115,7 @@ func (c *Crawler) fetchRobots(ctx context.Context, v *visit) step {
 		c.offerSitemaps(ctx, u, rules.Sitemaps(), v.req.Depth+1)
 	}
 	v.crawlDelay = rules.CrawlDelay(c.botName)
-	// The robots.txt fetch is a contact, spaced by the host's delay but not
-	// by the Crawl-delay it just read: a host that asks for a day between
-	// requests does not make the URL that found its robots.txt wait a day
-	// (the Crawl-delay governs the contacts after it).
-	v.out = outcomeRequeue(time.Since(start), 0)
+	v.out = outcomeRequeue(time.Since(start), v.crawlDelay)
 	if ctx.Err() != nil {
 		return step{done: true}
 	}

@@ -170,15 +170,18 @@
 //     whose title and text are exactly those of an earlier page of its host
 //     are not followed, which ends session-id copies and soft-404
 //     generators after one step.
-//   - Budgets, off by default: Limits.HostBudget caps the URLs queued per
-//     host, Limits.MaxPages the fetches; WithDuplicateDetection with
-//     TrapLimits{Duplicates: DuplicatesNotFollowed} extends the
+//   - Budgets: Limits.HostBudget caps the URLs queued per host
+//     (DefaultHostBudget, 100,000, by default: a tree of random link names
+//     on one host ends there; real documentation sites stay under 22,000),
+//     Limits.MaxPages the fetches (off by default); WithDuplicateDetection
+//     with TrapLimits{Duplicates: DuplicatesNotFollowed} extends the
 //     repeated-page rule to near duplicates.
 //
 // On crawltest's traps (calendar, ever-deeper relative paths, session ids,
 // a soft-404 generator, a meta-refresh chain) these rules spend about 40
 // fetches per host in all and lose no real page (TestCrawlTrapsEndByThemselves).
-// WithTrapLimits(NoTrapLimits()) and Limits{MaxDepth: -1} turn them all off.
+// WithTrapLimits(NoTrapLimits()) and Limits{MaxDepth: -1, HostBudget: -1} turn
+// them all off.
 //
 // Private addresses: a URL whose host is on a private or loopback address
 // is refused (Stats.Errors.Kinds["private"]) with an error

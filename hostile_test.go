@@ -3,15 +3,14 @@ package trawl_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/frontier"
 )
 
 // A sitemap speaks only for its own directory, or for the host whose
@@ -99,23 +98,20 @@ func TestCookieFlood(t *testing.T) {
 	}
 }
 
-// A seed whose host's robots.txt asks for a day between requests is
-// fetched right after that robots.txt, not a day later.
-func TestSeedNotDelayedByCrawlDelay(t *testing.T) {
-	s := newSite(t, map[string]string{"a.test/": `<p>home</p>`})
-	s.pages["a.test/robots.txt"] = func(w http.ResponseWriter, _ *http.Request) {
-		_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 86400\nAllow: /\n")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second) // the bug made it a day
-	defer cancel()
-	c, err := trawl.New(s.opts("http://a.test/")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(ctx); err != nil {
-		t.Fatalf("Run = %v: the seed waited for the Crawl-delay its robots.txt fetch learned", err)
-	}
-	if n := len(s.requests("a.test/")); n != 1 {
-		t.Errorf("seed fetched %d times, want 1", n)
+// A crawl has a host budget by default (a random-name link tree on one
+// host ends there); a negative budget removes it.
+func TestDefaultHostBudget(t *testing.T) {
+	for _, tt := range []struct {
+		budget, want int
+	}{{0, trawl.DefaultHostBudget}, {-1, 0}, {7, 7}} {
+		var got int
+		_, err := trawl.New(trawl.WithSeeds("http://a.test/"), trawl.WithLimits(trawl.Limits{HostBudget: tt.budget}),
+			trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+				got = o.MaxPerHost
+				return frontier.NewMemory(&o), nil
+			}))
+		if err != nil || got != tt.want {
+			t.Errorf("HostBudget %d: frontier's MaxPerHost = %d (err %v), want %d", tt.budget, got, err, tt.want)
+		}
 	}
 }

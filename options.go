@@ -172,9 +172,21 @@ const DefaultMaxDepth = 50
 // failure when Limits.MaxRetries is 0.
 const DefaultMaxRetries = 2
 
+// DefaultHostBudget is the number of URLs of one host a crawl queues when
+// Limits.HostBudget is 0. It bounds what no trap rule catches, such as a
+// tree of links with random names, which only the hop limit would
+// otherwise end (50 levels of any fan-out): such a host costs at most this
+// many fetches. Real sites stay far below it: of the documentation sites
+// in Debian's packages, the largest (Rust's std and books, rust-doc) has
+// about 22,000 pages on one host, and Java's API docs (openjdk-17-doc)
+// about 10,000. A tree of random host names (subdomains without end) is not
+// bounded by it, only by the hop limit: a scope Filter (SameHost,
+// SameDomain) or Limits.MaxPages bounds that.
+const DefaultHostBudget = 100_000
+
 // Limits bound a crawl. The zero value is the default: no page limit, the
-// hop limit DefaultMaxDepth, no host budget, DefaultMaxRetries retries.
-// TrapLimits bound spider traps on top of these.
+// hop limit DefaultMaxDepth, the host budget DefaultHostBudget,
+// DefaultMaxRetries retries. TrapLimits bound spider traps on top of these.
 type Limits struct {
 	// MaxPages stops the crawl after this many page fetches (robots.txt
 	// requests and retries not counted); exactly that many are made when
@@ -188,8 +200,8 @@ type Limits struct {
 	MaxDepth int
 	// HostBudget caps how many URLs of one host are queued over the whole
 	// crawl, so a trap host cannot fill the frontier whatever rules it
-	// slips past. URLs over the budget get a DecisionBudget. Default 0: no
-	// cap.
+	// slips past. URLs over the budget get a DecisionBudget. A negative
+	// value means no cap. Default DefaultHostBudget.
 	HostBudget int
 	// MaxRetries is how often a URL is retried after a transient failure
 	// (timeout, reset, 429, 5xx); each retry waits for the host's
@@ -426,6 +438,12 @@ func (c *config) resolve() error {
 	if c.limits.MaxRetries == 0 {
 		c.limits.MaxRetries = DefaultMaxRetries
 	}
+	switch {
+	case c.limits.HostBudget == 0:
+		c.limits.HostBudget = DefaultHostBudget
+	case c.limits.HostBudget < 0:
+		c.limits.HostBudget = 0 // none: the frontier's zero
+	}
 	c.traps = c.traps.withDefaults()
 	return nil
 }
@@ -443,8 +461,6 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: Politeness back-off must not be negative")
 	case c.limits.MaxPages < 0:
 		return fmt.Errorf("trawl: Limits.MaxPages must not be negative, got %d", c.limits.MaxPages)
-	case c.limits.HostBudget < 0:
-		return fmt.Errorf("trawl: Limits.HostBudget must not be negative, got %d", c.limits.HostBudget)
 	case c.prio.Inlink < 0:
 		return fmt.Errorf("trawl: Priority.Inlink must not be negative, got %v", c.prio.Inlink)
 	case c.userAgent == "":

@@ -75,7 +75,7 @@ const (
 )
 
 // NoTrapLimits returns TrapLimits with every rule off. With it, a negative
-// Limits.MaxDepth and no Limits.HostBudget, nothing but the web's size ends
+// Limits.MaxDepth and Limits.HostBudget, nothing but the web's size ends
 // a crawl.
 func NoTrapLimits() TrapLimits {
 	return TrapLimits{MaxURLLength: -1, MaxPathSegments: -1, MaxSegmentRepeats: -1, TemplateStreak: -1, Duplicates: DuplicatesFollowed}

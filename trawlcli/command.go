@@ -125,7 +125,7 @@ func (s *Session) register() {
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "follow links to depth `D`; start URLs have depth 1 (0 = the library's default, 50; -1 = no limit)")
 	fs.StringVar(&f.follow, "follow", "", "follow these kinds of reference, comma-separated: navigation, frame, redirect, form, sitemap, feed, embed, style, ping (default: navigation,frame,redirect,form,sitemap,feed)")
 	fs.BoolVar(&f.archive, "archive", false, "archive crawl: also fetch and store the images, style sheets, scripts and media pages embed")
-	fs.IntVar(&f.hostBudget, "host-budget", 0, "queue at most `N` URLs of any one host over the whole crawl (0 = no cap)")
+	fs.IntVar(&f.hostBudget, "host-budget", 0, "queue at most `N` URLs of any one host over the whole crawl (0 = the library's default, 100000; -1 = no cap)")
 	fs.IntVar(&f.concurrency, "concurrency", 16, "fetches in flight at once, over all hosts")
 	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host; requests to a host still start at least -delay apart, so a host gets at most 1/delay requests a second whatever N is, and N above 1 helps only when responses take longer than -delay")
 	fs.DurationVar(&f.delay, "delay", time.Second, "minimum gap between requests to one host; giving -delay without -adaptive turns adaptive politeness off, so the gap is exactly this (plus robots.txt Crawl-delay and back-off)")
