@@ -136,24 +136,10 @@ func decodeURLData(b []byte) (urlData, error) {
 	}
 	d.getNext = flags&flagGetNext != 0
 	if flags&flagInfo != 0 {
-		lastMod, n := binary.Varint(r)
-		if n <= 0 {
-			return d, errBadData
+		var ok bool
+		if d.info, r, ok = decodeInfo(r); !ok {
+			return urlData{}, errBadData
 		}
-		r = r[n:]
-		prio, n := binary.Varint(r)
-		if n <= 0 || len(r) < n+1 || int(r[n]) >= len(changeFreqs) {
-			return d, errBadData
-		}
-		in := &SitemapInfo{ChangeFreq: changeFreqs[r[n]], Priority: -1}
-		r = r[n+1:]
-		if lastMod != 0 {
-			in.LastMod = time.Unix(lastMod, 0).UTC()
-		}
-		if prio >= 0 {
-			in.Priority = float64(prio) / 1000
-		}
-		d.info = in
 	}
 	if flags&flagScope != 0 {
 		var ok bool
@@ -181,6 +167,28 @@ func decodeURLData(b []byte) (urlData, error) {
 		}
 	}
 	return d, nil
+}
+
+// decodeInfo decodes the sitemap information at the start of b and
+// returns the rest.
+func decodeInfo(b []byte) (*SitemapInfo, []byte, bool) {
+	lastMod, n := binary.Varint(b)
+	if n <= 0 {
+		return nil, nil, false
+	}
+	b = b[n:]
+	prio, n := binary.Varint(b)
+	if n <= 0 || len(b) < n+1 || int(b[n]) >= len(changeFreqs) {
+		return nil, nil, false
+	}
+	in := &SitemapInfo{ChangeFreq: changeFreqs[b[n]], Priority: -1}
+	if lastMod != 0 {
+		in.LastMod = time.Unix(lastMod, 0).UTC()
+	}
+	if prio >= 0 {
+		in.Priority = float64(prio) / 1000
+	}
+	return in, b[n+1:], true
 }
 
 func readString(b []byte) (string, []byte, bool) {
