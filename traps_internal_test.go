@@ -1,6 +1,7 @@
 package trawl
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -193,3 +194,20 @@ func TestXMLRoot(t *testing.T) {
 
 // shapeOK reports whether rawURL passes every shape rule.
 func (g *trapGuard) shapeOK(rawURL string) bool { return g.shapeRule(rawURL) == ReasonNone }
+
+// FuzzXMLRoot checks that xmlRoot never panics and returns either nothing
+// or one XML name (no space, no '<', '>' or '/'), from the first 2 KiB.
+func FuzzXMLRoot(f *testing.F) {
+	f.Add([]byte("<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY x \"]>\">]><rss>"))
+	f.Add([]byte("<!-- c --><feed xmlns=\"x\">"))
+	f.Add([]byte("\xef\xbb\xbf<urlset>"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		root := xmlRoot(body)
+		if strings.ContainsAny(root, " \t\r\n<>/") {
+			t.Errorf("xmlRoot(%q) = %q, not a name", body, root)
+		}
+		if root != "" && !bytes.Contains(body[:min(len(body), 2048)], []byte(root)) {
+			t.Errorf("xmlRoot(%q) = %q, not in the first 2 KiB", body, root)
+		}
+	})
+}
