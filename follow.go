@@ -126,7 +126,7 @@ func (c *Crawler) linkRequest(ctx context.Context, v *visit, referrer string, l 
 		// the same limit, or a chain of refreshing pages would never end.
 		r.Redirects = p.redirects + 1
 		if r.Redirects > maxRedirects {
-			err := fmt.Errorf("trawl: more than %d redirects (the last by %s to %s)", maxRedirects, l.Tag, l.URL)
+			err := fmt.Errorf("trawl: more than %d redirects (the last by %s to %s)", maxRedirects, l.Tag, clip(l.URL, 256))
 			v.note(failure(referrer, "redirect", err), err)
 			return frontier.Request{}, false
 		}
@@ -291,6 +291,7 @@ func (c *Crawler) push(ctx context.Context, reqs []frontier.Request) (int, error
 		default:
 			d.Outcome = DecisionDuplicateURL
 		}
+		d.bound()
 		c.cfg.events.OnDecision(ctx, d)
 	}
 	return added, errors.Join(errs...)

@@ -53,7 +53,7 @@ func (c *Crawler) redirect(ctx context.Context, v *visit) step {
 	}
 	target, err := c.norm.Normalize(resp.Location.String())
 	if err != nil {
-		err = fmt.Errorf("trawl: redirect to %s: %w", resp.Location, err)
+		err = fmt.Errorf("trawl: redirect to %s: %w", clip(resp.Location.String(), 256), err)
 		return end(failure(req.URL, "redirect", err), err)
 	}
 	if !c.follows.has(extract.Redirect) {

@@ -115,3 +115,26 @@ func TestDefaultHostBudget(t *testing.T) {
 		}
 	}
 }
+
+// A redirect to a URL of 500 KB reaches the decision log clipped: what a
+// server sends cannot make one decision as large as it likes.
+func TestDecisionsBounded(t *testing.T) {
+	s := newSite(t, map[string]string{})
+	s.pages["a.test/"] = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/"+strings.Repeat("x", 500<<10), http.StatusFound)
+	}
+	var longest int
+	c, err := trawl.New(append(s.opts("http://a.test/"), trawl.WithEvents(trawl.Events{OnDecision: func(_ context.Context, d trawl.Decision) {
+		longest = max(longest, len(d.URL), len(d.Error), len(d.Referrer))
+	}}))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Run(t.Context()) // the only seed fails: an error, as short
+	if err == nil || len(err.Error()) > 2048 {
+		t.Errorf("Run = an error of %d bytes, want one of at most 2 KiB", len(fmt.Sprint(err)))
+	}
+	if longest == 0 || longest > 8200 {
+		t.Errorf("longest decision string %d bytes, want at most about 8 KiB", longest)
+	}
+}

@@ -3,6 +3,7 @@ package trawl
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 )
 
 // observe hands a stage's step to the observers: the stats, the log, and
@@ -43,6 +44,34 @@ func (c *Crawler) observe(ctx context.Context, v *visit, s step) {
 	c.decide(ctx, *d)
 }
 
+// Bounds of the strings of a Decision: an error may quote what a server
+// sent (a Location header, a status line), and a URL a rule drops may be
+// as long as a server makes it, bounded only by the fetcher's header limit
+// (1 MiB). Kept URLs are bounded by TrapLimits.MaxURLLength (2048 by
+// default) before they reach the frontier.
+const (
+	maxDecisionError = 1024
+	maxDecisionURL   = 8192
+)
+
+// bound clips d's strings to the bounds above.
+func (d *Decision) bound() {
+	d.URL, d.Referrer, d.Of = clip(d.URL, maxDecisionURL), clip(d.Referrer, maxDecisionURL), clip(d.Of, maxDecisionURL)
+	d.Error = clip(d.Error, maxDecisionError)
+}
+
+// clip returns s cut to at most n bytes at a rune boundary, with "…" when
+// it was cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // onError calls Events.OnError, if set.
 func (c *Crawler) onError(ctx context.Context, rawURL string, err error) {
 	if ev := c.cfg.events.OnError; ev != nil && err != nil {
@@ -56,5 +85,6 @@ func (c *Crawler) decide(ctx context.Context, d Decision) {
 		return
 	}
 	d.Time = time.Now().UTC()
+	d.bound()
 	c.cfg.events.OnDecision(ctx, d)
 }

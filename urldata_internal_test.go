@@ -104,3 +104,15 @@ func TestDecisionNames(t *testing.T) {
 		seen[r.String()] = true
 	}
 }
+
+func TestClip(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{{"short", 10, "short"}, {"abcdef", 3, "abc…"}, {"aé", 2, "a…"}, {"ééé", 4, "éé…"}} {
+		if got := clip(tt.s, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
