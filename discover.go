@@ -115,10 +115,13 @@ func xmlRoot(body []byte) string {
 		default:
 			name := b[1:]
 			end := bytes.IndexAny(name, " \t\r\n/>")
-			if end < 0 {
+			if end <= 0 {
 				return ""
 			}
 			name = name[:end]
+			if c := name[0]; c != '_' && c < 0x80 && (c|0x20 < 'a' || c|0x20 > 'z') {
+				return "" // not an XML name
+			}
 			if i := bytes.IndexByte(name, ':'); i >= 0 {
 				name = name[i+1:]
 			}
