@@ -114,20 +114,33 @@ func xmlRoot(body []byte) string {
 			b = b[end+1:]
 		default:
 			name := b[1:]
-			end := bytes.IndexAny(name, " \t\r\n/>")
-			if end <= 0 {
-				return ""
+			end := 0
+			for end < len(name) && xmlNameByte(name[end], end == 0) {
+				end++
+			}
+			if end == 0 || end == len(name) || !bytes.ContainsRune([]byte(" \t\r\n/>"), rune(name[end])) {
+				return "" // not an XML name, or not one that ends
 			}
 			name = name[:end]
-			if c := name[0]; c != '_' && c < 0x80 && (c|0x20 < 'a' || c|0x20 > 'z') {
-				return "" // not an XML name
-			}
 			if i := bytes.IndexByte(name, ':'); i >= 0 {
 				name = name[i+1:]
 			}
 			return string(name)
 		}
 	}
+}
+
+// xmlNameByte reports whether c may stand in an XML name (at its start
+// when first): ASCII letters, '_', ':', and past the start digits, '-' and
+// '.'; every byte of a UTF-8 sequence beyond ASCII is taken as a name byte.
+func xmlNameByte(c byte, first bool) bool {
+	switch {
+	case c >= 0x80, c == '_', c == ':', c|0x20 >= 'a' && c|0x20 <= 'z':
+		return true
+	case first:
+		return false
+	}
+	return c >= '0' && c <= '9' || c == '-' || c == '.'
 }
 
 // isGzip reports whether body starts with the gzip magic bytes.
