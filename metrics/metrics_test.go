@@ -81,7 +81,7 @@ func TestCollectorAfterCrawl(t *testing.T) {
 		fmt.Sprintf(`trawl_responses_total{class="2xx"} %d`, st.Fetch.Class(2)), fmt.Sprintf(`trawl_responses_total{class="3xx"} %d`, st.Fetch.Class(3)),
 		fmt.Sprintf(`trawl_responses_total{class="4xx"} %d`, st.Fetch.Class(4)), fmt.Sprintf(`trawl_responses_total{class="5xx"} %d`, st.Fetch.Class(5)))
 	var kinds []string
-	for _, k := range []string{"connection", "robots", "status-4xx", "status-5xx", "timeout", "other", "dns", "redirect"} {
+	for _, k := range []string{"connection", "robots", "robots-unreachable", "status-4xx", "status-5xx", "timeout", "other", "dns", "redirect"} {
 		if n, ok := st.Errors.Kinds[k]; ok {
 			kinds = append(kinds, fmt.Sprintf(`trawl_errors_total{kind=%q} %d`, k, n))
 		}
