@@ -159,6 +159,7 @@ func (c *Crawler) frontierOptions() frontier.MemoryOptions {
 			HostConcurrency: p.HostConcurrency,
 			BackoffBase:     p.BackoffBase,
 			BackoffMax:      p.BackoffMax,
+			MaxCrawlDelay:   p.MaxCrawlDelay,
 		},
 	}
 }

@@ -135,6 +135,14 @@ type Politeness struct {
 	// jitter) with each consecutive one, up to BackoffMax; Retry-After is
 	// honoured up to BackoffMax. Default 2 s and 10 min.
 	BackoffBase, BackoffMax time.Duration
+	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured: a host may
+	// ask for a day between requests, which would hold its URLs for the
+	// whole crawl. A negative value honours any Crawl-delay. Default
+	// politeness.DefaultMaxCrawlDelay (1 min; Heritrix's is 5 min). Hosts
+	// that rest longer than frontier.RestAfter give up their place among
+	// the frontier's back queues while they wait, so they never delay
+	// other hosts.
+	MaxCrawlDelay time.Duration
 	// IgnoreRobots fetches what robots.txt disallows and does not fetch
 	// robots.txt at all. It is impolite: keep it for sites you own.
 	IgnoreRobots bool
@@ -151,6 +159,7 @@ func WithPoliteness(p Politeness) Option {
 		mergeNonZero(&c.polite.Adaptive, p.Adaptive)
 		mergeNonZero(&c.polite.BackoffBase, p.BackoffBase)
 		mergeNonZero(&c.polite.BackoffMax, p.BackoffMax)
+		mergeNonZero(&c.polite.MaxCrawlDelay, p.MaxCrawlDelay)
 		c.polite.IgnoreRobots = c.polite.IgnoreRobots || p.IgnoreRobots
 	}
 }

@@ -94,38 +94,8 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 // delayPolicy returns the policy a politeness.Schedule with cfg uses, and
 // its minimum delay.
 func delayPolicy(cfg politeness.Config) (politeness.Policy, time.Duration) {
-	minD := cfg.MinDelay
-	switch {
-	case minD == 0:
-		minD = time.Second
-	case minD < 0:
-		minD = 0
-	}
-	if cfg.Policy != nil {
-		return cfg.Policy, minD
-	}
-	maxD := cfg.MaxDelay
-	if maxD <= 0 {
-		maxD = 60 * time.Second
-	}
-	maxD = max(maxD, minD)
-	factor := cfg.Factor
-	if factor == 0 {
-		factor = 10
-	}
-	base, bmax := cfg.BackoffBase, cfg.BackoffMax
-	if base <= 0 {
-		base = 2 * time.Second
-	}
-	if bmax <= 0 {
-		bmax = 10 * time.Minute
-	}
-	ps := []politeness.Policy{politeness.Fixed(minD), politeness.CrawlDelay()}
-	if factor > 0 {
-		ps = append(ps, politeness.Adaptive(factor, minD, maxD))
-	}
-	ps = append(ps, politeness.Backoff(base, bmax))
-	return politeness.Max(ps...), minD
+	c := cfg.WithDefaults()
+	return c.Policy, c.MinDelay
 }
 
 // Push sends the requests whose URL the crawl has not seen, within the

@@ -77,9 +77,19 @@ func Fixed(d time.Duration) Policy {
 
 // CrawlDelay returns a Policy that waits the host's robots.txt Crawl-delay,
 // as reported in Outcome.CrawlDelay. It is not capped: a site that asks for a
-// long delay gets it.
+// long delay gets it. The default policy uses CrawlDelayUpTo.
 func CrawlDelay() Policy {
 	return PolicyFunc(func(c Contact) time.Duration { return c.Outcome.CrawlDelay })
+}
+
+// DefaultMaxCrawlDelay is the Crawl-delay honoured at most by default (see
+// Config.MaxCrawlDelay).
+const DefaultMaxCrawlDelay = time.Minute
+
+// CrawlDelayUpTo returns a Policy that waits the host's robots.txt
+// Crawl-delay, at most maxDelay.
+func CrawlDelayUpTo(maxDelay time.Duration) Policy {
+	return PolicyFunc(func(c Contact) time.Duration { return min(c.Outcome.CrawlDelay, maxDelay) })
 }
 
 // Adaptive returns Mercator's heuristic: wait factor times the duration of the

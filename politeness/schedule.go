@@ -3,6 +3,7 @@ package politeness
 import (
 	"container/heap"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -23,6 +24,14 @@ type Config struct {
 	// MaxDelay caps the adaptive delay (it never caps Crawl-delay or
 	// back-off). Default 60s, and never less than MinDelay.
 	MaxDelay time.Duration
+	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured. RFC 9309 does
+	// not define Crawl-delay; a host may ask for any value (a day, say),
+	// and a crawler that waited so long would hold that host's URLs for
+	// the whole crawl. Heritrix honours up to 300 s; the default here is
+	// DefaultMaxCrawlDelay, 60 s: one request a minute, which no site needs
+	// to be slower than to stay up, while a one-shot crawl still ends. A
+	// negative value means no cap.
+	MaxCrawlDelay time.Duration
 	// Factor multiplies the duration of the last fetch (Mercator's adaptive
 	// heuristic). Default 10; a negative value disables the adaptive delay.
 	Factor float64
@@ -57,6 +66,13 @@ type Config struct {
 	Seed uint64
 }
 
+// WithDefaults returns cfg with zero fields replaced by their defaults, the
+// "none" values (negative) resolved, and Policy built from the fields when
+// it is nil: the configuration a Schedule runs with. A frontier that
+// schedules hosts its own way (package cluster) takes its delay policy
+// from it.
+func (cfg Config) WithDefaults() Config { return cfg.withDefaults() }
+
 // withDefaults returns cfg with zero fields replaced by defaults and the
 // "none" values (negative) replaced by zero.
 func (cfg Config) withDefaults() Config {
@@ -68,6 +84,12 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.MaxDelay <= 0 {
 		cfg.MaxDelay = 60 * time.Second
+	}
+	switch {
+	case cfg.MaxCrawlDelay == 0:
+		cfg.MaxCrawlDelay = DefaultMaxCrawlDelay
+	case cfg.MaxCrawlDelay < 0:
+		cfg.MaxCrawlDelay = time.Duration(math.MaxInt64)
 	}
 	cfg.MaxDelay = max(cfg.MaxDelay, cfg.MinDelay)
 	if cfg.Factor == 0 {
@@ -89,7 +111,7 @@ func (cfg Config) withDefaults() Config {
 		cfg.Clock = SystemClock{}
 	}
 	if cfg.Policy == nil {
-		ps := []Policy{Fixed(cfg.MinDelay), CrawlDelay()}
+		ps := []Policy{Fixed(cfg.MinDelay), CrawlDelayUpTo(cfg.MaxCrawlDelay)}
 		if cfg.Factor > 0 {
 			ps = append(ps, Adaptive(cfg.Factor, cfg.MinDelay, cfg.MaxDelay))
 		}

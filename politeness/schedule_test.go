@@ -313,3 +313,28 @@ func TestScheduleCancel(t *testing.T) {
 		{at: 150 * ms, op: "cancel", host: "nope", err: ErrNotAcquired},
 	})
 }
+
+// A Crawl-delay of a day is honoured up to MaxCrawlDelay (a minute by
+// default); a negative MaxCrawlDelay honours it whole.
+func TestScheduleMaxCrawlDelay(t *testing.T) {
+	day := Outcome{CrawlDelay: 24 * time.Hour}
+	runSteps(t, &Config{MinDelay: 100 * ms, Factor: -1}, []step{
+		{op: "add", host: "a"},
+		{at: 0, op: "next", host: "a"},
+		{at: 10 * ms, op: "done", host: "a", out: day},
+		{at: 20 * ms, op: "next", wake: 10*ms + time.Minute},
+		{at: 10*ms + time.Minute, op: "next", host: "a"},
+	})
+	runSteps(t, &Config{MinDelay: 100 * ms, Factor: -1, MaxCrawlDelay: 5 * time.Second}, []step{
+		{op: "add", host: "a"},
+		{at: 0, op: "next", host: "a"},
+		{at: 10 * ms, op: "done", host: "a", out: day},
+		{at: 20 * ms, op: "next", wake: 10*ms + 5*time.Second},
+	})
+	runSteps(t, &Config{MinDelay: 100 * ms, Factor: -1, MaxCrawlDelay: -1}, []step{
+		{op: "add", host: "a"},
+		{at: 0, op: "next", host: "a"},
+		{at: 10 * ms, op: "done", host: "a", out: day},
+		{at: 20 * ms, op: "next", wake: 10*ms + 24*time.Hour},
+	})
+}
