@@ -108,6 +108,21 @@ func (r *recrawler) begin(c *Crawler, req frontier.Request) *recrawl.History {
 // revisit reports whether h is the history of a page visited before.
 func revisit(h *recrawl.History) bool { return h != nil && h.Visits > 0 }
 
+// maxETag bounds the ETag a page's history keeps: RFC 9110 sets no limit,
+// and a server could send ETags of a megabyte to grow the schedule's memory
+// and every revisit's If-None-Match. Real ETags are hashes or version
+// stamps of a few dozen bytes. A longer one is dropped: the revisit is then
+// conditional on Last-Modified alone, or on nothing.
+const maxETag = 256
+
+// keptETag returns etag if it is within maxETag, "" otherwise.
+func keptETag(etag string) string {
+	if len(etag) > maxETag {
+		return ""
+	}
+	return etag
+}
+
 // validators makes freq conditional on h's copy.
 func validators(h *recrawl.History, freq *fetch.Request) {
 	if revisit(h) {
@@ -142,12 +157,12 @@ func (r *recrawler) visited(vis *visit, out *frontier.Outcome) bool {
 		}
 		text = page.Title + "\n\n" + text
 		v.Text, v.Simhash = uint64(dedup.ContentFingerprint(text)), uint64(dedup.Simhash(text))
-		v.ETag, v.LastModified = resp.ETag, resp.LastModified
+		v.ETag, v.LastModified = keptETag(resp.ETag), resp.LastModified
 		if page.Sitemap != nil {
 			v.ChangeFreq, v.LastMod = page.Sitemap.ChangeFreq, page.Sitemap.LastMod
 		}
 	} else if !was {
-		v.ETag, v.LastModified = resp.ETag, resp.LastModified
+		v.ETag, v.LastModified = keptETag(resp.ETag), resp.LastModified
 	}
 	r.budget(req.Host, crawlDelay)
 	next, changed := r.planner.Visit(req.Host, req.URL, h, v)

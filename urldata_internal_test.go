@@ -116,3 +116,13 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// An ETag longer than maxETag is not kept, so it is not sent back either.
+func TestKeptETag(t *testing.T) {
+	if got := keptETag(`"abc"`); got != `"abc"` {
+		t.Errorf("keptETag of a short ETag = %q", got)
+	}
+	if got := keptETag(`"` + strings.Repeat("x", 900<<10) + `"`); got != "" {
+		t.Errorf("keptETag of a 900 KB ETag kept %d bytes", len(got))
+	}
+}

@@ -135,3 +135,26 @@ func TestFrontierRefusesHostConcurrency(t *testing.T) {
 		t.Errorf("New with HostConcurrency 2 on a cluster frontier: err = %v, want one naming HostConcurrency", err)
 	}
 }
+
+// A robots.txt response too large to share is not kept in Redis.
+func TestSharedRobotsBounded(t *testing.T) {
+	a, err := cluster.Join(t.Context(), newClient(t), &cluster.Options{Name: "solo", Crawl: "robots"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	s := a.Robots()
+	ctx := t.Context()
+	if err := s.Save(ctx, "http://big.test/robots.txt", make([]byte, 500<<10), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.Load(ctx, "http://big.test/robots.txt"); ok {
+		t.Error("a 500 KiB robots.txt response was kept in Redis")
+	}
+	if err := s.Save(ctx, "http://small.test/robots.txt", []byte("200\nUser-agent: *\n"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.Load(ctx, "http://small.test/robots.txt"); !ok {
+		t.Error("a small robots.txt response was not kept")
+	}
+}

@@ -42,10 +42,21 @@ func (s sharedRobots) Load(ctx context.Context, rawURL string) ([]byte, bool, er
 	return b, true, nil
 }
 
+// maxSharedRobots bounds a robots.txt response kept in Redis for the
+// cluster (status, headers and body as robots.SharedFetch saves them).
+// Real robots.txt files are a few KiB; a host that serves one of the 500
+// KiB a parser must read (RFC 9309) is not shared, and each agent fetches
+// and caches it itself, so hostile hosts cost Redis at most this much each,
+// for the TTL (24 h).
+const maxSharedRobots = 64 << 10
+
 func (s sharedRobots) Save(ctx context.Context, rawURL string, data []byte, ttl time.Duration) error {
 	k, err := s.key(rawURL)
 	if err != nil {
 		return err
+	}
+	if len(data) > maxSharedRobots {
+		return nil // too large to share: each agent fetches it itself
 	}
 	if err := s.a.rdb.Set(ctx, k, data, ttl).Err(); err != nil {
 		return fmt.Errorf("cluster: saving robots.txt: %w", err)
