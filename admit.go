@@ -203,7 +203,7 @@ func (c *Crawler) refusePrivate(v *visit, cause error) step {
 		cause = fetch.ErrPrivateAddress
 	}
 	err := fmt.Errorf("trawl: %s is on a private or loopback network address, refused by default "+
-		"(allow it with WithAllowPrivateNetworks(true), -allow-private in the example spiders): %w", v.req.URL, cause)
+		"(allow it with WithAllowNetworks(prefix) or WithAllowPrivateNetworks(true), -allow-network or -allow-private in the example spiders): %w", v.req.URL, cause)
 	return end(Decision{URL: v.req.URL, Outcome: DecisionError, ErrorKind: "private", Depth: v.req.Depth}, err)
 }
 

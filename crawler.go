@@ -128,6 +128,7 @@ func (c *Crawler) setupFetcher() error {
 	}
 	fo := cfg.fetchOpts
 	fo.UserAgent, fo.DialContext, fo.AllowPrivateNetworks, fo.Proxy = cfg.userAgent, cfg.dial, cfg.private, cfg.requests.proxy
+	fo.AllowNetworks = cfg.allowNets
 	if len(fo.AcceptTypes) == 0 {
 		fo.AcceptTypes = acceptTypes(c.follows, cfg.archive)
 	}
@@ -326,7 +327,7 @@ func (s *seedFailures) err(seeds int, private int64) error {
 		return nil
 	case private >= int64(seeds):
 		return fmt.Errorf("trawl: every seed (%d) is on a private or loopback network address, which "+
-			"is refused by default: allow it with WithAllowPrivateNetworks(true) (-allow-private in the example spiders): %w",
+			"is refused by default: allow it with WithAllowNetworks(prefix) or WithAllowPrivateNetworks(true) (-allow-network or -allow-private in the example spiders): %w",
 			seeds, fetch.ErrPrivateAddress)
 	}
 	return fmt.Errorf("trawl: every seed (%d) failed, so the crawl found nothing; the first: %w", seeds, s.first)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -207,4 +208,28 @@ func TestSeedCrawlDelayCapped(t *testing.T) {
 		t.Errorf("seed fetched %d times, want 1", n)
 	}
 	t.Logf("crawl took %v with the Crawl-delay capped at 300 ms", time.Since(start))
+}
+
+// WithAllowPrivateNetworks(true) still refuses a redirect to the cloud
+// metadata address; WithAllowNetworks naming it lets it through.
+func TestMetadataRedirectRefused(t *testing.T) {
+	for _, named := range []bool{false, true} {
+		s := newSite(t, nil)
+		s.pages["a.test/"] = func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+		}
+		opts := append(s.opts("http://a.test/"), trawl.WithPoliteness(trawl.Politeness{IgnoreRobots: true}))
+		if named {
+			opts = append(opts, trawl.WithAllowNetworks(netip.MustParsePrefix("169.254.169.254/32")))
+		}
+		c, err := trawl.New(opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.Run(t.Context())
+		reached := len(s.requests("169.254.169.254/latest/meta-data/")) > 0
+		if reached != named || (c.Stats().Errors.Kinds["private"] == 0) == !named {
+			t.Errorf("metadata prefix named %v: reached %v, errors %v", named, reached, c.Stats().Errors.Kinds)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/trawl-dev/trawl/dedup"
@@ -71,6 +72,7 @@ type config struct {
 	progress   func(Stats)
 	dial       func(ctx context.Context, network, addr string) (net.Conn, error)
 	private    bool
+	allowNets  []netip.Prefix  // WithAllowNetworks
 	recrawl    *recrawl.Policy // nil: a one-shot crawl (recrawl.go)
 	html       []htmlCallback  // WithHTML, in order
 	items      ItemSink
@@ -380,10 +382,24 @@ func WithDialContext(dial func(ctx context.Context, network, addr string) (net.C
 	return func(c *config) { c.dial = dial }
 }
 
-// WithAllowPrivateNetworks lets the default fetcher connect to loopback,
-// private and link-local addresses (needed for crawltest and intranets).
-// Default false: such connections are refused after DNS resolution.
+// WithAllowPrivateNetworks lets the default fetcher connect to loopback and
+// private addresses (needed for crawltest and intranets), but not to
+// link-local and cloud metadata addresses (169.254.169.254 and the like,
+// see fetch.Options.AllowNetworks), which a page could otherwise send the
+// crawler to. Prefer WithAllowNetworks, which lets through only what it
+// names. Default false: such connections are refused after DNS
+// resolution.
 func WithAllowPrivateNetworks(allow bool) Option { return func(c *config) { c.private = allow } }
+
+// WithAllowNetworks lets the default fetcher connect to addresses in the
+// prefixes given, and nowhere else outside the public Internet: 127.0.0.0/8
+// for a crawl of loopback hosts, 10.1.2.0/24 for one intranet. A metadata
+// address is reached only when a prefix names it. Given again, the prefixes
+// add up. Default: none.
+func WithAllowNetworks(prefixes ...netip.Prefix) Option {
+	prefixes = append([]netip.Prefix(nil), prefixes...)
+	return func(c *config) { c.allowNets = append(c.allowNets, prefixes...) }
+}
 
 // PageCounter counts page fetches for Limits.MaxPages across several
 // crawlers (package cluster counts them in Redis): AddPage adds one and
@@ -500,15 +516,15 @@ func (c *config) contradictions() error {
 		return fmt.Errorf("trawl: WithFetchOptions: set the user agent with WithUserAgent (robots.txt matches its product token)")
 	case fo.DialContext != nil:
 		return fmt.Errorf("trawl: WithFetchOptions: set the dialer with WithDialContext")
-	case fo.AllowPrivateNetworks:
-		return fmt.Errorf("trawl: WithFetchOptions: allow private networks with WithAllowPrivateNetworks(true)")
+	case fo.AllowPrivateNetworks || len(fo.AllowNetworks) > 0:
+		return fmt.Errorf("trawl: WithFetchOptions: allow private networks with WithAllowNetworks or WithAllowPrivateNetworks(true)")
 	case fo.Proxy != nil:
 		return fmt.Errorf("trawl: WithFetchOptions: set the proxy with WithProxy")
 	case c.fetcher != nil && c.fetchSet:
 		return fmt.Errorf("trawl: WithFetchOptions configures the default fetcher, not one given with WithFetcher: configure your fetcher instead")
 	case c.fetcher != nil && c.dial != nil:
 		return fmt.Errorf("trawl: WithDialContext configures the default fetcher, not one given with WithFetcher: configure your fetcher instead")
-	case c.fetcher != nil && c.private:
+	case c.fetcher != nil && (c.private || len(c.allowNets) > 0):
 		return fmt.Errorf("trawl: WithAllowPrivateNetworks configures the default fetcher, not one given with WithFetcher: configure your fetcher instead")
 	case c.fetcher != nil && c.requests.proxy != nil:
 		return fmt.Errorf("trawl: WithProxy configures the default fetcher, not one given with WithFetcher: configure your fetcher instead")

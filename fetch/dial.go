@@ -15,6 +15,7 @@ import (
 // dialer resolves through a small TTL cache and refuses private addresses.
 type dialer struct {
 	allowPrivate bool
+	allow        []netip.Prefix // Options.AllowNetworks
 	ttl          time.Duration
 	now          func() time.Time
 	custom       func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -40,6 +41,7 @@ const maxDNSEntries = 100_000
 func newDialer(o Options) *dialer {
 	d := &dialer{
 		allowPrivate: o.AllowPrivateNetworks,
+		allow:        o.AllowNetworks,
 		ttl:          o.DNSCacheTTL,
 		now:          o.Now,
 		custom:       o.DialContext,
@@ -47,25 +49,40 @@ func newDialer(o Options) *dialer {
 		cache:        make(map[string]dnsEntry),
 	}
 	d.net = net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second}
-	if !d.allowPrivate {
-		// Control sees the address actually dialled, after resolution.
-		d.net.Control = func(network, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
-			}
-			if isPrivate(ap.Addr()) {
-				return fmt.Errorf("%w: %s", ErrPrivateAddress, ap.Addr())
-			}
-			return nil
+	// Control sees the address actually dialled, after resolution.
+	d.net.Control = func(network, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
 		}
+		if d.refused(ap.Addr()) {
+			return fmt.Errorf("%w: %s", ErrPrivateAddress, ap.Addr())
+		}
+		return nil
 	}
 	return d
 }
 
+// refused reports whether the guard refuses a: an address in
+// Options.AllowNetworks never is; otherwise, with AllowPrivateNetworks,
+// only the link-local and cloud metadata addresses (isMetadata) are, and
+// without it every address isPrivate names.
+func (d *dialer) refused(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range d.allow {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	if d.allowPrivate {
+		return isMetadata(a)
+	}
+	return isPrivate(a)
+}
+
 // DialContext dials addr ("host:port").
 func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	if !d.allowPrivate && d.isProxy(addr) {
+	if d.isProxy(addr) {
 		return d.dialProxy(ctx, network, addr)
 	}
 	if d.custom != nil {
@@ -106,20 +123,17 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 // resolve (a virtual host only the custom dialer knows) is passed on. In
 // every case the remote address of the connection returned is checked too.
 func (d *dialer) dialCustom(ctx context.Context, network, addr string) (net.Conn, error) {
-	if !d.allowPrivate {
-		if err := d.precheck(ctx, addr); err != nil {
-			return nil, err
-		}
+	if err := d.precheck(ctx, addr); err != nil {
+		return nil, err
 	}
 	conn, err := d.custom(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}
-	if !d.allowPrivate {
-		if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err != nil || isPrivate(ap.Addr()) {
-			conn.Close()
-			return nil, fmt.Errorf("%w: %s", ErrPrivateAddress, conn.RemoteAddr())
-		}
+	if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err == nil && d.refused(ap.Addr()) ||
+		err != nil && !d.allowPrivate {
+		conn.Close()
+		return nil, fmt.Errorf("%w: %s", ErrPrivateAddress, conn.RemoteAddr())
 	}
 	return conn, nil
 }
@@ -132,9 +146,15 @@ func (d *dialer) precheck(ctx context.Context, addr string) error {
 		host = addr
 	}
 	if a, err := netip.ParseAddr(host); err == nil {
-		if isPrivate(a) {
+		if d.refused(a) {
 			return fmt.Errorf("%w: %s", ErrPrivateAddress, a)
 		}
+		return nil
+	}
+	if d.allowPrivate {
+		// Only metadata addresses are refused: the connection's remote
+		// address tells, without a DNS lookup of a name the custom dialer
+		// may be the only one to know.
 		return nil
 	}
 	addrs, err := d.lookup(ctx, host)
@@ -142,7 +162,7 @@ func (d *dialer) precheck(ctx context.Context, addr string) error {
 		return nil // unknown to DNS: the custom dialer may know it
 	}
 	for _, a := range addrs {
-		if isPrivate(a) {
+		if d.refused(a) {
 			return fmt.Errorf("%w: %s resolves to %s", ErrPrivateAddress, host, a)
 		}
 	}

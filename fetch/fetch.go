@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -180,7 +181,8 @@ type Options struct {
 	// DNSCacheTTL is how long resolved addresses are reused. Default 5 min;
 	// negative disables the cache.
 	DNSCacheTTL time.Duration
-	// AllowPrivateNetworks lets connections reach any address. Default
+	// AllowPrivateNetworks lets connections reach any address but the
+	// link-local and cloud metadata ones (see AllowNetworks). Default
 	// false: only global unicast addresses may be reached and every other
 	// address is refused with ErrPrivateAddress: loopback, private (RFC
 	// 1918, fc00::/7), shared (100.64.0.0/10), link-local, multicast,
@@ -189,6 +191,13 @@ type Options struct {
 	// address (::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are
 	// judged by that address. The package doc lists the rule in full.
 	AllowPrivateNetworks bool
+	// AllowNetworks names address prefixes the guard lets through whatever
+	// the rest of it says: 127.0.0.0/8 for a crawl of loopback hosts,
+	// 10.1.2.0/24 for one intranet, 169.254.169.254/32 for the rare crawl
+	// that must read a metadata service. With AllowPrivateNetworks, the
+	// link-local and cloud metadata addresses (see the package doc) are
+	// still refused unless named here. Default: none.
+	AllowNetworks []netip.Prefix
 	// DialContext replaces the dialer (for tests, proxies or a synthetic web
 	// such as crawltest). Unless AllowPrivateNetworks is set, the guard
 	// checks addr before calling it: an IP literal that the guard refuses,

@@ -83,3 +83,33 @@ func isPrivate4(b [4]byte) bool {
 	}
 	return false
 }
+
+// metadata are the addresses a crawler that may reach private networks
+// (Options.AllowPrivateNetworks) still refuses unless Options.AllowNetworks
+// names them: link-local addresses, where clouds serve instance metadata
+// and credentials, and the other metadata services' addresses:
+//   - 169.254.0.0/16 (RFC 3927): AWS, GCP, Azure, OpenStack and
+//     DigitalOcean metadata at 169.254.169.254, AWS ECS at 169.254.170.2;
+//   - fe80::/10 (RFC 4291) and fd00:ec2::254, AWS's IPv6 metadata service;
+//   - 100.100.100.200, Alibaba Cloud's metadata service;
+//   - 192.0.0.192, Oracle Cloud's metadata service (legacy);
+//   - 168.63.129.16, Azure's WireServer.
+var metadata = []netip.Prefix{
+	netip.MustParsePrefix("169.254.0.0/16"),
+	netip.MustParsePrefix("fe80::/10"),
+	netip.MustParsePrefix("fd00:ec2::254/128"),
+	netip.MustParsePrefix("100.100.100.200/32"),
+	netip.MustParsePrefix("192.0.0.192/32"),
+	netip.MustParsePrefix("168.63.129.16/32"),
+}
+
+// isMetadata reports whether a is a link-local or cloud metadata address.
+func isMetadata(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range metadata {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return !a.IsValid()
+}

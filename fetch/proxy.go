@@ -14,7 +14,7 @@ import (
 func (d *dialer) proxyFunc(fn func(*http.Request) (*url.URL, error)) func(*http.Request) (*url.URL, error) {
 	return func(r *http.Request) (*url.URL, error) {
 		pu, err := fn(r)
-		if err != nil || pu == nil || d.allowPrivate {
+		if err != nil || pu == nil {
 			return pu, err
 		}
 		if err := d.precheck(r.Context(), r.URL.Hostname()); err != nil {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -114,6 +115,7 @@ type flags struct {
 	userAgent       string
 	out             string
 	allowPrivate    bool
+	allowNetworks   string
 	progress        bool
 	demo            bool
 }
@@ -132,7 +134,8 @@ func (s *Session) register() {
 	fs.Float64Var(&f.adaptive, "adaptive", 10, "adaptive politeness: a host rests at least `FACTOR` × its last fetch time (0 = off; off when -delay is given without -adaptive)")
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
 	fs.StringVar(&f.out, "out", "", "store pages in `DIR` (numbered files, urls.txt, stats.txt)")
-	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
+	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses (not link-local and cloud metadata ones: name those with -allow-network)")
+	fs.StringVar(&f.allowNetworks, "allow-network", "", "allow these address `PREFIXES`, comma-separated (127.0.0.0/8,10.1.2.0/24): only them outside the public Internet")
 	fs.BoolVar(&f.progress, "progress", isTerminal(s.stderr), "show a progress line on stderr (default: when stderr is a terminal)")
 	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed; pages go to a temporary directory removed at the end unless -out is given)")
 }
@@ -257,6 +260,22 @@ func (s *Session) setup() int {
 	)
 	if f.allowPrivate {
 		s.opts = append(s.opts, trawl.WithAllowPrivateNetworks(true))
+	}
+	if f.allowNetworks != "" {
+		var prefixes []netip.Prefix
+		for _, p := range strings.Split(f.allowNetworks, ",") {
+			p = strings.TrimSpace(p)
+			prefix, err := netip.ParsePrefix(p)
+			if err != nil {
+				addr, aerr := netip.ParseAddr(p) // one address
+				if aerr != nil {
+					return s.fail(Exit(2, fmt.Errorf("-allow-network: %q is neither an address prefix (10.1.2.0/24) nor an address", p)))
+				}
+				prefix = netip.PrefixFrom(addr, addr.BitLen())
+			}
+			prefixes = append(prefixes, prefix)
+		}
+		s.opts = append(s.opts, trawl.WithAllowNetworks(prefixes...))
 	}
 	if f.follow != "" {
 		var kinds []extract.Kind

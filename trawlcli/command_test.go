@@ -176,3 +176,14 @@ func TestFollowAndArchiveFlags(t *testing.T) {
 		t.Errorf("-archive crawled %d pages, fewer than the default %d", archived, all)
 	}
 }
+
+// -allow-network takes prefixes or addresses, and refuses anything else.
+func TestAllowNetworkFlag(t *testing.T) {
+	if code, _, stderr := run(t, "-allow-network", "not-a-prefix", "http://a.test/"); code != 2 || !strings.Contains(stderr, "-allow-network") {
+		t.Errorf("-allow-network not-a-prefix: exit %d, stderr %q; want 2 naming the flag", code, stderr)
+	}
+	code, stdout, stderr := run(t, "-demo", "-progress=false", "-allow-network", "127.0.0.0/8,::1", "-max-pages", "5")
+	if code != 0 || !strings.Contains(stdout, "crawled 5 pages") {
+		t.Errorf("-demo with -allow-network 127.0.0.0/8: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
