@@ -1,10 +1,6 @@
 package store
 
-import (
-	"crypto/sha1"
-	"strings"
-	"time"
-)
+import "time"
 
 // revisitRef is what a revisit record says of the first response with its
 // payload: that record's ID, its target URI and its date.
@@ -20,18 +16,6 @@ func (r *revisitRef) recordID() string {
 }
 
 func (r *revisitRef) when() time.Time { return time.Unix(0, r.date).UTC() }
-
-// hostPayload keys a payload digest by the host that served it, so that
-// revisit records point only at records of the same host.
-func hostPayload(host string, sum [20]byte) [20]byte {
-	h := sha1.New()
-	h.Write([]byte(strings.ToLower(host)))
-	h.Write([]byte{0})
-	h.Write(sum[:])
-	var out [20]byte
-	h.Sum(out[:0])
-	return out
-}
 
 // revisitIndex maps payload digests (raw SHA-1) to the first response
 // with each, remembering at most limit of them: when full, the digest

@@ -314,12 +314,10 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	switch {
 	case ex.Status == 304:
 		kind, profile = "revisit", gowarc.ProfileServerNotModifiedV1_1
-	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.payloadSize > 0 && !scan.inHeader:
-		// Identical payloads are recorded once per host: a host cannot
-		// make another host's page a revisit of its own record.
+	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.payloadSize > 0:
 		w.mu.Lock()
 		var seen bool
-		first, seen = w.payloads.firstOrAdd(hostPayload(ex.URL.Host, scan.payloadSum), revisitRef{id: respUUID, uri: uri, date: date.UnixNano()})
+		first, seen = w.payloads.firstOrAdd(scan.payloadSum, revisitRef{id: respUUID, uri: uri, date: date.UnixNano()})
 		w.mu.Unlock()
 		if seen {
 			kind, profile = "revisit", gowarc.ProfileIdenticalPayloadDigestV1_1
@@ -352,9 +350,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		k.head = appendHeader(k.head[:0], "response", respID, uri, date, "application/http;msgtype=response", ip)
 		k.head = appendField(k.head, gowarc.WarcConcurrentTo, reqID)
 		k.head = appendField(k.head, gowarc.WarcBlockDigest, string(scan.blockDigest()))
-		if !scan.inHeader { // no end of header: no payload to digest
-			k.head = appendField(k.head, gowarc.WarcPayloadDigest, payloadDigest)
-		}
+		k.head = appendField(k.head, gowarc.WarcPayloadDigest, payloadDigest)
 		if ex.Truncated {
 			k.head = appendField(k.head, gowarc.WarcTruncated, "unspecified")
 		}
@@ -749,8 +745,7 @@ type httpScanner struct {
 	sum            [20]byte
 	digests        [2][]byte // rendered: block, payload
 	payloadSum     [20]byte  // the payload's, set when scan returns
-	lineStart      bool      // the header scan is at the start of a line
-	lineCR         bool      // ... which so far holds a lone CR
+	joint          [6]byte   // where a header's end may straddle two writes
 	mt             string    // mediaType's result, once mtDone
 	mtDone         bool
 }
@@ -767,7 +762,6 @@ func (s *httpScanner) scan(r io.Reader, buf []byte) error {
 	s.block.Reset()
 	s.payload.Reset()
 	s.header, s.inHeader, s.size, s.payloadSize = s.header[:0], true, 0, 0
-	s.lineStart, s.lineCR = false, false
 	s.mt, s.mtDone = "", false
 	if _, err := io.CopyBuffer(s, r, buf); err != nil {
 		return err
@@ -781,12 +775,16 @@ func (s *httpScanner) Write(p []byte) (int, error) {
 	s.size += int64(n)
 	s.block.Write(p)
 	if s.inHeader {
-		// Only the header is copied. Its end is found with net/http's
-		// grammar, the one the fetcher parsed the response with (lines end
-		// in LF, a CR before it is dropped, the first empty line ends the
-		// header), so that the record splits header and payload where the
-		// crawler did: a bare-LF header is not read on into the body.
-		end := s.headerEnd(p)
+		// Only the header is copied: its end is looked for where the
+		// last write left off (3 bytes of it and 3 of p), then in p.
+		tail := s.header[max(0, len(s.header)-3):]
+		end := -1
+		joint := append(append(s.joint[:0:6], tail...), p[:min(3, len(p))]...)
+		if i := bytes.Index(joint, []byte("\r\n\r\n")); i >= 0 {
+			end = i + 4 - len(tail)
+		} else if i := bytes.Index(p, []byte("\r\n\r\n")); i >= 0 {
+			end = i + 4
+		}
 		if end < 0 {
 			s.header = append(s.header, p...)
 			if len(s.header) > maxHTTPHeader {
@@ -801,25 +799,6 @@ func (s *httpScanner) Write(p []byte) (int, error) {
 	s.payload.Write(p)
 	s.payloadSize += int64(len(p))
 	return n, nil
-}
-
-// headerEnd continues the search for the end of the header in p, the
-// next bytes of the response, and returns the offset just past it in p,
-// or -1.
-func (s *httpScanner) headerEnd(p []byte) int {
-	for i, c := range p {
-		switch {
-		case c == '\n' && s.lineStart:
-			return i + 1 // an empty line (LF, or CR LF)
-		case c == '\n':
-			s.lineStart, s.lineCR = true, false
-		case c == '\r' && s.lineStart && !s.lineCR:
-			s.lineCR = true
-		default:
-			s.lineStart, s.lineCR = false, false
-		}
-	}
-	return -1
 }
 
 // blockDigest and payloadDigest render a digest ("sha1:" and base 32);
