@@ -196,11 +196,15 @@ func TestWARCNoHeaderEnd(t *testing.T) {
 		"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Cut: here",
 		"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Cut: here",
 		"HTTP/1.1 200 OK\nContent-Type: text/html\n\n<p>bare LF</p>",
+		"HTTP/1.1 304 Not Modified\r\nETag: \"cut",
 	}
 	for i, resp := range responses {
 		u, _ := url.Parse(fmt.Sprintf("http://h0.test/%d", i))
 		ex := fetch.NewExchange(u, []byte(fmt.Sprintf("GET /%d HTTP/1.1\r\nHost: h0.test\r\n\r\n", i)), []byte(resp))
 		ex.Status = 200
+		if i == 3 {
+			ex.Status = 304
+		}
 		if err := w.PutExchange(context.Background(), ex); err != nil {
 			t.Fatal(err)
 		}
@@ -214,8 +218,13 @@ func TestWARCNoHeaderEnd(t *testing.T) {
 			resps = append(resps, rec)
 		}
 	}
-	if len(resps) != 3 {
-		t.Fatalf("%d response and revisit records, want 3", len(resps))
+	if len(resps) != 4 {
+		t.Fatalf("%d response and revisit records, want 4", len(resps))
+	}
+	// A 304 with no end of its header is no revisit (whose block would
+	// be the header alone): its record holds all of it.
+	if r := resps[3]; r.typ() != "response" || string(r.block) != responses[3] {
+		t.Errorf("304 with no end of its header: %s record holding %q, want a response holding %q", r.typ(), r.block, responses[3])
 	}
 	for i, rec := range resps[:2] {
 		if rec.typ() != "response" || len(rec.header.Values("WARC-Payload-Digest")) != 0 {

@@ -322,7 +322,7 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	kind, profile := "response", ""
 	var first revisitRef
 	switch {
-	case ex.Status == 304:
+	case ex.Status == 304 && scan.hasPayload(): // else written whole, a response
 		kind, profile = "revisit", gowarc.ProfileServerNotModifiedV1_1
 	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.hasPayload() && scan.payloadSize > 0:
 		// Within the host only: see revisitKey.
