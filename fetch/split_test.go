@@ -80,22 +80,65 @@ func FuzzPayloadOffset(f *testing.F) {
 	f.Add([]byte("HTTP/1.1 +10 odd\r\n\r\n"), uint16(1))
 	f.Add([]byte("HTTP/1.1  199  x\r\nA:\r\n\r\nHTTP/1.1 200 OK\r\nB: c\r\n\r\n"), uint16(30))
 	f.Add([]byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"), uint16(40))
-	f.Fuzz(func(t *testing.T, response []byte, cut uint16) {
-		off, ok := payloadOffset(response)
-		for _, buf := range []int{16, 4096} {
-			want, wok := clientOffset(response, buf)
-			if wok && (!ok || off != want) {
-				t.Fatalf("payloadOffset(%q) = %d, %v; net/http (buffer %d) began the body at %d", response, off, ok, buf, want)
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		// The bytes as they are (net/http rejects most), and a response
+		// built from them (which it mostly reads).
+		for _, response := range [][]byte{data, responseFrom(data)} {
+			off, ok := payloadOffset(response)
+			for _, buf := range []int{16, 4096} {
+				want, wok := clientOffset(response, buf)
+				if wok && (!ok || off != want) {
+					t.Fatalf("payloadOffset(%q) = %d, %v; net/http (buffer %d) began the body at %d", response, off, ok, buf, want)
+				}
+			}
+			if ok && (off < 0 || off > len(response)) {
+				t.Fatalf("payloadOffset(%q) = %d, out of range", response, off)
+			}
+			k := int(cut) % (len(response) + 1)
+			if poff, pok := payloadOffset(response[:k]); pok && (!ok || poff != off) {
+				t.Fatalf("payloadOffset of the first %d bytes of %q = %d, of all = %d, %v", k, response, poff, off, ok)
 			}
 		}
-		if ok && (off < 0 || off > len(response)) {
-			t.Fatalf("payloadOffset(%q) = %d, out of range", response, off)
-		}
-		k := int(cut) % (len(response) + 1)
-		if poff, pok := payloadOffset(response[:k]); pok && (!ok || poff != off) {
-			t.Fatalf("payloadOffset of the first %d bytes of %q = %d, of all = %d, %v", k, response, poff, off, ok)
-		}
 	})
+}
+
+// responseFrom builds from data one or more responses (interim ones first),
+// each a status line and header fields, with lines ending in CRLF, LF, or
+// what only looks like an end (CR CR LF, SP CRLF), some continued on lines
+// that begin with a space or a tab; the rest of data is the body.
+func responseFrom(data []byte) []byte {
+	next := func() int {
+		if len(data) == 0 {
+			return 0
+		}
+		c := data[0]
+		data = data[1:]
+		return int(c)
+	}
+	ends := []string{"\r\n", "\n", "\r\n", "\n", "\r\r\n", " \r\n", "\t\n"}
+	statuses := []string{"200 OK", "103 Early Hints", "100 Continue", "101 Switching Protocols", "204 No Content", "199 x", "404", " 200  OK", "+10 x"}
+	var b []byte
+	for range 1 + next()%3 {
+		b = append(b, "HTTP/1.1 "...)
+		b = append(b, statuses[next()%len(statuses)]...)
+		b = append(b, ends[next()%4]...)
+		for range next() % 5 {
+			b = append(b, "X-"...)
+			b = append(b, byte('a'+next()%26))
+			b = append(b, ": v"...)
+			b = append(b, ends[next()%len(ends)]...)
+			switch next() % 4 {
+			case 0:
+				b = append(b, " more"...)
+				b = append(b, ends[next()%len(ends)]...)
+			case 1:
+				b = append(b, '\t')
+				b = append(b, ends[next()%len(ends)]...)
+			}
+		}
+		b = append(b, ends[next()%len(ends)]...) // the empty line, mostly
+	}
+	return append(b, data...)
 }
 
 func BenchmarkPayloadOffset(b *testing.B) {
