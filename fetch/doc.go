@@ -44,10 +44,15 @@
 // after its body was read and closed; the fetcher reads up to 64 KiB more
 // of a body it had no use for (a redirect's), so the record is whole and
 // the connection is kept. A response over 256 KiB goes to an unnamed
-// temporary file, so memory does not grow with response size. The
-// fetcher reuses its recording buffers from one request to the next (up
-// to 64 of them, each kept only up to 64 KiB), which is why an Exchange's
-// bytes are valid only during the OnExchange call. Without OnExchange
+// temporary file, so memory does not grow with response size.
+// [Exchange.PayloadOffset] says where the body begins in the bytes
+// recorded, as net/http's client read the header (which may end at a bare
+// LF, not only at CRLF CRLF, and follow interim 1xx responses), so that an
+// archive splits the response where the fetcher did (FuzzPayloadOffset
+// compares the two). The fetcher reuses its recording buffers from one
+// request to the next (up to 64 of them, each kept only up to 64 KiB),
+// which is why an Exchange's bytes are valid only during the OnExchange
+// call. Without OnExchange
 // none of this runs.
 //
 // Retrying transient failures is left to the caller on purpose: a retry is a

@@ -11,6 +11,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"os"
+	"slices"
 	"sync"
 	"time"
 )
@@ -41,11 +42,24 @@ type Exchange struct {
 	// during the OnExchange call.
 	Request []byte
 
-	resp *spool
+	resp    *spool
+	payload int64 // PayloadOffset's offset, -1 if none
 }
 
 // ResponseSize is the number of response bytes held.
 func (e *Exchange) ResponseSize() int64 { return e.resp.size() }
+
+// PayloadOffset is where the payload (the body as served: chunked and
+// compressed as it came) begins in Response, after the header as net/http's
+// client read it, so that an archive splits the response where the fetcher
+// did: a line ends at LF, with or without CR before it (a header may end
+// at a bare LF, not only at CRLF CRLF); a line that begins with a space or
+// a tab continues the one before; the first empty line ends the header.
+// Interim responses (1xx but 101), which the client reads and skips, come
+// before the payload too. ok is false when the bytes held hold no end of
+// the header (a recording cut short, or bytes given to NewExchange that
+// have none): they have no payload then.
+func (e *Exchange) PayloadOffset() (off int64, ok bool) { return e.payload, e.payload >= 0 }
 
 // Response returns a new reader over the response as read from the wire,
 // from its first byte (the status line) to the last byte received. It may
@@ -102,6 +116,35 @@ func (s *spool) Write(p []byte) (int, error) {
 }
 
 func (s *spool) size() int64 { return s.n }
+
+// payloadOffset finds the end of the header (see payloadOffset) in the
+// bytes held, -1 if it is not there. In a response spooled to the file,
+// it is looked for in a prefix of 16 KiB, then of twice as much, up to
+// limit bytes: the transport reads no more than that (Options.MaxHeaderBytes
+// and a read buffer) before the header's end. (payloadOffset finds in a
+// prefix either nothing or the end it finds in the whole.)
+func (s *spool) payloadOffset(limit int64) int64 {
+	if s.file == nil {
+		if off, ok := payloadOffset(s.mem); ok {
+			return int64(off)
+		}
+		return -1
+	}
+	limit = min(s.n, limit)
+	var b []byte
+	for n := min(16<<10, limit); ; n = min(2*n, limit) {
+		b = slices.Grow(b[:0], int(n))[:n]
+		if _, err := s.file.ReadAt(b, 0); err != nil {
+			return -1
+		}
+		if off, ok := payloadOffset(b); ok {
+			return int64(off)
+		}
+		if n == limit {
+			return -1
+		}
+	}
+}
 
 func (s *spool) reader() io.Reader {
 	if s.file != nil {
@@ -271,6 +314,7 @@ func (f *HTTP) finish(ctx context.Context, rec *recorder, u *url.URL, status int
 	ex := &Exchange{
 		URL: u, RemoteAddr: rec.remote, Date: rec.date, Status: status,
 		Truncated: truncated || rec.resp.err != nil, Request: rec.req.Bytes(), resp: &rec.resp,
+		payload: rec.resp.payloadOffset(f.opts.MaxHeaderBytes + int64(f.opts.ReadBufferSize)),
 	}
 	f.opts.OnExchange(ctx, ex)
 }
@@ -371,5 +415,6 @@ func recordingTransport(tr *http.Transport, dial func(ctx context.Context, netwo
 // elsewhere. Set the other fields (Date, Status, RemoteAddr, Truncated) as
 // needed.
 func NewExchange(u *url.URL, request, response []byte) *Exchange {
-	return &Exchange{URL: u, Request: request, resp: &spool{mem: response, n: int64(len(response))}}
+	s := &spool{mem: response, n: int64(len(response))}
+	return &Exchange{URL: u, Request: request, resp: s, payload: s.payloadOffset(s.n)}
 }

@@ -344,3 +344,56 @@ func TestExchangeRecordersReused(t *testing.T) {
 		}
 	}
 }
+
+// TestExchangePayloadOffset: hostile servers on loopback send headers that
+// end at a bare LF, interim responses, continued lines, and a header too
+// large to stay in memory (spooled to the file); PayloadOffset is where
+// the body the fetcher parsed begins in the bytes recorded.
+func TestExchangePayloadOffset(t *testing.T) {
+	body := "<script>x()</script>\r\n\r\n<p>after a CRLF CRLF</p>"
+	long := strings.Repeat("X-Pad: "+strings.Repeat("p", 990)+"\n", 300) // 300 KB: spooled
+	answers := map[string][]byte{}
+	for path, header := range map[string]string{
+		"/crlf":    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n",
+		"/lf":      "HTTP/1.1 200 OK\nContent-Type: text/html\nContent-Length: %d\n\n",
+		"/mixed":   "HTTP/1.1 200 OK\r\nContent-Type: text/html\nContent-Length: %d\r\n\n",
+		"/interim": "HTTP/1.1 103 Early Hints\nLink: </s.css>\n\nHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\nContent-Type: text/html\nContent-Length: %d\n\n",
+		"/folded":  "HTTP/1.1 200 OK\nContent-Type: text/html\nX-Folded: a\n \r\n\tb\r\nContent-Length: %d\n\n",
+		"/long":    "HTTP/1.1 200 OK\nContent-Type: text/html\n" + long + "Content-Length: %d\n\n",
+	} {
+		answers[path] = append(fmt.Appendf(nil, header, len(body)), body...)
+	}
+	s := newWireServer(t, answers)
+	type seen struct {
+		off      int64
+		ok       bool
+		response []byte
+	}
+	got := map[string]seen{}
+	f := New(&Options{AllowPrivateNetworks: true, OnExchange: func(_ context.Context, ex *Exchange) {
+		b, _ := io.ReadAll(ex.Response())
+		off, ok := ex.PayloadOffset()
+		got[ex.URL.Path] = seen{off, ok, b}
+	}})
+	defer f.CloseIdleConnections()
+	for path := range answers {
+		resp, err := f.Fetch(context.Background(), &Request{URL: s.url(path)})
+		if err != nil {
+			t.Fatalf("Fetch(%s): %v", path, err)
+		}
+		if string(resp.Body) != body {
+			t.Fatalf("%s: the fetcher parsed the body %q, want %q", path, resp.Body, body)
+		}
+		g := got[path]
+		if !bytes.Equal(g.response, answers[path]) {
+			t.Fatalf("%s: %d bytes recorded, want the %d served", path, len(g.response), len(answers[path]))
+		}
+		if !g.ok || string(g.response[g.off:]) != body {
+			t.Errorf("%s: PayloadOffset() = %d, %v: the payload recorded is %.60q, want the body parsed, %.60q", path, g.off, g.ok, g.response[min(g.off, int64(len(g.response))):], body)
+		}
+	}
+	// Bytes with no end of the header have no payload.
+	if off, ok := NewExchange(s.url("/x"), nil, []byte("HTTP/1.1 200 OK\r\nA: b\r\n")).PayloadOffset(); ok {
+		t.Errorf("PayloadOffset() of a header with no end = %d, true", off)
+	}
+}

@@ -47,10 +47,14 @@ func (e cdxjEntry) appendLine(b []byte) []byte {
 	b = append(b[:start], escapeControls(b[start:])...)
 	b = append(b, ' ')
 	b = e.date.UTC().AppendFormat(b, "20060102150405")
-	b = append(b, ` {"digest":`...)
-	// Without the "sha1:" label, as pywb's and warcio's indexers write it.
-	b = jsonenc.AppendString(b, e.digest[strings.IndexByte(e.digest, ':')+1:])
-	b = append(b, `,"filename":`...)
+	b = append(b, ` {`...)
+	if e.digest != "" { // none for a response with no end of its header, as warcio writes it
+		// Without the "sha1:" label, as pywb's and warcio's indexers write it.
+		b = append(b, `"digest":`...)
+		b = jsonenc.AppendString(b, e.digest[strings.IndexByte(e.digest, ':')+1:])
+		b = append(b, ',')
+	}
+	b = append(b, `"filename":`...)
 	b = jsonenc.AppendString(b, e.file)
 	if e.length >= 0 {
 		b = append(b, `,"length":"`...)

@@ -50,15 +50,32 @@
 //     other in WARC-Concurrent-To, both with WARC-Block-Digest, the
 //     response with WARC-Payload-Digest (SHA-1, base 32, of the bytes after
 //     the HTTP header, as they came off the wire: chunk framing included for
-//     a chunked response, as Heritrix and wget compute it) and WARC-IP-Address;
+//     a chunked response, as Heritrix and wget compute it) and WARC-IP-Address.
+//     The header ends where the fetcher's HTTP client ended it
+//     (fetch.Exchange.PayloadOffset: net/http's grammar, in which a line may
+//     end at a bare LF, and interim 1xx responses come before the header),
+//     not at the first CRLF CRLF, so the digest is that of the body the
+//     crawler parsed; a response whose recorded bytes hold no end of the
+//     header (a recording cut short) has no payload and no
+//     WARC-Payload-Digest, and is never a revisit or revisited;
 //     a response the fetcher did not read to its end (over the size limit,
 //     an unaccepted type, a failed transfer) carries WARC-Truncated;
-//   - a 2xx response whose payload digest equals an earlier response's in
-//     this store is written as a revisit record, profile
+//   - a 2xx response whose payload digest equals that of an earlier
+//     response of the same host (host and port of the target URI) in this
+//     store is written as a revisit record, profile
 //     identical-payload-digest, with WARC-Refers-To, WARC-Refers-To-Target-URI
 //     and WARC-Refers-To-Date and the HTTP header as its block (unless
 //     WARCOptions.NoRevisits); a 304 answer to a conditional GET is a revisit
-//     with the server-not-modified profile. The digests seen are kept in
+//     with the server-not-modified profile. Payloads are never shared across
+//     hosts, though two hosts may serve the same bytes (mirrors, CDN copies
+//     of a library): a replay tool resolves a revisit by reading the record
+//     it refers to with its own HTTP parser, and a hostile host can write a
+//     response that parsers split differently (warcio.js, for one, ends a
+//     header only at CRLF CRLF, where net/http accepts a bare LF), so a
+//     revisit that pointed at another host's record would let that host
+//     choose what replays for pages it does not own. There is no option to
+//     share them (what it saves is copies of identical files on different
+//     hosts; say so in an issue if a crawl needs it). The digests seen are kept in
 //     memory, not across runs, and at most WARCOptions.MaxRevisitDigests
 //     of them (a million by default, about 180 bytes each with a 60-byte
 //     URL): when that many are kept, the oldest is forgotten for the next

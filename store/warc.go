@@ -44,8 +44,9 @@ type WARCOptions struct {
 	Outlinks bool
 	// NoRevisits writes every response in full. Default false: a 2xx
 	// response whose payload digest equals that of an earlier response of
-	// this store is written as a revisit record (profile
-	// identical-payload-digest) that refers to the first.
+	// this store from the same host (and port) is written as a revisit
+	// record (profile identical-payload-digest) that refers to the first;
+	// never across hosts (see the package doc).
 	NoRevisits bool
 	// Software names the crawler in each file's warcinfo record. Default
 	// "trawl (+https://github.com/trawl-dev/trawl)".
@@ -107,7 +108,7 @@ type WARC struct {
 	infoSize int64      // the size of its warcinfo record
 
 	mu       sync.Mutex
-	payloads *revisitIndex     // payload digest -> first response with it
+	payloads *revisitIndex     // payload digest and host -> first response with it
 	lastResp map[string]string // URL -> record ID of its latest response (for Outlinks)
 	closed   bool
 
@@ -300,24 +301,38 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	k := w.kit()
 	defer w.release(k)
 	scan := &k.scan
-	if err := scan.scan(ex.Response(), k.scratch); err != nil {
+	off, ok := ex.PayloadOffset()
+	if !ok {
+		off = -1
+	}
+	if err := scan.scan(ex.Response(), k.scratch, off); err != nil {
 		return fmt.Errorf("store: WARC response for %s: %w", uri, err)
 	}
 	if scan.size != ex.ResponseSize() {
 		return fmt.Errorf("store: WARC response for %s: read %d bytes of %d", uri, scan.size, ex.ResponseSize())
 	}
-	payloadDigest := string(scan.payloadDigest())
+	// A response with no end of its header has no payload, and so no
+	// payload digest (not that of an empty payload).
+	payloadDigest := ""
+	if scan.hasPayload() {
+		payloadDigest = string(scan.payloadDigest())
+	}
 	respID, reqID, respUUID := newRecordIDs()
 
 	kind, profile := "response", ""
 	var first revisitRef
 	switch {
-	case ex.Status == 304:
+	case ex.Status == 304 && scan.hasPayload(): // else written whole, a response
 		kind, profile = "revisit", gowarc.ProfileServerNotModifiedV1_1
-	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.payloadSize > 0:
+	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.hasPayload() && scan.payloadSize > 0:
+		// Within the host only: see revisitKey.
+		host := ex.URL.Host
+		if i := strings.Index(uri, host); i >= 0 {
+			host = uri[i : i+len(host)] // kept with the URL, not beside it
+		}
 		w.mu.Lock()
 		var seen bool
-		first, seen = w.payloads.firstOrAdd(scan.payloadSum, revisitRef{id: respUUID, uri: uri, date: date.UnixNano()})
+		first, seen = w.payloads.firstOrAdd(revisitKey{sum: scan.payloadSum, host: host}, revisitRef{id: respUUID, uri: uri, date: date.UnixNano()})
 		w.mu.Unlock()
 		if seen {
 			kind, profile = "revisit", gowarc.ProfileIdenticalPayloadDigestV1_1
@@ -350,7 +365,9 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 		k.head = appendHeader(k.head[:0], "response", respID, uri, date, "application/http;msgtype=response", ip)
 		k.head = appendField(k.head, gowarc.WarcConcurrentTo, reqID)
 		k.head = appendField(k.head, gowarc.WarcBlockDigest, string(scan.blockDigest()))
-		k.head = appendField(k.head, gowarc.WarcPayloadDigest, payloadDigest)
+		if payloadDigest != "" {
+			k.head = appendField(k.head, gowarc.WarcPayloadDigest, payloadDigest)
+		}
 		if ex.Truncated {
 			k.head = appendField(k.head, gowarc.WarcTruncated, "unspecified")
 		}
@@ -734,34 +751,38 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // httpScanner is what one pass over a response finds: its HTTP header
 // (copied) and the SHA-1 digests of the block and of the payload (the
 // bytes after the header, as served: chunked and compressed as they came).
-// It is an io.Writer, so that io.Copy hands it an in-memory response in
-// one call, without copying.
+// Where the header ends is the fetcher's (fetch.Exchange.PayloadOffset):
+// the scanner does not look for it. It is an io.Writer, so that io.Copy
+// hands it an in-memory response in one call, without copying.
 type httpScanner struct {
 	block, payload hash.Hash
 	header         []byte
-	inHeader       bool
+	off            int64 // where the payload begins, -1 if nowhere
 	size           int64 // bytes scanned
 	payloadSize    int64
 	sum            [20]byte
 	digests        [2][]byte // rendered: block, payload
 	payloadSum     [20]byte  // the payload's, set when scan returns
-	joint          [6]byte   // where a header's end may straddle two writes
 	mt             string    // mediaType's result, once mtDone
 	mtDone         bool
 }
 
-// maxHTTPHeader bounds the header the scanner looks for.
+// maxHTTPHeader bounds the header the scanner copies.
 const maxHTTPHeader = 1 << 20
 
-// scan reads r to its end; buf is a copy buffer for readers that do not
-// write themselves out (a response spooled to a file).
-func (s *httpScanner) scan(r io.Reader, buf []byte) error {
+// scan reads r to its end; the payload begins at off (negative: r holds
+// no end of the header, and no payload); buf is a copy buffer for readers
+// that do not write themselves out (a response spooled to a file).
+func (s *httpScanner) scan(r io.Reader, buf []byte, off int64) error {
+	if off > maxHTTPHeader {
+		return fmt.Errorf("HTTP header of %d bytes, over %d", off, maxHTTPHeader)
+	}
 	if s.block == nil {
 		s.block, s.payload = sha1.New(), sha1.New()
 	}
 	s.block.Reset()
 	s.payload.Reset()
-	s.header, s.inHeader, s.size, s.payloadSize = s.header[:0], true, 0, 0
+	s.header, s.off, s.size, s.payloadSize = s.header[:0], off, 0, 0
 	s.mt, s.mtDone = "", false
 	if _, err := io.CopyBuffer(s, r, buf); err != nil {
 		return err
@@ -770,32 +791,23 @@ func (s *httpScanner) scan(r io.Reader, buf []byte) error {
 	return nil
 }
 
+// hasPayload reports whether the response scanned has an end of its
+// header, and so a payload (perhaps empty).
+func (s *httpScanner) hasPayload() bool { return s.off >= 0 && s.size >= s.off }
+
 func (s *httpScanner) Write(p []byte) (int, error) {
 	n := len(p)
-	s.size += int64(n)
 	s.block.Write(p)
-	if s.inHeader {
-		// Only the header is copied: its end is looked for where the
-		// last write left off (3 bytes of it and 3 of p), then in p.
-		tail := s.header[max(0, len(s.header)-3):]
-		end := -1
-		joint := append(append(s.joint[:0:6], tail...), p[:min(3, len(p))]...)
-		if i := bytes.Index(joint, []byte("\r\n\r\n")); i >= 0 {
-			end = i + 4 - len(tail)
-		} else if i := bytes.Index(p, []byte("\r\n\r\n")); i >= 0 {
-			end = i + 4
-		}
-		if end < 0 {
-			s.header = append(s.header, p...)
-			if len(s.header) > maxHTTPHeader {
-				return 0, errors.New("no end of the HTTP header")
-			}
-			return n, nil
-		}
-		s.header = append(s.header, p[:end]...)
-		p = p[end:]
-		s.inHeader = false
+	if s.off < 0 {
+		s.size += int64(n)
+		return n, nil
 	}
+	if s.size < s.off {
+		h := min(int64(len(p)), s.off-s.size)
+		s.header = append(s.header, p[:h]...)
+		p = p[h:]
+	}
+	s.size += int64(n)
 	s.payload.Write(p)
 	s.payloadSize += int64(len(p))
 	return n, nil

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/trawl-dev/trawl/fetch"
 )
 
 func digestOf(b []byte) string {
@@ -21,44 +23,57 @@ func digestOf(b []byte) string {
 }
 
 // FuzzScanHTTP checks the one pass that splits a response into header and
-// payload and digests both, with the response arriving in pieces of every
-// size (the end of the header may straddle two reads).
+// payload where the fetcher's parse ended it (fetch.Exchange.PayloadOffset)
+// and digests both, with the response arriving in pieces of every size
+// (the end of the header may straddle two reads). A response with no end
+// of its header has no payload.
 func FuzzScanHTTP(f *testing.F) {
 	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html>hello</html>"), uint8(3))
 	f.Add([]byte("HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"), uint8(1))
 	f.Add([]byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"), uint8(2))
+	f.Add([]byte("HTTP/1.1 200 OK\nContent-Type: text/html\n\n<script>x</script>\r\n\r\nV"), uint8(4))
 	f.Add([]byte("HTTP/1.1 200 OK\r\nCut: inside the header"), uint8(5))
 	f.Add([]byte(""), uint8(0))
+	u, _ := url.Parse("http://h0.test/")
 	f.Fuzz(func(t *testing.T, data []byte, piece uint8) {
 		buf := make([]byte, int(piece)%16+1)
+		off, ok := fetch.NewExchange(u, nil, data).PayloadOffset()
+		if !ok {
+			off = -1
+		}
 		var s httpScanner
 		// Twice: the scanner is reused.
 		for range 2 {
-			if err := s.scan(iotest.HalfReader(bytes.NewReader(data)), buf); err != nil {
+			if err := s.scan(iotest.HalfReader(bytes.NewReader(data)), buf, off); err != nil {
 				t.Fatal(err)
 			}
-		}
-		end := len(data)
-		if i := bytes.Index(data, []byte("\r\n\r\n")); i >= 0 {
-			end = i + 4
-		}
-		if !bytes.Equal(s.header, data[:end]) {
-			t.Fatalf("header %q, want %q", s.header, data[:end])
-		}
-		if s.payloadSize != int64(len(data)-end) {
-			t.Fatalf("payload size %d, want %d", s.payloadSize, len(data)-end)
 		}
 		if s.size != int64(len(data)) {
 			t.Fatalf("size %d, want %d", s.size, len(data))
 		}
+		if !ok {
+			if s.hasPayload() || len(s.header) != 0 || s.payloadSize != 0 {
+				t.Fatalf("no end of the header in %q, yet a payload (%v) of %d bytes after %d", data, s.hasPayload(), s.payloadSize, len(s.header))
+			}
+			if s.blockDigest(); string(s.digests[0]) != digestOf(data) {
+				t.Fatalf("block digest %s, want %s", s.digests[0], digestOf(data))
+			}
+			return
+		}
+		if !s.hasPayload() || !bytes.Equal(s.header, data[:off]) {
+			t.Fatalf("header %q, want %q", s.header, data[:off])
+		}
+		if s.payloadSize != int64(len(data))-off {
+			t.Fatalf("payload size %d, want %d", s.payloadSize, int64(len(data))-off)
+		}
 		// The raw payload sum keys the revisit index: valid as soon as
 		// scan returns, before any digest is rendered.
-		if s.payloadSum != sha1.Sum(data[end:]) {
-			t.Fatalf("payload sum %x, want %x", s.payloadSum, sha1.Sum(data[end:]))
+		if s.payloadSum != sha1.Sum(data[off:]) {
+			t.Fatalf("payload sum %x, want %x", s.payloadSum, sha1.Sum(data[off:]))
 		}
 		block, payload := string(s.blockDigest()), string(s.payloadDigest())
-		if block != digestOf(data) || payload != digestOf(data[end:]) {
-			t.Fatalf("digests %s %s, want %s %s", block, payload, digestOf(data), digestOf(data[end:]))
+		if block != digestOf(data) || payload != digestOf(data[off:]) {
+			t.Fatalf("digests %s %s, want %s %s", block, payload, digestOf(data), digestOf(data[off:]))
 		}
 	})
 }
@@ -140,6 +155,7 @@ func TestSURT(t *testing.T) {
 func FuzzCDXJLine(f *testing.F) {
 	f.Add("http://h1.test/a?b=\"c\"", "text/html", "sha1:ABC", "f.warc.gz", int64(10), int64(20), 200, false)
 	f.Add("http://x/\x01\xff", "", "ABC", "", int64(0), int64(-1), 0, true)
+	f.Add("http://x/", "", "", "f.warc.gz", int64(0), int64(5), 200, false)
 	f.Add("http://x/?a=1&b=<2>\xff\xfe\u2028", "text/html; charset=\"x\"", "sha1:A:B", "f\\g", int64(1), int64(0), 404, false)
 	f.Fuzz(func(t *testing.T, u, mime, digest, file string, offset, length int64, status int, revisit bool) {
 		e := cdxjEntry{url: u, mime: mime, digest: digest, file: file, offset: offset, length: length, status: status, date: time.Unix(0, 0)}
@@ -151,7 +167,6 @@ func FuzzCDXJLine(f *testing.F) {
 		_, js, _ := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte(" {"))
 		js = append([]byte("{"), js...)
 		fields := map[string]string{
-			"digest":   digest[strings.IndexByte(digest, ':')+1:],
 			"filename": file,
 			"mime":     mime,
 			"offset":   strconv.FormatInt(offset, 10),
@@ -160,6 +175,9 @@ func FuzzCDXJLine(f *testing.F) {
 		}
 		if length >= 0 {
 			fields["length"] = strconv.FormatInt(length, 10)
+		}
+		if digest != "" { // none: a response with no end of its header
+			fields["digest"] = digest[strings.IndexByte(digest, ':')+1:]
 		}
 		want, err := json.Marshal(fields)
 		if err != nil {
