@@ -16,14 +16,14 @@ func TestRevisitIndex(t *testing.T) {
 		x := newRevisitIndex(limit)
 		const n = 10
 		for i := range n {
-			if _, seen := x.firstOrAdd(revisitKey{sum: sumOf(i), host: "h0.test"}, revisitRef{uri: fmt.Sprint(i), date: int64(i)}); seen {
+			if _, seen := x.firstOrAdd(revisitKey(sumOf(i), "h0.test"), revisitRef{uri: fmt.Sprint(i), date: int64(i)}); seen {
 				t.Fatalf("limit %d: payload %d seen before it was added", limit, i)
 			}
 		}
 		// Newest first: the remembered ones are all looked up before the
 		// first that is not (which is then added, forgetting another).
 		for i := n - 1; i >= 0; i-- {
-			first, seen := x.firstOrAdd(revisitKey{sum: sumOf(i), host: "h0.test"}, revisitRef{uri: "later"})
+			first, seen := x.firstOrAdd(revisitKey(sumOf(i), "h0.test"), revisitRef{uri: "later"})
 			// Unbounded (limit <= 0) everything is remembered; bounded, the
 			// last limit added are (looking one up adds nothing).
 			if want := limit <= 0 || i >= n-limit; seen != want {
@@ -42,13 +42,13 @@ func TestRevisitIndex(t *testing.T) {
 // not seen before.
 func TestRevisitIndexPerHost(t *testing.T) {
 	x := newRevisitIndex(0)
-	x.firstOrAdd(revisitKey{sum: sumOf(1), host: "a.test"}, revisitRef{uri: "http://a.test/"})
+	x.firstOrAdd(revisitKey(sumOf(1), "a.test"), revisitRef{uri: "http://a.test/"})
 	for _, host := range []string{"b.test", "a.test:8080", "a.test.b.test"} {
-		if first, seen := x.firstOrAdd(revisitKey{sum: sumOf(1), host: host}, revisitRef{uri: "http://" + host + "/"}); seen {
+		if first, seen := x.firstOrAdd(revisitKey(sumOf(1), host), revisitRef{uri: "http://" + host + "/"}); seen {
 			t.Errorf("payload of a.test seen on %s: refers to %s", host, first.uri)
 		}
 	}
-	if first, seen := x.firstOrAdd(revisitKey{sum: sumOf(1), host: "a.test"}, revisitRef{}); !seen || first.uri != "http://a.test/" {
+	if first, seen := x.firstOrAdd(revisitKey(sumOf(1), "a.test"), revisitRef{}); !seen || first.uri != "http://a.test/" {
 		t.Errorf("payload of a.test on a.test again: seen %v, refers to %q", seen, first.uri)
 	}
 }
@@ -72,7 +72,7 @@ func BenchmarkRevisitIndex(b *testing.B) {
 		x := newRevisitIndex(DefaultMaxRevisitDigests)
 		for i := range n {
 			uri := fmt.Sprintf("http://www.example.com/section/articles/2026/11/%011d", i)
-			x.firstOrAdd(revisitKey{sum: sums[i], host: uri[7:22]}, revisitRef{uri: uri, date: int64(i)})
+			x.firstOrAdd(revisitKey(sums[i], uri[7:22]), revisitRef{uri: uri, date: int64(i)})
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&m1)

@@ -325,14 +325,10 @@ func (w *WARC) PutExchange(_ context.Context, ex *trawl.Exchange) error {
 	case ex.Status == 304 && scan.hasPayload(): // else written whole, a response
 		kind, profile = "revisit", gowarc.ProfileServerNotModifiedV1_1
 	case !w.opts.NoRevisits && ex.Status >= 200 && ex.Status < 300 && !ex.Truncated && scan.hasPayload() && scan.payloadSize > 0:
-		// Within the host only: see revisitKey.
-		host := ex.URL.Host
-		if i := strings.Index(uri, host); i >= 0 {
-			host = uri[i : i+len(host)] // kept with the URL, not beside it
-		}
+		key := revisitKey(scan.payloadSum, ex.URL.Host) // within the host only
 		w.mu.Lock()
 		var seen bool
-		first, seen = w.payloads.firstOrAdd(revisitKey{sum: scan.payloadSum, host: host}, revisitRef{id: respUUID, uri: uri, date: date.UnixNano()})
+		first, seen = w.payloads.firstOrAdd(key, revisitRef{id: respUUID, uri: uri, date: date.UnixNano()})
 		w.mu.Unlock()
 		if seen {
 			kind, profile = "revisit", gowarc.ProfileIdenticalPayloadDigestV1_1
