@@ -94,6 +94,10 @@ func (a *agent) wait(t *testing.T) {
 			t.Errorf("agent %s: %v\n%s", a.name, err, a.out.Bytes())
 		}
 	case <-time.After(45 * time.Second): // a bound for a hung agent, not a timing
+		// Its output is read once it has exited: exec copies into it
+		// until then.
+		a.cmd.Process.Kill()
+		a.exited <- <-a.exited // for Cleanup
 		t.Fatalf("agent %s did not end by itself\n%s", a.name, a.out.Bytes())
 	}
 }
