@@ -140,10 +140,10 @@ type Politeness struct {
 	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured: a host may
 	// ask for a day between requests, which would hold its URLs for the
 	// whole crawl. A negative value honours any Crawl-delay. Default
-	// politeness.DefaultMaxCrawlDelay (1 min; Heritrix's is 5 min). Hosts
-	// that rest longer than frontier.RestAfter give up their place among
-	// the frontier's back queues while they wait, so they never delay
-	// other hosts.
+	// politeness.DefaultMaxCrawlDelay (1 min; Heritrix's is 5 min). A host
+	// that rests keeps its place among the frontier's back queues while it
+	// waits, so many slow hosts can still delay the others, by up to this
+	// much at a time.
 	MaxCrawlDelay time.Duration
 	// IgnoreRobots fetches what robots.txt disallows and does not fetch
 	// robots.txt at all. It is impolite: keep it for sites you own.

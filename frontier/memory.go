@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"sync"
-	"time"
 
 	"github.com/trawl-dev/trawl/frontier/internal/wakeup"
 	"github.com/trawl-dev/trawl/politeness"
@@ -122,7 +121,6 @@ type Memory struct {
 	frontLen int
 	queued   int // front + back
 	backs    int // hosts with a back queue
-	resting  int // of those, hosts whose next contact is more than RestAfter away
 	hosts    map[string]*hostInfo
 	hostList []*hostInfo // by hostInfo.id
 	sp       *spill      // nil unless SpillDir is set (BFS and DFS)
@@ -135,15 +133,6 @@ type Memory struct {
 	revisits revisitHeap       // URLs waiting for their revisit time
 	states   map[uint64]string // Request.State of revisits, by fingerprint
 }
-
-// RestAfter is how far away a host's next contact must be for its back
-// queue to give up its slot among the back queues while it waits (a host
-// that asks for a long Crawl-delay, or backs off): Mercator keeps a fixed
-// number of back queues filled, so without this a few resting hosts would
-// hold every slot and stop the hosts behind them in the front queues. The
-// resting host keeps its URLs and returns, in an extra slot, when it is
-// due.
-const RestAfter = 10 * time.Second
 
 // pruneMin is how many hosts the politeness schedule may remember before
 // Next prunes the idle ones (about 150 bytes each).
@@ -397,7 +386,7 @@ func (m *Memory) pickFront() int {
 // host has a back queue, append it there and take another; otherwise the
 // URL starts a back queue for its host.
 func (m *Memory) refill() {
-	for m.backs-m.resting < m.target && m.frontLen > 0 {
+	for m.backs < m.target && m.frontLen > 0 {
 		if e, ok := m.popFront(m.pickFront()); ok {
 			m.appendBack(e)
 		}
@@ -449,27 +438,6 @@ func (m *Memory) newBack(hi *hostInfo) {
 	}
 	m.backs++
 	m.sched.Add(hi.name)
-	m.rest(hi, m.clock.Now())
-}
-
-// rest marks hi, which has a back queue, as resting when its next contact
-// is more than RestAfter after now, so that its slot goes to another host.
-func (m *Memory) rest(hi *hostInfo, now time.Time) {
-	if hi.back == nil || hi.resting {
-		return
-	}
-	if t, ok := m.sched.NextContact(hi.name); ok && t.Sub(now) > RestAfter {
-		hi.resting = true
-		m.resting++
-	}
-}
-
-// wakeUp ends hi's rest, when its turn has come.
-func (m *Memory) wakeUp(hi *hostInfo) {
-	if hi.resting {
-		hi.resting = false
-		m.resting--
-	}
 }
 
 // dropBack removes hi's empty back queue, keeping it as a spare unless its
@@ -478,7 +446,6 @@ func (m *Memory) dropBack(hi *hostInfo) {
 	if len(m.spare) < m.target && len(hi.back.buf) <= 4*ringMin {
 		m.spare = append(m.spare, hi.back)
 	}
-	m.wakeUp(hi)
 	hi.back = nil
 	hi.best = nil
 	m.backs--
@@ -534,7 +501,6 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 		host, wake, ok := m.sched.Next(now)
 		if ok {
 			hi := m.hosts[host]
-			m.wakeUp(hi)
 			e := m.takeBack(hi)
 			m.queued--
 			if m.backLen(hi) == 0 {
@@ -622,11 +588,6 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			depth:     clamp32(req.Depth),
 			redirects: clamp16(req.Redirects),
 		}, out.Revisit, out.State)
-	}
-	if hi.back != nil && !hi.resting {
-		// A host that now waits long gives its slot to the next host.
-		m.rest(hi, now)
-		m.refill()
 	}
 	m.wake.Broadcast()
 	return dataErr

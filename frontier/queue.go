@@ -107,7 +107,6 @@ type hostInfo struct {
 	best     *prioQueue // under Priority, the back queue's entries, best first (back stays empty)
 	accepted int        // URLs accepted for this host (the per-host budget)
 	id       uint32     // index in Memory.hostList, by which spilled entries name their host
-	resting  bool       // its back queue waits longer than RestAfter: it holds no back-queue slot
 }
 
 // blockLen entries make one deque block: 8 KiB, an allocation size class.
