@@ -3,6 +3,7 @@ package politeness
 import (
 	"container/heap"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -21,8 +22,18 @@ type Config struct {
 	// minimum (for tests and for sites you own).
 	MinDelay time.Duration
 	// MaxDelay caps the adaptive delay (it never caps Crawl-delay or
-	// back-off). Default 60s, and never less than MinDelay.
+	// back-off). Default 60s, and never less than MinDelay. It is also the
+	// longest rest a host has in the ordinary course (see RestsLong):
+	// frontiers take a host resting longer out of the hosts that compete
+	// for workers until it is due.
 	MaxDelay time.Duration
+	// MaxCrawlDelay caps the robots.txt Crawl-delay (Outcome.CrawlDelay)
+	// before any Policy sees it, so a host that asks for more is contacted
+	// every MaxCrawlDelay. Default 5m (DefaultMaxCrawlDelay); a negative
+	// value means no cap beyond the one of the robots.txt parser
+	// (robots.MaxCrawlDelay, 24h). It does not cap back-off or Retry-After
+	// (BackoffMax does).
+	MaxCrawlDelay time.Duration
 	// Factor multiplies the duration of the last fetch (Mercator's adaptive
 	// heuristic). Default 10; a negative value disables the adaptive delay.
 	Factor float64
@@ -57,6 +68,12 @@ type Config struct {
 	Seed uint64
 }
 
+// DefaultMaxCrawlDelay is the cap on a robots.txt Crawl-delay when
+// Config.MaxCrawlDelay is zero: 5 minutes, the default of Heritrix
+// (respectCrawlDelayUpToSeconds = 300). See the package documentation,
+// "Crawl-delay", for why.
+const DefaultMaxCrawlDelay = 5 * time.Minute
+
 // withDefaults returns cfg with zero fields replaced by defaults and the
 // "none" values (negative) replaced by zero.
 func (cfg Config) withDefaults() Config {
@@ -72,6 +89,12 @@ func (cfg Config) withDefaults() Config {
 	cfg.MaxDelay = max(cfg.MaxDelay, cfg.MinDelay)
 	if cfg.Factor == 0 {
 		cfg.Factor = 10
+	}
+	switch {
+	case cfg.MaxCrawlDelay == 0:
+		cfg.MaxCrawlDelay = DefaultMaxCrawlDelay
+	case cfg.MaxCrawlDelay < 0:
+		cfg.MaxCrawlDelay = math.MaxInt64
 	}
 	if cfg.HostConcurrency <= 0 {
 		cfg.HostConcurrency = 1
@@ -262,7 +285,8 @@ func (s *Schedule) Next(now time.Time) (host string, wake time.Time, ok bool) {
 }
 
 // Done ends a contact with host leased by Next: it releases the lease and
-// sets the group's next-contact time to now plus the policy's delay for out.
+// sets the group's next-contact time to now plus the policy's delay for out,
+// whose CrawlDelay is first capped at Config.MaxCrawlDelay.
 // It returns the delay, or ErrNotAcquired if host has no contact in flight.
 func (s *Schedule) Done(host string, now time.Time, out Outcome) (time.Duration, error) {
 	hs := s.hosts[host]
@@ -270,6 +294,7 @@ func (s *Schedule) Done(host string, now time.Time, out Outcome) (time.Duration,
 		return 0, ErrNotAcquired
 	}
 	g := hs.g
+	out.CrawlDelay = min(out.CrawlDelay, s.cfg.MaxCrawlDelay)
 	if out.Throttled() {
 		g.failures++
 	} else {
@@ -317,6 +342,21 @@ func (s *Schedule) NextContact(host string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return hs.g.next, true
+}
+
+// RestsLong reports whether host must rest longer than Config.MaxDelay
+// from now: its group's next contact is more than MaxDelay after now. No
+// host rests that long in the ordinary course, since the minimum and the
+// adaptive delay are at most MaxDelay; only a Crawl-delay, back-off, a
+// Retry-After or a custom Policy make it so. A frontier that keeps a
+// bounded number of hosts competing for workers (Mercator's back queues)
+// asks it after a contact, and lets a host that rests long give its place
+// to another until it is due, so that any number of such hosts cannot
+// delay the others. It reports false for a host the schedule does not
+// know.
+func (s *Schedule) RestsLong(host string, now time.Time) bool {
+	hs := s.hosts[host]
+	return hs != nil && hs.g.next.Sub(now) > s.cfg.MaxDelay
 }
 
 // InFlight returns the number of contacts in flight for host's group.

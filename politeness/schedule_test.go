@@ -16,11 +16,12 @@ func at(d time.Duration) time.Time { return t0.Add(d) }
 // step is one call on a Schedule in a step table.
 type step struct {
 	at   time.Duration // time of the call, from t0
-	op   string        // "add", "remove", "next", "done", "cancel"
-	host string        // for add, remove, done; for next, the host expected ("" = none)
+	op   string        // "add", "remove", "next", "done", "cancel", "long"
+	host string        // for add, remove, done, long; for next, the host expected ("" = none)
 	out  Outcome       // for done
 	wake time.Duration // for next returning no host: expected wake from t0 (-1 = zero Time)
 	err  error         // for done
+	long bool          // for long: what RestsLong should report
 }
 
 func runSteps(t *testing.T, cfg *Config, steps []step) {
@@ -40,6 +41,10 @@ func runSteps(t *testing.T, cfg *Config, steps []step) {
 		case "done":
 			if _, err := s.Done(st.host, now, st.out); !errors.Is(err, st.err) {
 				t.Fatalf("step %d: Done(%q, +%v) error = %v, want %v", i, st.host, st.at, err, st.err)
+			}
+		case "long":
+			if got := s.RestsLong(st.host, now); got != st.long {
+				t.Fatalf("step %d: RestsLong(%q, +%v) = %v, want %v", i, st.host, st.at, got, st.long)
 			}
 		case "next":
 			host, wake, ok := s.Next(now)
@@ -128,6 +133,69 @@ func TestScheduleSteps(t *testing.T) {
 				{at: 30 * time.Second, op: "next", host: "a"},
 				{at: 30 * time.Second, op: "done", host: "a", out: Outcome{Status: 503, RetryAfter: time.Hour}},
 				{at: 30 * time.Second, op: "next", wake: 90 * time.Second},
+			},
+		},
+		{
+			name: "crawl-delay capped at 5m by default",
+			steps: []step{
+				{op: "add", host: "a"},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{CrawlDelay: 24 * time.Hour}},
+				{op: "next", wake: 5 * time.Minute},
+				{at: 5 * time.Minute, op: "next", host: "a"},
+			},
+		},
+		{
+			name: "crawl-delay capped at MaxCrawlDelay, custom policies included",
+			cfg:  &Config{MaxCrawlDelay: 10 * time.Second, Policy: CrawlDelay()},
+			steps: []step{
+				{op: "add", host: "a"},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{CrawlDelay: time.Hour}},
+				{op: "next", wake: 10 * time.Second},
+				{at: 10 * time.Second, op: "next", host: "a"},
+				{at: 10 * time.Second, op: "done", host: "a", out: Outcome{CrawlDelay: 3 * time.Second}},
+				{at: 10 * time.Second, op: "next", wake: 13 * time.Second},
+			},
+		},
+		{
+			name: "negative MaxCrawlDelay lifts the cap",
+			cfg:  &Config{MaxCrawlDelay: -1},
+			steps: []step{
+				{op: "add", host: "a"},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{CrawlDelay: 24 * time.Hour}},
+				{op: "next", wake: 24 * time.Hour},
+			},
+		},
+		{
+			name: "MaxCrawlDelay does not cap Retry-After",
+			cfg:  &Config{MaxCrawlDelay: time.Second},
+			steps: []step{
+				{op: "add", host: "a"},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{Status: 503, RetryAfter: 8 * time.Minute, CrawlDelay: time.Hour}},
+				{op: "next", wake: 8 * time.Minute},
+			},
+		},
+		{
+			name: "a host rests long when its next contact is more than MaxDelay away",
+			cfg:  &Config{MaxDelay: time.Minute},
+			steps: []step{
+				{op: "long", host: "a"}, // unknown
+				{op: "add", host: "a"},
+				{op: "long", host: "a"}, // never contacted
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{Duration: time.Hour}}, // adaptive, clamped to MaxDelay
+				{op: "long", host: "a"},
+				{at: time.Minute, op: "next", host: "a"},
+				{at: time.Minute, op: "done", host: "a", out: Outcome{CrawlDelay: 2 * time.Minute}},
+				{at: time.Minute, op: "long", host: "a", long: true},
+				{at: 2*time.Minute - ms, op: "long", host: "a", long: true},
+				{at: 2 * time.Minute, op: "long", host: "a"},
+				{at: 3 * time.Minute, op: "next", host: "a"},
+				{at: 3 * time.Minute, op: "done", host: "a", out: Outcome{Status: 429, RetryAfter: 5 * time.Minute}},
+				{at: 3 * time.Minute, op: "long", host: "a", long: true},
 			},
 		},
 		{
