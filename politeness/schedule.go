@@ -359,6 +359,20 @@ func (s *Schedule) RestsLong(host string, now time.Time) bool {
 	return hs != nil && hs.g.next.Sub(now) > s.cfg.MaxDelay
 }
 
+// GroupHosts returns the hosts of host's group (see Config.GroupKey) that
+// have work waiting (added and not removed), in no particular order: host
+// alone, if it has work, when hosts are not grouped. The slice is the
+// caller's. A frontier that takes a host that rests long out of its back
+// queues (see RestsLong) takes the others of its group with it: they share
+// its next contact.
+func (s *Schedule) GroupHosts(host string) []string {
+	hs := s.hosts[host]
+	if hs == nil {
+		return nil
+	}
+	return append([]string(nil), hs.g.hosts...)
+}
+
 // InFlight returns the number of contacts in flight for host's group.
 func (s *Schedule) InFlight(host string) int {
 	if hs := s.hosts[host]; hs != nil {

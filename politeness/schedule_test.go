@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"testing"
 	"time"
 )
@@ -15,13 +16,14 @@ func at(d time.Duration) time.Time { return t0.Add(d) }
 
 // step is one call on a Schedule in a step table.
 type step struct {
-	at   time.Duration // time of the call, from t0
-	op   string        // "add", "remove", "next", "done", "cancel", "long"
-	host string        // for add, remove, done, long; for next, the host expected ("" = none)
-	out  Outcome       // for done
-	wake time.Duration // for next returning no host: expected wake from t0 (-1 = zero Time)
-	err  error         // for done
-	long bool          // for long: what RestsLong should report
+	at    time.Duration // time of the call, from t0
+	op    string        // "add", "remove", "next", "done", "cancel", "long", "group"
+	host  string        // for add, remove, done, long; for next, the host expected ("" = none)
+	out   Outcome       // for done
+	wake  time.Duration // for next returning no host: expected wake from t0 (-1 = zero Time)
+	err   error         // for done
+	long  bool          // for long: what RestsLong should report
+	group []string      // for group: what GroupHosts should report, sorted
 }
 
 func runSteps(t *testing.T, cfg *Config, steps []step) {
@@ -45,6 +47,12 @@ func runSteps(t *testing.T, cfg *Config, steps []step) {
 		case "long":
 			if got := s.RestsLong(st.host, now); got != st.long {
 				t.Fatalf("step %d: RestsLong(%q, +%v) = %v, want %v", i, st.host, st.at, got, st.long)
+			}
+		case "group":
+			got := s.GroupHosts(st.host)
+			slices.Sort(got)
+			if !slices.Equal(got, st.group) {
+				t.Fatalf("step %d: GroupHosts(%q) = %q, want %q", i, st.host, got, st.group)
 			}
 		case "next":
 			host, wake, ok := s.Next(now)
@@ -269,6 +277,25 @@ func TestScheduleSteps(t *testing.T) {
 				{op: "done", host: "a"},
 				{op: "next", wake: time.Second},
 				{at: time.Second, op: "next", host: "b"}, // round robin within the group
+			},
+		},
+		{
+			name: "a group rests long as one, and lists its hosts with work",
+			cfg:  &Config{GroupKey: func(h string) string { return map[string]string{"a": "ip1", "b": "ip1", "c": "ip2"}[h] }},
+			steps: []step{
+				{op: "group", host: "a"},
+				{op: "add", host: "a"},
+				{op: "add", host: "b"},
+				{op: "add", host: "c"},
+				{op: "group", host: "a", group: []string{"a", "b"}},
+				{op: "group", host: "c", group: []string{"c"}},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{CrawlDelay: 2 * time.Minute}},
+				{op: "long", host: "b", long: true},
+				{op: "long", host: "c"},
+				{op: "remove", host: "a"},
+				{op: "group", host: "b", group: []string{"b"}},
+				{op: "group", host: "a", group: []string{"b"}},
 			},
 		},
 		{
