@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"sync"
+	"time"
 
 	"github.com/trawl-dev/trawl/frontier/internal/wakeup"
 	"github.com/trawl-dev/trawl/politeness"
@@ -58,7 +59,9 @@ type MemoryOptions struct {
 	// the back queues. Default 1.
 	Workers int
 	// BackQueues is how many hosts have a back queue at once (Mercator
-	// keeps about three per worker). Default 3 × Workers.
+	// keeps about three per worker), not counting hosts parked while they
+	// rest longer than Politeness.MaxDelay (see the package
+	// documentation, "The Mercator structure"). Default 3 × Workers.
 	BackQueues int
 	// MaxDepth drops requests deeper than this at Push. Default 0: no limit.
 	MaxDepth int
@@ -67,8 +70,11 @@ type MemoryOptions struct {
 	// frontier. Default 0: no limit.
 	MaxPerHost int
 	// Politeness configures the per-host scheduler: minimum delay (default
-	// 1s), adaptive factor, back-off, host concurrency, global rate, host
-	// grouping (GroupKey) and the Clock the frontier waits on.
+	// 1s), adaptive factor, the cap on Crawl-delay (MaxCrawlDelay, default
+	// 5m), back-off, host concurrency, global rate, host grouping
+	// (GroupKey) and the Clock the frontier waits on. Its MaxDelay (default
+	// 60s) is also the rest beyond which a host leaves the back queues
+	// until it is due.
 	Politeness politeness.Config
 	// Seed seeds the randomized selector.
 	Seed uint64
@@ -120,7 +126,7 @@ type Memory struct {
 	credit   []int       // smooth weighted round robin state
 	frontLen int
 	queued   int // front + back
-	backs    int // hosts with a back queue
+	backs    int // hosts with a back queue, but for the parked ones
 	hosts    map[string]*hostInfo
 	hostList []*hostInfo // by hostInfo.id
 	sp       *spill      // nil unless SpillDir is set (BFS and DFS)
@@ -289,7 +295,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 		m.pushFront(*e)
 	}
 	if added > 0 {
-		m.refill()
+		m.refill(m.clock.Now())
 		m.wake.Broadcast()
 	}
 	m.mu.Unlock()
@@ -384,11 +390,11 @@ func (m *Memory) pickFront() int {
 // refill moves URLs from the front queues to back queues until enough hosts
 // have one, as in Mercator: take a URL from the selected front queue; if its
 // host has a back queue, append it there and take another; otherwise the
-// URL starts a back queue for its host.
-func (m *Memory) refill() {
+// URL starts a back queue for its host. Parked hosts do not count.
+func (m *Memory) refill(now time.Time) {
 	for m.backs < m.target && m.frontLen > 0 {
 		if e, ok := m.popFront(m.pickFront()); ok {
-			m.appendBack(e)
+			m.appendBack(e, now)
 		}
 	}
 }
@@ -397,10 +403,10 @@ func (m *Memory) refill() {
 // queue. Under DFS a back queue is a stack whose top is its back: e is older
 // than everything there (front queues are stacks too, and newer URLs of a
 // host with a back queue go straight to it), so it goes to the bottom.
-func (m *Memory) appendBack(e entry) {
+func (m *Memory) appendBack(e entry, now time.Time) {
 	hi := e.host
 	if hi.back == nil {
-		m.newBack(hi)
+		m.newBack(hi, now)
 	}
 	switch m.strategy {
 	case Priority:
@@ -421,8 +427,9 @@ func (m *Memory) backLen(hi *hostInfo) int {
 }
 
 // newBack gives hi an empty back queue, reusing a spare one with its
-// buffer: a back queue often holds a single URL.
-func (m *Memory) newBack(hi *hostInfo) {
+// buffer: a back queue often holds a single URL. A host that rests long at
+// now gets it parked.
+func (m *Memory) newBack(hi *hostInfo, now time.Time) {
 	if n := len(m.spare); n > 0 {
 		hi.back = m.spare[n-1]
 		m.spare[n-1] = nil
@@ -438,6 +445,43 @@ func (m *Memory) newBack(hi *hostInfo) {
 	}
 	m.backs++
 	m.sched.Add(hi.name)
+	m.park(hi, now)
+}
+
+// park takes hi, which has a back queue, out of the hosts that count
+// against the target if it rests long at now (its next contact more than
+// politeness MaxDelay away): a resting host would keep the workers from
+// hosts still in the front queues, and any number of hosts can rest that
+// long (Crawl-delay, back-off). It stays in the schedule, which hands it
+// out when it is due; Next then counts it again (unpark). The caller
+// refills.
+func (m *Memory) park(hi *hostInfo, now time.Time) {
+	if !hi.parked && m.sched.RestsLong(hi.name, now) {
+		hi.parked = true
+		m.backs--
+	}
+}
+
+// parkGroup parks the hosts of host's politeness group (host alone unless
+// politeness.Config.GroupKey groups hosts) that have a back queue, after a
+// contact that left the group resting long, and refills.
+func (m *Memory) parkGroup(host string, now time.Time) {
+	for _, h := range m.sched.GroupHosts(host) {
+		if hi := m.hosts[h]; hi != nil && hi.back != nil && !hi.parked {
+			hi.parked = true
+			m.backs--
+		}
+	}
+	m.refill(now)
+}
+
+// unpark counts hi, handed out by the schedule, among the hosts with a
+// back queue again.
+func (m *Memory) unpark(hi *hostInfo) {
+	if hi.parked {
+		hi.parked = false
+		m.backs++
+	}
 }
 
 // dropBack removes hi's empty back queue, keeping it as a spare unless its
@@ -446,6 +490,7 @@ func (m *Memory) dropBack(hi *hostInfo) {
 	if len(m.spare) < m.target && len(hi.back.buf) <= 4*ringMin {
 		m.spare = append(m.spare, hi.back)
 	}
+	m.unpark(hi)
 	hi.back = nil
 	hi.best = nil
 	m.backs--
@@ -467,9 +512,9 @@ func (m *Memory) takeBack(hi *hostInfo) entry {
 }
 
 // returnBack puts e back where takeBack will find it first.
-func (m *Memory) returnBack(hi *hostInfo, e entry) {
+func (m *Memory) returnBack(hi *hostInfo, e entry, now time.Time) {
 	if hi.back == nil {
-		m.newBack(hi)
+		m.newBack(hi, now)
 	}
 	switch m.strategy {
 	case DFS:
@@ -501,11 +546,12 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 		host, wake, ok := m.sched.Next(now)
 		if ok {
 			hi := m.hosts[host]
+			m.unpark(hi)
 			e := m.takeBack(hi)
 			m.queued--
 			if m.backLen(hi) == 0 {
 				m.dropBack(hi)
-				m.refill()
+				m.refill(now)
 				if m.sched.Hosts() > m.pruneAt {
 					m.sched.Prune(now)
 					m.pruneAt = 2*m.sched.Hosts() + pruneMin
@@ -576,7 +622,7 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			}
 			m.states[fp] = string(req.State)
 		}
-		m.returnBack(hi, e)
+		m.returnBack(hi, e, now)
 		m.queued++
 	} else if !out.Revisit.IsZero() {
 		m.schedule(entry{
@@ -588,6 +634,9 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			depth:     clamp32(req.Depth),
 			redirects: clamp16(req.Redirects),
 		}, out.Revisit, out.State)
+	}
+	if m.sched.RestsLong(hi.name, now) {
+		m.parkGroup(hi.name, now)
 	}
 	m.wake.Broadcast()
 	return dataErr

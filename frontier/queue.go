@@ -107,6 +107,10 @@ type hostInfo struct {
 	best     *prioQueue // under Priority, the back queue's entries, best first (back stays empty)
 	accepted int        // URLs accepted for this host (the per-host budget)
 	id       uint32     // index in Memory.hostList, by which spilled entries name their host
+	// parked: the host has a back queue but rests long (see
+	// politeness.Schedule.RestsLong), so it does not count among the
+	// Memory.target hosts that compete for workers until it is handed out.
+	parked bool
 }
 
 // blockLen entries make one deque block: 8 KiB, an allocation size class.
