@@ -295,7 +295,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 		m.pushFront(*e)
 	}
 	if added > 0 {
-		m.refill(m.clock.Now())
+		m.refill(time.Time{}) // newBack reads the clock if it needs to
 		m.wake.Broadcast()
 	}
 	m.mu.Unlock()
@@ -390,7 +390,8 @@ func (m *Memory) pickFront() int {
 // refill moves URLs from the front queues to back queues until enough hosts
 // have one, as in Mercator: take a URL from the selected front queue; if its
 // host has a back queue, append it there and take another; otherwise the
-// URL starts a back queue for its host. Parked hosts do not count.
+// URL starts a back queue for its host. Parked hosts do not count. A zero
+// now means the time is not known yet.
 func (m *Memory) refill(now time.Time) {
 	for m.backs < m.target && m.frontLen > 0 {
 		if e, ok := m.popFront(m.pickFront()); ok {
@@ -428,7 +429,7 @@ func (m *Memory) backLen(hi *hostInfo) int {
 
 // newBack gives hi an empty back queue, reusing a spare one with its
 // buffer: a back queue often holds a single URL. A host that rests long at
-// now gets it parked.
+// now (the clock's time when now is zero) gets it parked.
 func (m *Memory) newBack(hi *hostInfo, now time.Time) {
 	if n := len(m.spare); n > 0 {
 		hi.back = m.spare[n-1]
@@ -445,6 +446,9 @@ func (m *Memory) newBack(hi *hostInfo, now time.Time) {
 	}
 	m.backs++
 	m.sched.Add(hi.name)
+	if now.IsZero() {
+		now = m.clock.Now()
+	}
 	m.park(hi, now)
 }
 
