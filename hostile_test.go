@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -139,6 +140,50 @@ func TestDecisionsBounded(t *testing.T) {
 	}
 	if longest == 0 || longest > 8200 {
 		t.Errorf("longest decision string %d bytes, want at most about 8 KiB", longest)
+	}
+}
+
+// Hosts whose robots.txt asks for a day between requests do not stop the
+// crawl of the others: a seed links to 70 of them, then to 20 ordinary
+// hosts, whose pages are all fetched (before the fix, none in 60 s).
+func TestOneDayCrawlDelayStallsNothing(t *testing.T) {
+	var links strings.Builder
+	s := newSite(t, nil)
+	for i := range 70 {
+		fmt.Fprintf(&links, `<a href="http://slow%d.test/">s</a><a href="http://slow%d.test/more">m</a>`, i, i)
+		host := fmt.Sprintf("slow%d.test", i)
+		s.pages[host+"/robots.txt"] = func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 86400\n")
+		}
+		s.pages[host+"/"] = func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "<p>slow</p>") }
+	}
+	for i := range 20 {
+		fmt.Fprintf(&links, `<a href="http://ok%d.test/">o</a>`, i)
+		s.pages[fmt.Sprintf("ok%d.test/", i)] = func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, "<p>ordinary %d</p>", i)
+		}
+	}
+	s.pages["seed.test/"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = io.WriteString(w, links.String())
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // a day, before the fix
+	defer cancel()
+	var ordinary atomic.Int64
+	c, err := trawl.New(append(s.opts("http://seed.test/"), trawl.WithWorkers(4),
+		trawl.WithPoliteness(trawl.Politeness{MaxCrawlDelay: -1}), // honour the day: the frontier's slots are the point
+		trawl.WithEvents(trawl.Events{OnPage: func(_ context.Context, p *trawl.Page) {
+			if strings.HasPrefix(p.URL.Host, "ok") && ordinary.Add(1) == 20 {
+				cancel() // the slow hosts' second pages are a day away: done
+			}
+		}}))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Run(ctx)
+	if n := ordinary.Load(); n != 20 {
+		t.Errorf("%d of the 20 ordinary hosts fetched behind 70 hosts that rest a day", n)
 	}
 }
 

@@ -55,6 +55,8 @@ var allowedImports = map[string][]string{
 	"internal/shareddata":    {}, // only tests: finds ../shared/data
 	"internal/jsonenc":       {},
 	"examples/clusterspider": {"", "cluster", "trawlcli"},
+
+	"frontier/internal/slowhosts": {"frontier"}, // only tests: the resting-hosts scenario
 }
 
 // TestImportRules walks every package's non-test Go files and fails on an

@@ -140,10 +140,11 @@ type Politeness struct {
 	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured: a host may
 	// ask for a day between requests, which would hold its URLs for the
 	// whole crawl. A negative value honours any Crawl-delay. Default
-	// politeness.DefaultMaxCrawlDelay (1 min; Heritrix's is 5 min). A host
-	// that rests keeps its place among the frontier's back queues while it
-	// waits, so many slow hosts can still delay the others, by up to this
-	// much at a time.
+	// politeness.DefaultMaxCrawlDelay (5 min, as Heritrix). A host that
+	// must rest longer than the adaptive delay's cap (1 min) — a long
+	// Crawl-delay, back-off, Retry-After — leaves the frontier's back
+	// queues until it is due, so any number of slow hosts do not delay the
+	// others.
 	MaxCrawlDelay time.Duration
 	// IgnoreRobots fetches what robots.txt disallows and does not fetch
 	// robots.txt at all. It is impolite: keep it for sites you own.

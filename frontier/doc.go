@@ -105,6 +105,28 @@
 // the front queues could have been fetched. That is Mercator's trade-off;
 // raise Workers or BackQueues if it matters.
 //
+// A host that rests long does not keep its place, though. When a contact
+// leaves a host resting longer than the politeness MaxDelay (60s by
+// default, longer than the minimum and the adaptive delay ever make a
+// host rest, so only a Crawl-delay, back-off or Retry-After do; see
+// politeness.Schedule.RestsLong), or when such a host gets a back queue,
+// the host is parked: it keeps its back queue, which the URLs of it that
+// refill meets join, and its place in the politeness heap, but no longer
+// counts among the BackQueues hosts, so refill gives a back queue to
+// another host. When its rest is over Next hands it out as any ready host
+// and it counts again. So hosts that rest long, any number of them, cost
+// the others only the contacts made with them: with 10,000 hosts that
+// answer every contact with a one-day Crawl-delay queued ahead of 20
+// ordinary hosts, the ordinary hosts are done at the same fake time as
+// without them when fetches take no time, and later by exactly the
+// 10,000 robots.txt contacts' share of the workers when they take 20ms
+// each (TestMemorySlowHostsDoNotDelayOthers). With
+// politeness.Config.GroupKey, the hosts of a group that rests long are
+// parked together. Parked hosts' back queues live in memory like all back
+// queues (they do not spill), so a crawl whose front queues hold mostly
+// URLs of hosts that rest long keeps those URLs in memory as refill meets
+// them.
+//
 // Strategies over the same structure: BFS (front queues are FIFO), DFS (front
 // and back queues are stacks; a URL of a host that has a back queue goes
 // straight to its top) and Priority (front queues are max-heaps by Priority;
@@ -138,7 +160,8 @@
 //
 // MemoryOptions.Politeness configures the scheduler (package politeness):
 // a minimum delay (default 1s) from the end of one fetch to the start of
-// the next, robots.txt Crawl-delay, Mercator's adaptive delay (10 × the
+// the next, robots.txt Crawl-delay (capped at MaxCrawlDelay, default 5m),
+// Mercator's adaptive delay (10 × the
 // last fetch's duration), back-off with jitter on 429, 503 and timeouts
 // honouring Retry-After, one request per host in flight, optional grouping
 // of hosts by server, and a global rate limit. Done feeds it the Outcome.

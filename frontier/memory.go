@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"sync"
+	"time"
 
 	"github.com/trawl-dev/trawl/frontier/internal/wakeup"
 	"github.com/trawl-dev/trawl/politeness"
@@ -58,7 +59,9 @@ type MemoryOptions struct {
 	// the back queues. Default 1.
 	Workers int
 	// BackQueues is how many hosts have a back queue at once (Mercator
-	// keeps about three per worker). Default 3 × Workers.
+	// keeps about three per worker), not counting hosts parked while they
+	// rest longer than Politeness.MaxDelay (see the package
+	// documentation, "The Mercator structure"). Default 3 × Workers.
 	BackQueues int
 	// MaxDepth drops requests deeper than this at Push. Default 0: no limit.
 	MaxDepth int
@@ -67,8 +70,11 @@ type MemoryOptions struct {
 	// frontier. Default 0: no limit.
 	MaxPerHost int
 	// Politeness configures the per-host scheduler: minimum delay (default
-	// 1s), adaptive factor, back-off, host concurrency, global rate, host
-	// grouping (GroupKey) and the Clock the frontier waits on.
+	// 1s), adaptive factor, the cap on Crawl-delay (MaxCrawlDelay, default
+	// 5m), back-off, host concurrency, global rate, host grouping
+	// (GroupKey) and the Clock the frontier waits on. Its MaxDelay (default
+	// 60s) is also the rest beyond which a host leaves the back queues
+	// until it is due.
 	Politeness politeness.Config
 	// Seed seeds the randomized selector.
 	Seed uint64
@@ -120,7 +126,10 @@ type Memory struct {
 	credit   []int       // smooth weighted round robin state
 	frontLen int
 	queued   int // front + back
-	backs    int // hosts with a back queue
+	backs    int // hosts with a back queue, but for the parked ones
+	parked   int // hosts with a back queue that rest long
+	scanned  int // front entries refill passed over since it last found a new host
+	frontNew int // front entries whose host has no back queue (about: lost spill blocks are not subtracted)
 	hosts    map[string]*hostInfo
 	hostList []*hostInfo // by hostInfo.id
 	sp       *spill      // nil unless SpillDir is set (BFS and DFS)
@@ -279,17 +288,22 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 		e.host = hi
 		e.data = joinData(e.data, extras[i].req.Anchor, extras[i].req.Data)
 		added++
-		if m.strategy == DFS && hi.back != nil {
+		if m.strategy == DFS && hi.back != nil && !(hi.parked && m.sp != nil) {
 			// The newest URL is the top of its host's stack; going through
-			// the front queue would put it under older ones.
+			// the front queue would put it under older ones. (Not for a
+			// parked host when the front queues spill: its URLs wait in
+			// the spill file, see refill.)
 			hi.back.pushBack(*e)
 			m.queued++
 			continue
 		}
+		if hi.back == nil {
+			m.scanned = 0 // a host refill may take
+		}
 		m.pushFront(*e)
 	}
 	if added > 0 {
-		m.refill()
+		m.refill(time.Time{}) // newBack reads the clock if it needs to
 		m.wake.Broadcast()
 	}
 	m.mu.Unlock()
@@ -313,6 +327,15 @@ func (m *Memory) pushFront(e entry) {
 	}
 	m.frontLen++
 	m.queued++
+	m.countFront(e.host, 1)
+}
+
+// countFront counts n more (or fewer) front entries of hi.
+func (m *Memory) countFront(hi *hostInfo, n int) {
+	hi.front += int32(n)
+	if hi.back == nil {
+		m.frontNew += n
+	}
 }
 
 // popFront takes the next entry from front queue l, by strategy. It reports
@@ -334,6 +357,7 @@ func (m *Memory) popFront(l int) (e entry, ok bool) {
 	}
 	if ok {
 		m.frontLen--
+		m.countFront(e.host, -1)
 	}
 	return e, ok
 }
@@ -384,23 +408,75 @@ func (m *Memory) pickFront() int {
 // refill moves URLs from the front queues to back queues until enough hosts
 // have one, as in Mercator: take a URL from the selected front queue; if its
 // host has a back queue, append it there and take another; otherwise the
-// URL starts a back queue for its host.
-func (m *Memory) refill() {
+// URL starts a back queue for its host. Parked hosts do not count. A zero
+// now means the time is not known yet.
+//
+// When the front queues spill, the URLs of a parked host stay there: refill
+// puts them back in their front queue, at its far end, instead of moving
+// them to the host's back queue in memory, where they would wait out its
+// rest. And when only parked hosts leave room (the target is reached
+// counting them), refill looks for a host without a back queue and leaves
+// the URLs of hosts that have one in the front queues too: otherwise each
+// parked host would draw the spilled URLs of the others into memory. A
+// host's URLs passed over so may come out of order, after later ones. It passes over at most refillScan URLs a call and stops once it
+// has passed over twice the front queues' length since it last found a
+// host (Next goes on with it); a push of a new host's URL or a dropped
+// back queue starts the search again.
+func (m *Memory) refill(now time.Time) {
+	scan := refillScan
 	for m.backs < m.target && m.frontLen > 0 {
-		if e, ok := m.popFront(m.pickFront()); ok {
-			m.appendBack(e)
+		if m.sp != nil && m.parked > 0 && m.scanned >= 2*m.frontLen {
+			return // the new hosts counted were lost with a spilled block
 		}
+		l := m.pickFront()
+		e, ok := m.popFront(l)
+		if !ok {
+			continue
+		}
+		if m.sp != nil && e.host.back != nil && (e.host.parked || m.backs+m.parked >= m.target) {
+			m.requeueFront(l, e)
+			m.scanned++
+			if scan--; scan == 0 || m.frontNew <= 0 {
+				return
+			}
+			continue
+		}
+		if e.host.back == nil {
+			m.scanned = 0
+		}
+		m.appendBack(e, now)
 	}
+}
+
+// refillScan bounds the URLs one refill passes over (two deque blocks).
+const refillScan = 2 * blockLen
+
+// scanPending reports whether refill stopped in the middle of a search for
+// a host without a back queue (see refill).
+func (m *Memory) scanPending() bool {
+	return m.sp != nil && m.parked > 0 && m.backs < m.target && m.frontNew > 0 && m.scanned < 2*m.frontLen
+}
+
+// requeueFront puts e, just popped from front queue l, where that queue
+// pops last: at its back under BFS, at its bottom under DFS.
+func (m *Memory) requeueFront(l int, e entry) {
+	if m.strategy == DFS {
+		m.fifo[l].pushFront(e)
+	} else {
+		m.fifo[l].pushBack(e)
+	}
+	m.frontLen++
+	m.countFront(e.host, 1)
 }
 
 // appendBack appends e, just taken from a front queue, to its host's back
 // queue. Under DFS a back queue is a stack whose top is its back: e is older
 // than everything there (front queues are stacks too, and newer URLs of a
 // host with a back queue go straight to it), so it goes to the bottom.
-func (m *Memory) appendBack(e entry) {
+func (m *Memory) appendBack(e entry, now time.Time) {
 	hi := e.host
 	if hi.back == nil {
-		m.newBack(hi)
+		m.newBack(hi, now)
 	}
 	switch m.strategy {
 	case Priority:
@@ -421,8 +497,9 @@ func (m *Memory) backLen(hi *hostInfo) int {
 }
 
 // newBack gives hi an empty back queue, reusing a spare one with its
-// buffer: a back queue often holds a single URL.
-func (m *Memory) newBack(hi *hostInfo) {
+// buffer: a back queue often holds a single URL. A host that rests long at
+// now (the clock's time when now is zero) gets it parked.
+func (m *Memory) newBack(hi *hostInfo, now time.Time) {
 	if n := len(m.spare); n > 0 {
 		hi.back = m.spare[n-1]
 		m.spare[n-1] = nil
@@ -437,7 +514,51 @@ func (m *Memory) newBack(hi *hostInfo) {
 		hi.best = &prioQueue{pos: make(map[uint64]slot)}
 	}
 	m.backs++
+	m.frontNew -= int(hi.front)
 	m.sched.Add(hi.name)
+	if now.IsZero() {
+		now = m.clock.Now()
+	}
+	m.park(hi, now)
+}
+
+// park takes hi, which has a back queue, out of the hosts that count
+// against the target if it rests long at now (its next contact more than
+// politeness MaxDelay away): a resting host would keep the workers from
+// hosts still in the front queues, and any number of hosts can rest that
+// long (Crawl-delay, back-off). It stays in the schedule, which hands it
+// out when it is due; Next then counts it again (unpark). The caller
+// refills.
+func (m *Memory) park(hi *hostInfo, now time.Time) {
+	if !hi.parked && m.sched.RestsLong(hi.name, now) {
+		hi.parked = true
+		m.backs--
+		m.parked++
+	}
+}
+
+// parkGroup parks the hosts of host's politeness group (host alone unless
+// politeness.Config.GroupKey groups hosts) that have a back queue, after a
+// contact that left the group resting long, and refills.
+func (m *Memory) parkGroup(host string, now time.Time) {
+	for _, h := range m.sched.GroupHosts(host) {
+		if hi := m.hosts[h]; hi != nil && hi.back != nil && !hi.parked {
+			hi.parked = true
+			m.backs--
+			m.parked++
+		}
+	}
+	m.refill(now)
+}
+
+// unpark counts hi, handed out by the schedule, among the hosts with a
+// back queue again.
+func (m *Memory) unpark(hi *hostInfo) {
+	if hi.parked {
+		hi.parked = false
+		m.backs++
+		m.parked--
+	}
 }
 
 // dropBack removes hi's empty back queue, keeping it as a spare unless its
@@ -446,9 +567,12 @@ func (m *Memory) dropBack(hi *hostInfo) {
 	if len(m.spare) < m.target && len(hi.back.buf) <= 4*ringMin {
 		m.spare = append(m.spare, hi.back)
 	}
+	m.unpark(hi)
 	hi.back = nil
 	hi.best = nil
 	m.backs--
+	m.frontNew += int(hi.front)
+	m.scanned = 0 // its URLs in the front queues are a new host's now
 	m.sched.Remove(hi.name)
 }
 
@@ -467,9 +591,9 @@ func (m *Memory) takeBack(hi *hostInfo) entry {
 }
 
 // returnBack puts e back where takeBack will find it first.
-func (m *Memory) returnBack(hi *hostInfo, e entry) {
+func (m *Memory) returnBack(hi *hostInfo, e entry, now time.Time) {
 	if hi.back == nil {
-		m.newBack(hi)
+		m.newBack(hi, now)
 	}
 	switch m.strategy {
 	case DFS:
@@ -498,14 +622,18 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 			m.mu.Unlock()
 			return Request{}, ErrEmpty
 		}
+		if m.scanPending() {
+			m.refill(now)
+		}
 		host, wake, ok := m.sched.Next(now)
 		if ok {
 			hi := m.hosts[host]
+			m.unpark(hi)
 			e := m.takeBack(hi)
 			m.queued--
 			if m.backLen(hi) == 0 {
 				m.dropBack(hi)
-				m.refill()
+				m.refill(now)
 				if m.sched.Hosts() > m.pruneAt {
 					m.sched.Prune(now)
 					m.pruneAt = 2*m.sched.Hosts() + pruneMin
@@ -522,6 +650,10 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 		}
 		if !due.IsZero() && (wake.IsZero() || due.Before(wake)) {
 			wake = due
+		}
+		if m.scanPending() {
+			m.mu.Unlock() // go on looking for a host without a back queue
+			continue
 		}
 		changed := m.wake.Chan()
 		m.mu.Unlock()
@@ -576,7 +708,7 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			}
 			m.states[fp] = string(req.State)
 		}
-		m.returnBack(hi, e)
+		m.returnBack(hi, e, now)
 		m.queued++
 	} else if !out.Revisit.IsZero() {
 		m.schedule(entry{
@@ -588,6 +720,9 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			depth:     clamp32(req.Depth),
 			redirects: clamp16(req.Redirects),
 		}, out.Revisit, out.State)
+	}
+	if m.sched.RestsLong(hi.name, now) {
+		m.parkGroup(hi.name, now)
 	}
 	m.wake.Broadcast()
 	return dataErr

@@ -16,8 +16,9 @@ func (m *Memory) Seen(rawURL string) bool {
 // politeness.Config.GroupKey) that have a back queue and may take another
 // request, ready now or at their next contact time. Hosts whose URLs are
 // all still in the front queues are not counted: the frontier keeps about
-// three back queues per worker (MemoryOptions.BackQueues). It is safe for
-// concurrent use.
+// three back queues per worker (MemoryOptions.BackQueues). Hosts parked
+// while they rest long are counted, so the number can exceed BackQueues.
+// It is safe for concurrent use.
 func (m *Memory) HostsWaiting() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()

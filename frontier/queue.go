@@ -107,6 +107,11 @@ type hostInfo struct {
 	best     *prioQueue // under Priority, the back queue's entries, best first (back stays empty)
 	accepted int        // URLs accepted for this host (the per-host budget)
 	id       uint32     // index in Memory.hostList, by which spilled entries name their host
+	front    int32      // entries in the front queues (about: see Memory.frontNew)
+	// parked: the host has a back queue but rests long (see
+	// politeness.Schedule.RestsLong), so it does not count among the
+	// Memory.target hosts that compete for workers until it is handed out.
+	parked bool
 }
 
 // blockLen entries make one deque block: 8 KiB, an allocation size class.
@@ -128,8 +133,9 @@ type seg struct {
 // queue. With sp set, the blocks between its first and its last two are
 // written to the spill file and read back when a pop reaches them, so a
 // front queue holds at most about three blocks in memory however long it
-// grows. Front queues push at the back only; they pop at the front (BFS)
-// or at the back (DFS).
+// grows. Front queues push at the back; they pop at the front (BFS) or at
+// the back (DFS), and refill puts a URL it passes over back at the end
+// that pops last (pushFront under DFS).
 type deque struct {
 	segs []seg
 	head int // index of the first entry in segs[0]
@@ -148,6 +154,30 @@ func (d *deque) pushBack(e entry) {
 		}
 	}
 	d.segs[pos/blockLen].b[pos%blockLen] = e
+	d.n++
+}
+
+// pushFront puts e before the first entry. When a new first block is
+// needed, the old one, if it is now between the first and the last two,
+// is written to the spill file, as pushBack does at the other end.
+func (d *deque) pushFront(e entry) {
+	if d.n == 0 {
+		clear(d.segs) // at most one empty block, in memory
+		d.segs, d.head = d.segs[:0], 0
+		d.pushBack(e)
+		return
+	}
+	if d.head == 0 {
+		d.segs = append(d.segs, seg{})
+		copy(d.segs[1:], d.segs)
+		d.segs[0] = seg{b: new(block)}
+		d.head = blockLen
+		if len(d.segs) >= 4 && d.sp != nil && d.segs[1].b != nil {
+			d.sp.write(&d.segs[1])
+		}
+	}
+	d.head--
+	d.segs[0].b[d.head] = e
 	d.n++
 }
 

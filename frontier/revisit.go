@@ -48,7 +48,7 @@ func (m *Memory) promote(now time.Time) (next time.Time) {
 	moved := false
 	defer func() {
 		if moved {
-			m.refill()
+			m.refill(now)
 		}
 	}()
 	for len(m.revisits) > 0 {

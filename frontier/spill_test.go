@@ -51,7 +51,7 @@ func testHosts(n int) []*hostInfo {
 
 // TestDequeModel compares deque, with and without a spill file, with a
 // slice under random pushes and pops at both ends (a front queue pushes at
-// the back and pops at either end), in phases that grow it to thousands of
+// the back, refill at the front under DFS, and pops at either end), in phases that grow it to thousands of
 // entries and drain it again. With a spill file, at most three blocks are
 // in memory and the entries come back whole.
 func TestDequeModel(t *testing.T) {
@@ -72,6 +72,10 @@ func TestDequeModel(t *testing.T) {
 					pushBias = 1
 				}
 				switch op := rng.IntN(5); {
+				case (op < pushBias || len(ref) == 0) && rng.IntN(4) == 0:
+					e := testEntry(i, hosts)
+					d.pushFront(e)
+					ref = append([]entry{e}, ref...)
 				case op < pushBias || len(ref) == 0:
 					e := testEntry(i, hosts)
 					d.pushBack(e)

@@ -40,6 +40,34 @@
 // capped at BackoffMax. Policies compose with Max; set Config.Policy to
 // replace the default.
 //
+// # Crawl-delay
+//
+// Crawl-delay is not part of the Robots Exclusion Protocol (RFC 9309
+// leaves it out); crawlers that honour it cap it, and so does this one:
+// Config.MaxCrawlDelay, 5 minutes by default (DefaultMaxCrawlDelay). The
+// choice: sites that want fewer requests ask for seconds or tens of
+// seconds, and every such value is honoured exactly; a delay of an hour
+// or a day says "do not crawl me", which Disallow says properly (and
+// trawl obeys), or is a mistake, and honouring it would take a day per
+// page. At 5 minutes such a host still sees at most 288 requests a day,
+// fewer than a site that asks for nothing sees in five minutes at the
+// default 1s delay. It is the default of Heritrix
+// (respectCrawlDelayUpToSeconds = 300), the archival crawler most site
+// operators have met, so a site's experience carries over; Nutch instead
+// skips hosts above its cap of 30s, which loses their pages. A negative
+// MaxCrawlDelay lifts the cap (the robots package still bounds what it
+// parses at 24h); back-off and Retry-After have their own cap, BackoffMax.
+//
+// # Hosts that rest long
+//
+// No host rests longer than MaxDelay (default 60s) in the ordinary
+// course: the minimum and the adaptive delay stay within it. A longer
+// rest comes from a Crawl-delay, back-off or Retry-After, and
+// Schedule.RestsLong tells it. A frontier that lets only a bounded number
+// of hosts compete for workers (Mercator's back queues, package frontier)
+// takes such a host out of that number until it is due, so any number of
+// hosts that rest long cannot keep the others waiting.
+//
 // The delay runs from the end of one contact to the start of the next. At
 // most HostConcurrency contacts (default 1) are in flight per group; with a
 // limit above one, contacts also start at least the last delay apart. A

@@ -76,15 +76,17 @@ func Fixed(d time.Duration) Policy {
 }
 
 // CrawlDelay returns a Policy that waits the host's robots.txt Crawl-delay,
-// as reported in Outcome.CrawlDelay. It is not capped: a site that asks for a
-// long delay gets it. The default policy uses CrawlDelayUpTo.
+// as reported in Outcome.CrawlDelay. It does not cap it itself: a Schedule
+// (and so a Scheduler) caps Outcome.CrawlDelay at Config.MaxCrawlDelay
+// (default DefaultMaxCrawlDelay, 5m) before any policy sees it; a caller
+// that runs a Policy without a Schedule applies its own cap.
 func CrawlDelay() Policy {
 	return PolicyFunc(func(c Contact) time.Duration { return c.Outcome.CrawlDelay })
 }
 
 // DefaultMaxCrawlDelay is the Crawl-delay honoured at most by default (see
 // Config.MaxCrawlDelay).
-const DefaultMaxCrawlDelay = time.Minute
+const DefaultMaxCrawlDelay = 5 * time.Minute
 
 // CrawlDelayUpTo returns a Policy that waits the host's robots.txt
 // Crawl-delay, at most maxDelay.

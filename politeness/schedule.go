@@ -22,15 +22,22 @@ type Config struct {
 	// minimum (for tests and for sites you own).
 	MinDelay time.Duration
 	// MaxDelay caps the adaptive delay (it never caps Crawl-delay or
-	// back-off). Default 60s, and never less than MinDelay.
+	// back-off). Default 60s, and never less than MinDelay. It is also the
+	// longest rest a host has in the ordinary course (see RestsLong):
+	// frontiers take a host resting longer out of the hosts that compete
+	// for workers until it is due.
 	MaxDelay time.Duration
-	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured. RFC 9309 does
-	// not define Crawl-delay; a host may ask for any value (a day, say),
-	// and a crawler that waited so long would hold that host's URLs for
-	// the whole crawl. Heritrix honours up to 300 s; the default here is
-	// DefaultMaxCrawlDelay, 60 s: one request a minute, which no site needs
-	// to be slower than to stay up, while a one-shot crawl still ends. A
-	// negative value means no cap.
+	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured
+	// (Outcome.CrawlDelay), before any Policy sees it. RFC 9309 does not
+	// define Crawl-delay; a host may ask for any value (a day, say), and a
+	// crawler that waited so long would hold that host's URLs for the
+	// whole crawl. Default DefaultMaxCrawlDelay, 5 minutes,
+	// as Heritrix (see the package documentation, "Crawl-delay"); a host
+	// resting that long leaves the hosts that compete for workers until it
+	// is due (RestsLong), so it delays no other host. A
+	// negative value means no cap (the robots package still bounds what it
+	// parses at 24h). It does not cap back-off or Retry-After (BackoffMax
+	// does).
 	MaxCrawlDelay time.Duration
 	// Factor multiplies the duration of the last fetch (Mercator's adaptive
 	// heuristic). Default 10; a negative value disables the adaptive delay.
@@ -85,15 +92,15 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MaxDelay <= 0 {
 		cfg.MaxDelay = 60 * time.Second
 	}
+	cfg.MaxDelay = max(cfg.MaxDelay, cfg.MinDelay)
+	if cfg.Factor == 0 {
+		cfg.Factor = 10
+	}
 	switch {
 	case cfg.MaxCrawlDelay == 0:
 		cfg.MaxCrawlDelay = DefaultMaxCrawlDelay
 	case cfg.MaxCrawlDelay < 0:
-		cfg.MaxCrawlDelay = time.Duration(math.MaxInt64)
-	}
-	cfg.MaxDelay = max(cfg.MaxDelay, cfg.MinDelay)
-	if cfg.Factor == 0 {
-		cfg.Factor = 10
+		cfg.MaxCrawlDelay = math.MaxInt64
 	}
 	if cfg.HostConcurrency <= 0 {
 		cfg.HostConcurrency = 1
@@ -284,7 +291,8 @@ func (s *Schedule) Next(now time.Time) (host string, wake time.Time, ok bool) {
 }
 
 // Done ends a contact with host leased by Next: it releases the lease and
-// sets the group's next-contact time to now plus the policy's delay for out.
+// sets the group's next-contact time to now plus the policy's delay for out,
+// whose CrawlDelay is first capped at Config.MaxCrawlDelay.
 // It returns the delay, or ErrNotAcquired if host has no contact in flight.
 func (s *Schedule) Done(host string, now time.Time, out Outcome) (time.Duration, error) {
 	hs := s.hosts[host]
@@ -292,6 +300,7 @@ func (s *Schedule) Done(host string, now time.Time, out Outcome) (time.Duration,
 		return 0, ErrNotAcquired
 	}
 	g := hs.g
+	out.CrawlDelay = min(out.CrawlDelay, s.cfg.MaxCrawlDelay)
 	if out.Throttled() {
 		g.failures++
 	} else {
@@ -339,6 +348,35 @@ func (s *Schedule) NextContact(host string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return hs.g.next, true
+}
+
+// RestsLong reports whether host must rest longer than Config.MaxDelay
+// from now: its group's next contact is more than MaxDelay after now. No
+// host rests that long in the ordinary course, since the minimum and the
+// adaptive delay are at most MaxDelay; only a Crawl-delay, back-off, a
+// Retry-After or a custom Policy make it so. A frontier that keeps a
+// bounded number of hosts competing for workers (Mercator's back queues)
+// asks it after a contact, and lets a host that rests long give its place
+// to another until it is due, so that any number of such hosts cannot
+// delay the others. It reports false for a host the schedule does not
+// know.
+func (s *Schedule) RestsLong(host string, now time.Time) bool {
+	hs := s.hosts[host]
+	return hs != nil && hs.g.next.Sub(now) > s.cfg.MaxDelay
+}
+
+// GroupHosts returns the hosts of host's group (see Config.GroupKey) that
+// have work waiting (added and not removed), in no particular order: host
+// alone, if it has work, when hosts are not grouped. The slice is the
+// caller's. A frontier that takes a host that rests long out of its back
+// queues (see RestsLong) takes the others of its group with it: they share
+// its next contact.
+func (s *Schedule) GroupHosts(host string) []string {
+	hs := s.hosts[host]
+	if hs == nil {
+		return nil
+	}
+	return append([]string(nil), hs.g.hosts...)
 }
 
 // InFlight returns the number of contacts in flight for host's group.

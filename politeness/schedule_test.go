@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"testing"
 	"time"
 )
@@ -15,12 +16,14 @@ func at(d time.Duration) time.Time { return t0.Add(d) }
 
 // step is one call on a Schedule in a step table.
 type step struct {
-	at   time.Duration // time of the call, from t0
-	op   string        // "add", "remove", "next", "done", "cancel"
-	host string        // for add, remove, done; for next, the host expected ("" = none)
-	out  Outcome       // for done
-	wake time.Duration // for next returning no host: expected wake from t0 (-1 = zero Time)
-	err  error         // for done
+	at    time.Duration // time of the call, from t0
+	op    string        // "add", "remove", "next", "done", "cancel", "long", "group"
+	host  string        // for add, remove, done, long; for next, the host expected ("" = none)
+	out   Outcome       // for done
+	wake  time.Duration // for next returning no host: expected wake from t0 (-1 = zero Time)
+	err   error         // for done
+	long  bool          // for long: what RestsLong should report
+	group []string      // for group: what GroupHosts should report, sorted
 }
 
 func runSteps(t *testing.T, cfg *Config, steps []step) {
@@ -40,6 +43,16 @@ func runSteps(t *testing.T, cfg *Config, steps []step) {
 		case "done":
 			if _, err := s.Done(st.host, now, st.out); !errors.Is(err, st.err) {
 				t.Fatalf("step %d: Done(%q, +%v) error = %v, want %v", i, st.host, st.at, err, st.err)
+			}
+		case "long":
+			if got := s.RestsLong(st.host, now); got != st.long {
+				t.Fatalf("step %d: RestsLong(%q, +%v) = %v, want %v", i, st.host, st.at, got, st.long)
+			}
+		case "group":
+			got := s.GroupHosts(st.host)
+			slices.Sort(got)
+			if !slices.Equal(got, st.group) {
+				t.Fatalf("step %d: GroupHosts(%q) = %q, want %q", i, st.host, got, st.group)
 			}
 		case "next":
 			host, wake, ok := s.Next(now)
@@ -131,6 +144,69 @@ func TestScheduleSteps(t *testing.T) {
 			},
 		},
 		{
+			name: "crawl-delay capped at 5m by default",
+			steps: []step{
+				{op: "add", host: "a"},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{CrawlDelay: 24 * time.Hour}},
+				{op: "next", wake: 5 * time.Minute},
+				{at: 5 * time.Minute, op: "next", host: "a"},
+			},
+		},
+		{
+			name: "crawl-delay capped at MaxCrawlDelay, custom policies included",
+			cfg:  &Config{MaxCrawlDelay: 10 * time.Second, Policy: CrawlDelay()},
+			steps: []step{
+				{op: "add", host: "a"},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{CrawlDelay: time.Hour}},
+				{op: "next", wake: 10 * time.Second},
+				{at: 10 * time.Second, op: "next", host: "a"},
+				{at: 10 * time.Second, op: "done", host: "a", out: Outcome{CrawlDelay: 3 * time.Second}},
+				{at: 10 * time.Second, op: "next", wake: 13 * time.Second},
+			},
+		},
+		{
+			name: "negative MaxCrawlDelay lifts the cap",
+			cfg:  &Config{MaxCrawlDelay: -1},
+			steps: []step{
+				{op: "add", host: "a"},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{CrawlDelay: 24 * time.Hour}},
+				{op: "next", wake: 24 * time.Hour},
+			},
+		},
+		{
+			name: "MaxCrawlDelay does not cap Retry-After",
+			cfg:  &Config{MaxCrawlDelay: time.Second},
+			steps: []step{
+				{op: "add", host: "a"},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{Status: 503, RetryAfter: 8 * time.Minute, CrawlDelay: time.Hour}},
+				{op: "next", wake: 8 * time.Minute},
+			},
+		},
+		{
+			name: "a host rests long when its next contact is more than MaxDelay away",
+			cfg:  &Config{MaxDelay: time.Minute},
+			steps: []step{
+				{op: "long", host: "a"}, // unknown
+				{op: "add", host: "a"},
+				{op: "long", host: "a"}, // never contacted
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{Duration: time.Hour}}, // adaptive, clamped to MaxDelay
+				{op: "long", host: "a"},
+				{at: time.Minute, op: "next", host: "a"},
+				{at: time.Minute, op: "done", host: "a", out: Outcome{CrawlDelay: 2 * time.Minute}},
+				{at: time.Minute, op: "long", host: "a", long: true},
+				{at: 2*time.Minute - ms, op: "long", host: "a", long: true},
+				{at: 2 * time.Minute, op: "long", host: "a"},
+				{at: 3 * time.Minute, op: "next", host: "a"},
+				{at: 3 * time.Minute, op: "done", host: "a", out: Outcome{Status: 429, RetryAfter: 5 * time.Minute}},
+				{at: 3 * time.Minute, op: "long", host: "a", long: true},
+			},
+		},
+		{
 			name: "hosts are served in order of next contact",
 			cfg:  &Config{MinDelay: -1, Factor: -1},
 			steps: []step{
@@ -201,6 +277,25 @@ func TestScheduleSteps(t *testing.T) {
 				{op: "done", host: "a"},
 				{op: "next", wake: time.Second},
 				{at: time.Second, op: "next", host: "b"}, // round robin within the group
+			},
+		},
+		{
+			name: "a group rests long as one, and lists its hosts with work",
+			cfg:  &Config{GroupKey: func(h string) string { return map[string]string{"a": "ip1", "b": "ip1", "c": "ip2"}[h] }},
+			steps: []step{
+				{op: "group", host: "a"},
+				{op: "add", host: "a"},
+				{op: "add", host: "b"},
+				{op: "add", host: "c"},
+				{op: "group", host: "a", group: []string{"a", "b"}},
+				{op: "group", host: "c", group: []string{"c"}},
+				{op: "next", host: "a"},
+				{op: "done", host: "a", out: Outcome{CrawlDelay: 2 * time.Minute}},
+				{op: "long", host: "b", long: true},
+				{op: "long", host: "c"},
+				{op: "remove", host: "a"},
+				{op: "group", host: "b", group: []string{"b"}},
+				{op: "group", host: "a", group: []string{"b"}},
 			},
 		},
 		{
@@ -314,7 +409,7 @@ func TestScheduleCancel(t *testing.T) {
 	})
 }
 
-// A Crawl-delay of a day is honoured up to MaxCrawlDelay (a minute by
+// A Crawl-delay of a day is honoured up to MaxCrawlDelay (5 minutes by
 // default); a negative MaxCrawlDelay honours it whole.
 func TestScheduleMaxCrawlDelay(t *testing.T) {
 	day := Outcome{CrawlDelay: 24 * time.Hour}
@@ -322,8 +417,8 @@ func TestScheduleMaxCrawlDelay(t *testing.T) {
 		{op: "add", host: "a"},
 		{at: 0, op: "next", host: "a"},
 		{at: 10 * ms, op: "done", host: "a", out: day},
-		{at: 20 * ms, op: "next", wake: 10*ms + time.Minute},
-		{at: 10*ms + time.Minute, op: "next", host: "a"},
+		{at: 20 * ms, op: "next", wake: 10*ms + DefaultMaxCrawlDelay},
+		{at: 10*ms + DefaultMaxCrawlDelay, op: "next", host: "a"},
 	})
 	runSteps(t, &Config{MinDelay: 100 * ms, Factor: -1, MaxCrawlDelay: 5 * time.Second}, []step{
 		{op: "add", host: "a"},

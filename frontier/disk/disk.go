@@ -42,7 +42,9 @@ type Options struct {
 	FrontQueues int
 	// Workers is the number of goroutines expected to call Next. Default 1.
 	Workers int
-	// BackQueues is how many hosts have a back queue at once. Default
+	// BackQueues is how many hosts have a back queue at once, not
+	// counting hosts parked while they rest longer than
+	// Politeness.MaxDelay (see the package documentation). Default
 	// 3 × Workers.
 	BackQueues int
 	// MaxDepth drops requests deeper than this at Push. Default 0: no limit.
@@ -113,6 +115,7 @@ type Frontier struct {
 	frontLen int
 	queued   int
 	backs    map[string]*backQueue
+	parked   int // back queues in backs that are parked
 	leased   map[uint64]*lease
 	seen     *bloom
 	budget   map[string]int
@@ -161,6 +164,10 @@ type backQueue struct {
 	n     int
 	w     window
 	retry []item
+	// parked: the host rests long (or was resting when the frontier was
+	// opened), so its back queue does not count against target until the
+	// host is handed out.
+	parked bool
 }
 
 type lease struct {
@@ -698,14 +705,14 @@ func (f *Frontier) pickFront() int {
 }
 
 // refill moves URLs from the front queues to back queues until enough
-// hosts have one, in one batch.
+// hosts have one (parked ones do not count), in one batch.
 func (f *Frontier) refill() error {
-	if len(f.backs) >= f.target || f.frontLen == 0 {
+	if len(f.backs)-f.parked >= f.target || f.frontLen == 0 {
 		return nil
 	}
 	b := f.db.NewBatch()
 	var buf []byte
-	for len(f.backs) < f.target && f.frontLen > 0 {
+	for len(f.backs)-f.parked < f.target && f.frontLen > 0 {
 		it, err := f.popFront(f.pickFront())
 		if err != nil {
 			b.Close()
@@ -730,18 +737,51 @@ func (f *Frontier) refill() error {
 
 // newBack gives host a back queue and makes it eligible for Next, at once
 // or, if it was resting when the frontier was opened, at its next contact.
+// A host that rests long, or was resting when the frontier was opened, gets
+// its back queue parked: it does not count against target until the host
+// is handed out (see frontier.Memory, which does the same).
 func (f *Frontier) newBack(host string) *backQueue {
 	bq := &backQueue{host: host, w: window{complete: true}}
 	f.backs[host] = bq
+	now := f.clock.Now()
 	if t, ok := f.rest[host]; ok {
-		if t.After(f.clock.Now()) && f.sched.InFlight(host) == 0 {
+		if t.After(now) && f.sched.InFlight(host) == 0 {
 			f.deferred = append(f.deferred, host)
+			f.park(bq)
 			return bq
 		}
 		delete(f.rest, host)
 	}
 	f.sched.Add(host)
+	if f.sched.RestsLong(host, now) {
+		f.park(bq)
+	}
 	return bq
+}
+
+// park takes bq out of the back queues that count against target, and
+// drops its window, so that a parked host costs no memory for its URLs,
+// whatever their number: they are stored, and the first take after the
+// host is due loads them again.
+func (f *Frontier) park(bq *backQueue) {
+	if bq.parked {
+		return
+	}
+	bq.parked = true
+	f.parked++
+	bq.w = window{} // not complete, nothing loaded: every stored entry is read again
+}
+
+// parkGroup parks the back queues of the hosts of host's politeness group
+// (host alone unless politeness.Config.GroupKey groups hosts), after a
+// contact that left the group resting long, and refills.
+func (f *Frontier) parkGroup(host string) error {
+	for _, h := range f.sched.GroupHosts(host) {
+		if bq := f.backs[h]; bq != nil {
+			f.park(bq)
+		}
+	}
+	return f.refill()
 }
 
 // promote moves the deferred hosts whose rest is over into the schedule
@@ -816,6 +856,10 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 // host.
 func (f *Frontier) take(host string, now time.Time) (frontier.Request, error) {
 	bq := f.backs[host]
+	if bq.parked {
+		bq.parked = false
+		f.parked--
+	}
 	var it item
 	if n := len(bq.retry); n > 0 {
 		it = bq.retry[n-1]
@@ -907,8 +951,9 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		b.Set(it.key, it.e.encode(nil), nil)
 		bq := f.backs[ls.host]
 		if bq == nil {
+			// Its stored keys: this one, in retry, unless the host is
+			// parked, which leaves every key to be read again.
 			bq = f.newBack(ls.host)
-			bq.w.complete = true // its stored keys: this one, in retry
 		}
 		bq.retry = append(bq.retry, it) // a stack: the latest first
 		bq.n++
@@ -929,6 +974,9 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		b.Set(hostKey(tabNext, ls.host), binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())), nil)
 	}
 	err := f.apply(b)
+	if err == nil && f.sched.RestsLong(ls.host, now) {
+		err = f.parkGroup(ls.host)
+	}
 	f.wake.Broadcast()
 	f.lastSync = now
 	f.mu.Unlock()

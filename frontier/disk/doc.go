@@ -42,7 +42,8 @@
 //     never handed out again.
 //   - Host timing: each host's next-contact time is stored by Done; a host
 //     still resting when the frontier is opened again is not contacted
-//     before that time. Host budgets (MaxPerHost) are stored with the URLs.
+//     before that time, and does not hold one of the BackQueues places
+//     while it waits. Host budgets (MaxPerHost) are stored with the URLs.
 //   - Revisits (frontier.Outcome.Revisit, for a continuous crawl): a URL
 //     done with a revisit time is stored, with its state (the page's
 //     visit history), in a table ordered by that time, in the same batch
@@ -99,7 +100,11 @@
 //   - the front queues are on disk, with FrontBuffer entries of each in
 //     memory (K × 256 by default);
 //   - about 3 × Workers hosts have a back queue (Mercator), with HeadCache
-//     entries of each in memory (16 by default); the rest is on disk;
+//     entries of each in memory (16 by default); the rest is on disk.
+//     Hosts that rest long keep theirs without counting (see "Hosts that
+//     rest long" below), with none of its entries in memory: a parked
+//     host costs its politeness state and its back queue's header, a few
+//     hundred bytes;
 //   - pebble's block cache (CacheSize, 8 MiB) and memtables (MemTableSize,
 //     4 MiB, at most a few at once);
 //   - leases (one per request in flight), the politeness state of the hosts
@@ -138,6 +143,21 @@
 // format version: a directory written before it opens as before (its
 // URLs have no Data); one written since, opened by an older trawl, loses
 // its URLs' Data and nothing else.
+//
+// # Hosts that rest long
+//
+// As in frontier.Memory, a host whose next contact is more than the
+// politeness MaxDelay away (60s by default: only a Crawl-delay, capped
+// at politeness MaxCrawlDelay, back-off or Retry-After make a host rest
+// that long) is parked: it keeps its back queue, on disk only (its
+// HeadCache window is dropped and read again when it is due), but leaves
+// its place among the BackQueues to another host until it is handed out
+// again, when its rest is over. With GroupKey, its whole group is parked.
+// Hosts still resting when the frontier is opened are parked until then.
+// So any number of hosts that rest long cannot keep the others waiting
+// (TestSlowHostsDoNotDelayOthers: 10,000 hosts with a one-day Crawl-delay
+// ahead of 20 ordinary ones, which are done at the same fake time as
+// without them).
 //
 // Differences from frontier.Memory: there is no Boost and no randomized
 // selector; under DFS a URL of a host that already has a back queue waits

@@ -1,0 +1,101 @@
+package frontier
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/trawl-dev/trawl/politeness"
+)
+
+// inBackQueues counts the entries held by back queues, all in memory.
+func (m *Memory) inBackQueues() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, hi := range m.hosts {
+		if hi.back != nil {
+			n += m.backLen(hi)
+		}
+	}
+	return n
+}
+
+// TestParkedHostsLeaveSpilledURLsOnDisk: when the front queues spill and a
+// host with a back queue is parked (it rests long), the room it leaves is
+// for a host without a back queue. Refill must not fill it by moving the
+// spilled URLs of the hosts that already have one into their back queues,
+// in memory (which is what the first version of parking did, and the soak
+// saw as a live heap that grew). Under BFS and DFS, two hosts with 3,000
+// URLs each, two back queues: while one host is parked, the back queues
+// hold a handful of URLs at every step, the rest stays spilled, and every
+// URL is still handed out once. (Once one host is left, fewer hosts than
+// back queues, it takes every URL from the front queues, as it would
+// without parking.)
+func TestParkedHostsLeaveSpilledURLsOnDisk(t *testing.T) {
+	for _, strategy := range []Strategy{BFS, DFS} {
+		t.Run(fmt.Sprint(strategy), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				const perHost = 3000
+				m := NewMemory(&MemoryOptions{
+					Strategy: strategy, Workers: 1, BackQueues: 2, SpillDir: t.TempDir(),
+					Politeness: politeness.Config{MinDelay: time.Millisecond, Factor: -1},
+				})
+				defer m.Close()
+				ctx := context.Background()
+				var reqs []Request
+				for i := range perHost {
+					for _, h := range []string{"a", "b"} {
+						reqs = append(reqs, Request{URL: fmt.Sprintf("http://%s.test/%d", h, i)})
+					}
+				}
+				if _, err := m.Push(ctx, reqs...); err != nil {
+					t.Fatal(err)
+				}
+				r, err := m.Next(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				parkedHost := r.Host
+				// Its robots.txt asks for an hour: capped at 5 min, more
+				// than MaxDelay, so the host is parked.
+				if err := m.Done(r, Outcome{Status: 200, Retry: true, CrawlDelay: time.Hour}); err != nil {
+					t.Fatal(err)
+				}
+				if m.parked != 1 {
+					t.Fatalf("%d hosts parked after %s's one-hour Crawl-delay, want 1", m.parked, parkedHost)
+				}
+				if n, spilled := m.inBackQueues(), m.SpillStats().Entries; n > 4 || spilled < perHost {
+					t.Fatalf("after parking %s: %d URLs in back queues (want at most 4), %d spilled", parkedHost, n, spilled)
+				}
+				seen := make(map[string]bool)
+				most := 0
+				for range 2 * perHost {
+					r, err := m.Next(ctx)
+					if err != nil {
+						t.Fatalf("Next after %d URLs: %v", len(seen), err)
+					}
+					if seen[r.URL] {
+						t.Fatalf("%s handed out twice", r.URL)
+					}
+					seen[r.URL] = true
+					if err := m.Done(r, Outcome{Status: 200}); err != nil {
+						t.Fatal(err)
+					}
+					if m.parked > 0 {
+						most = max(most, m.inBackQueues())
+					}
+				}
+				if most > 2*blockLen {
+					t.Errorf("back queues held up to %d URLs while a host was parked; want at most %d", most, 2*blockLen)
+				}
+				if _, err := m.Next(ctx); err != ErrEmpty {
+					t.Errorf("Next on a drained frontier = %v, want ErrEmpty", err)
+				}
+				t.Logf("%v: back queues held at most %d URLs", strategy, most)
+			})
+		})
+	}
+}
