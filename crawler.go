@@ -129,6 +129,7 @@ func (c *Crawler) setupFetcher() error {
 	fo := cfg.fetchOpts
 	fo.UserAgent, fo.DialContext, fo.AllowPrivateNetworks, fo.Proxy = cfg.userAgent, cfg.dial, cfg.private, cfg.requests.proxy
 	fo.AllowNetworks = cfg.allowNets
+	fo.AllowHosts = cfg.allowHosts
 	if len(fo.AcceptTypes) == 0 {
 		fo.AcceptTypes = acceptTypes(c.follows, cfg.archive)
 	}
@@ -327,7 +328,7 @@ func (s *seedFailures) err(seeds int, private int64) error {
 		return nil
 	case private >= int64(seeds):
 		return fmt.Errorf("trawl: every seed (%d) is on a private or loopback network address, which "+
-			"is refused by default: allow it with WithAllowNetworks(prefix) or WithAllowPrivateNetworks(true) (-allow-network or -allow-private in the example spiders): %w",
+			"is refused by default: allow it with WithAllowNetworks(prefix), WithAllowHosts(name) or WithAllowPrivateNetworks(true) (-allow-network, -allow-host or -allow-private in the example spiders): %w",
 			seeds, fetch.ErrPrivateAddress)
 	}
 	return fmt.Errorf("trawl: every seed (%d) failed, so the crawl found nothing; the first: %w", seeds, s.first)

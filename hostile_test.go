@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync"
@@ -231,5 +233,56 @@ func TestMetadataRedirectRefused(t *testing.T) {
 		if reached != named || (c.Stats().Errors.Kinds["private"] == 0) == !named {
 			t.Errorf("metadata prefix named %v: reached %v, errors %v", named, reached, c.Stats().Errors.Kinds)
 		}
+	}
+}
+
+// WithAllowHosts lets the crawler reach the hosts it names on loopback
+// (here "localhost", resolved by the system, with the default dialer), and
+// nothing else there: a link from the allowed host to the same server by
+// its address, and a redirect to another name for it, are refused.
+func TestAllowHostsOnly(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.Host+r.URL.Path]++
+		mu.Unlock()
+		_, port, _ := net.SplitHostPort(r.Host)
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, `<a href="/page">p</a><a href="http://127.0.0.1:%s/by-address">a</a><a href="/away">r</a>`, port)
+		case "/away":
+			http.Redirect(w, r, "http://127.0.0.2:"+port+"/elsewhere", http.StatusFound)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = io.WriteString(w, "<p>page</p>")
+		}
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	c, err := trawl.New(
+		trawl.WithSeeds("http://localhost:"+port+"/"),
+		trawl.WithUserAgent(testUA),
+		trawl.WithAllowHosts("localhost"),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
+		trawl.WithFollow(extract.Navigation, extract.Redirect),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Run(t.Context())
+	mu.Lock()
+	defer mu.Unlock()
+	if hits["localhost:"+port+"/page"] != 1 {
+		t.Errorf("the allowed host's page fetched %d times, want 1 (requests %v)", hits["localhost:"+port+"/page"], hits)
+	}
+	for _, h := range []string{"127.0.0.1:" + port + "/by-address", "127.0.0.2:" + port + "/elsewhere"} {
+		if hits[h] != 0 {
+			t.Errorf("%s reached: only localhost is allowed", h)
+		}
+	}
+	if n := c.Stats().Errors.Kinds["private"]; n != 2 {
+		t.Errorf("%d private-address errors, want 2 (the link by address, the redirect); errors %v", n, c.Stats().Errors.Kinds)
 	}
 }

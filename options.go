@@ -73,6 +73,7 @@ type config struct {
 	dial       func(ctx context.Context, network, addr string) (net.Conn, error)
 	private    bool
 	allowNets  []netip.Prefix  // WithAllowNetworks
+	allowHosts []string        // WithAllowHosts
 	recrawl    *recrawl.Policy // nil: a one-shot crawl (recrawl.go)
 	html       []htmlCallback  // WithHTML, in order
 	items      ItemSink
@@ -402,6 +403,19 @@ func WithAllowNetworks(prefixes ...netip.Prefix) Option {
 	return func(c *config) { c.allowNets = append(c.allowNets, prefixes...) }
 }
 
+// WithAllowHosts lets the default fetcher connect to the hosts named
+// wherever they resolve, loopback and private addresses included (not
+// link-local and cloud metadata ones, unless WithAllowNetworks names
+// them), while every other host stays guarded: "intranet.example.org", or
+// "*.corp.example.org" for every name under it. A redirect or a link from
+// an allowed host to another name that resolves to a private address is
+// still refused. Trust the names' DNS: it chooses where the crawler
+// connects. Given again, the names add up. Default: none.
+func WithAllowHosts(names ...string) Option {
+	names = append([]string(nil), names...)
+	return func(c *config) { c.allowHosts = append(c.allowHosts, names...) }
+}
+
 // PageCounter counts page fetches for Limits.MaxPages across several
 // crawlers (package cluster counts them in Redis): AddPage adds one and
 // returns the new total. It must be safe for concurrent use.
@@ -517,15 +531,15 @@ func (c *config) contradictions() error {
 		return fmt.Errorf("trawl: WithFetchOptions: set the user agent with WithUserAgent (robots.txt matches its product token)")
 	case fo.DialContext != nil:
 		return fmt.Errorf("trawl: WithFetchOptions: set the dialer with WithDialContext")
-	case fo.AllowPrivateNetworks || len(fo.AllowNetworks) > 0:
-		return fmt.Errorf("trawl: WithFetchOptions: allow private networks with WithAllowNetworks or WithAllowPrivateNetworks(true)")
+	case fo.AllowPrivateNetworks || len(fo.AllowNetworks) > 0 || len(fo.AllowHosts) > 0:
+		return fmt.Errorf("trawl: WithFetchOptions: allow private networks with WithAllowNetworks, WithAllowHosts or WithAllowPrivateNetworks(true)")
 	case fo.Proxy != nil:
 		return fmt.Errorf("trawl: WithFetchOptions: set the proxy with WithProxy")
 	case c.fetcher != nil && c.fetchSet:
 		return fmt.Errorf("trawl: WithFetchOptions configures the default fetcher, not one given with WithFetcher: configure your fetcher instead")
 	case c.fetcher != nil && c.dial != nil:
 		return fmt.Errorf("trawl: WithDialContext configures the default fetcher, not one given with WithFetcher: configure your fetcher instead")
-	case c.fetcher != nil && (c.private || len(c.allowNets) > 0):
+	case c.fetcher != nil && (c.private || len(c.allowNets) > 0 || len(c.allowHosts) > 0):
 		return fmt.Errorf("trawl: WithAllowPrivateNetworks configures the default fetcher, not one given with WithFetcher: configure your fetcher instead")
 	case c.fetcher != nil && c.requests.proxy != nil:
 		return fmt.Errorf("trawl: WithProxy configures the default fetcher, not one given with WithFetcher: configure your fetcher instead")

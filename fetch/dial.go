@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -16,6 +17,8 @@ import (
 type dialer struct {
 	allowPrivate bool
 	allow        []netip.Prefix // Options.AllowNetworks
+	hosts        hostList       // Options.AllowHosts
+	hostNet      net.Dialer     // for the hosts: private addresses allowed
 	ttl          time.Duration
 	now          func() time.Time
 	custom       func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -42,6 +45,7 @@ func newDialer(o Options) *dialer {
 	d := &dialer{
 		allowPrivate: o.AllowPrivateNetworks,
 		allow:        o.AllowNetworks,
+		hosts:        newHostList(o.AllowHosts),
 		ttl:          o.DNSCacheTTL,
 		now:          o.Now,
 		custom:       o.DialContext,
@@ -49,32 +53,80 @@ func newDialer(o Options) *dialer {
 		cache:        make(map[string]dnsEntry),
 	}
 	d.net = net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second}
+	d.hostNet = d.net
 	// Control sees the address actually dialled, after resolution.
-	d.net.Control = func(network, address string, _ syscall.RawConn) error {
-		ap, err := netip.ParseAddrPort(address)
-		if err != nil {
-			return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
+	control := func(private bool) func(network, address string, _ syscall.RawConn) error {
+		return func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
+			}
+			if d.refusedAs(ap.Addr(), private) {
+				return fmt.Errorf("%w: %s", ErrPrivateAddress, ap.Addr())
+			}
+			return nil
 		}
-		if d.refused(ap.Addr()) {
-			return fmt.Errorf("%w: %s", ErrPrivateAddress, ap.Addr())
-		}
-		return nil
 	}
+	d.net.Control = control(d.allowPrivate)
+	d.hostNet.Control = control(true)
 	return d
+}
+
+// hostList is Options.AllowHosts: names, and suffixes for "*." patterns.
+type hostList struct {
+	names    map[string]bool
+	suffixes []string // ".example.org" for "*.example.org"
+}
+
+func newHostList(hosts []string) hostList {
+	var l hostList
+	for _, h := range hosts {
+		h = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), "."))
+		if rest, ok := strings.CutPrefix(h, "*."); ok {
+			l.suffixes = append(l.suffixes, "."+rest)
+			continue
+		}
+		if l.names == nil {
+			l.names = make(map[string]bool)
+		}
+		l.names[h] = true
+	}
+	return l
+}
+
+// allows reports whether the list names host (a name, not an address).
+func (l hostList) allows(host string) bool {
+	if l.names == nil && l.suffixes == nil {
+		return false
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if l.names[host] {
+		return true
+	}
+	for _, s := range l.suffixes {
+		if strings.HasSuffix(host, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // refused reports whether the guard refuses a: an address in
 // Options.AllowNetworks never is; otherwise, with AllowPrivateNetworks,
 // only the link-local and cloud metadata addresses (isMetadata) are, and
 // without it every address isPrivate names.
-func (d *dialer) refused(a netip.Addr) bool {
+func (d *dialer) refused(a netip.Addr) bool { return d.refusedAs(a, d.allowPrivate) }
+
+// refusedAs is refused with private in the place of AllowPrivateNetworks:
+// true for a host Options.AllowHosts names.
+func (d *dialer) refusedAs(a netip.Addr, private bool) bool {
 	a = a.Unmap()
 	for _, p := range d.allow {
 		if p.Contains(a) {
 			return false
 		}
 	}
-	if d.allowPrivate {
+	if private {
 		return isMetadata(a)
 	}
 	return isPrivate(a)
@@ -92,8 +144,12 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 	if err != nil {
 		return nil, err
 	}
+	dialer := &d.net
+	if d.hosts.allows(host) {
+		dialer = &d.hostNet
+	}
 	if _, err := netip.ParseAddr(host); err == nil || d.ttl < 0 {
-		return d.net.DialContext(ctx, network, addr)
+		return dialer.DialContext(ctx, network, addr)
 	}
 	addrs, err := d.lookup(ctx, host)
 	if err != nil {
@@ -101,7 +157,7 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 	}
 	var firstErr error
 	for _, a := range addrs {
-		conn, err := d.net.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+		conn, err := dialer.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
 		if err == nil {
 			return conn, nil
 		}
@@ -123,38 +179,41 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 // resolve (a virtual host only the custom dialer knows) is passed on. In
 // every case the remote address of the connection returned is checked too.
 func (d *dialer) dialCustom(ctx context.Context, network, addr string) (net.Conn, error) {
-	if err := d.precheck(ctx, addr); err != nil {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	private := d.allowPrivate || d.hosts.allows(host)
+	if err := d.precheck(ctx, host, private); err != nil {
 		return nil, err
 	}
 	conn, err := d.custom(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}
-	if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err == nil && d.refused(ap.Addr()) ||
-		err != nil && !d.allowPrivate {
+	if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err == nil && d.refusedAs(ap.Addr(), private) ||
+		err != nil && !private {
 		conn.Close()
 		return nil, fmt.Errorf("%w: %s", ErrPrivateAddress, conn.RemoteAddr())
 	}
 	return conn, nil
 }
 
-// precheck refuses addr ("host:port") before dialing when its host is, or
-// resolves to, a refused address.
-func (d *dialer) precheck(ctx context.Context, addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
+// precheck refuses host before dialing when it is, or resolves to, a
+// refused address (private in the place of AllowPrivateNetworks).
+func (d *dialer) precheck(ctx context.Context, host string, private bool) error {
 	if a, err := netip.ParseAddr(host); err == nil {
-		if d.refused(a) {
+		if d.refusedAs(a, private) {
 			return fmt.Errorf("%w: %s", ErrPrivateAddress, a)
 		}
 		return nil
 	}
-	if d.allowPrivate {
+	if private && d.allowPrivate {
 		// Only metadata addresses are refused: the connection's remote
 		// address tells, without a DNS lookup of a name the custom dialer
-		// may be the only one to know.
+		// may be the only one to know. (A host AllowHosts names is looked
+		// up: it is a real name, and its metadata address is refused
+		// before any connection.)
 		return nil
 	}
 	addrs, err := d.lookup(ctx, host)
@@ -162,7 +221,7 @@ func (d *dialer) precheck(ctx context.Context, addr string) error {
 		return nil // unknown to DNS: the custom dialer may know it
 	}
 	for _, a := range addrs {
-		if d.refused(a) {
+		if d.refusedAs(a, private) {
 			return fmt.Errorf("%w: %s resolves to %s", ErrPrivateAddress, host, a)
 		}
 	}

@@ -198,6 +198,16 @@ type Options struct {
 	// link-local and cloud metadata addresses (see the package doc) are
 	// still refused unless named here. Default: none.
 	AllowNetworks []netip.Prefix
+	// AllowHosts names hosts the guard treats as AllowPrivateNetworks does,
+	// whatever address they resolve to, while other hosts stay guarded:
+	// "intranet.example.org", or "*.corp.example.org" for every name
+	// under it (not the name itself). Names are compared without case and
+	// a final dot; an address here names nothing (use AllowNetworks). The
+	// link-local and cloud metadata addresses stay refused unless
+	// AllowNetworks names them. A name is only as safe as its DNS: whoever
+	// controls the name's records chooses where the crawler connects.
+	// Default: none.
+	AllowHosts []string
 	// DialContext replaces the dialer (for tests, proxies or a synthetic web
 	// such as crawltest). Unless AllowPrivateNetworks is set, the guard
 	// checks addr before calling it: an IP literal that the guard refuses,

@@ -17,7 +17,8 @@ func (d *dialer) proxyFunc(fn func(*http.Request) (*url.URL, error)) func(*http.
 		if err != nil || pu == nil {
 			return pu, err
 		}
-		if err := d.precheck(r.Context(), r.URL.Hostname()); err != nil {
+		host := r.URL.Hostname()
+		if err := d.precheck(r.Context(), host, d.allowPrivate || d.hosts.allows(host)); err != nil {
 			return nil, err
 		}
 		d.proxies.Store(proxyAddr(pu), true)

@@ -116,6 +116,7 @@ type flags struct {
 	out             string
 	allowPrivate    bool
 	allowNetworks   string
+	allowHosts      string
 	progress        bool
 	demo            bool
 }
@@ -136,6 +137,7 @@ func (s *Session) register() {
 	fs.StringVar(&f.out, "out", "", "store pages in `DIR` (numbered files, urls.txt, stats.txt)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses (not link-local and cloud metadata ones: name those with -allow-network)")
 	fs.StringVar(&f.allowNetworks, "allow-network", "", "allow these address `PREFIXES`, comma-separated (127.0.0.0/8,10.1.2.0/24): only them outside the public Internet")
+	fs.StringVar(&f.allowHosts, "allow-host", "", "allow these host `NAMES` wherever they resolve, comma-separated (intranet.example.org,*.corp.example.org); other hosts stay guarded")
 	fs.BoolVar(&f.progress, "progress", isTerminal(s.stderr), "show a progress line on stderr (default: when stderr is a terminal)")
 	fs.BoolVar(&f.demo, "demo", false, "serve a synthetic web on loopback and crawl it (no network needed; pages go to a temporary directory removed at the end unless -out is given)")
 }
@@ -276,6 +278,17 @@ func (s *Session) setup() int {
 			prefixes = append(prefixes, prefix)
 		}
 		s.opts = append(s.opts, trawl.WithAllowNetworks(prefixes...))
+	}
+	if f.allowHosts != "" {
+		var names []string
+		for _, h := range strings.Split(f.allowHosts, ",") {
+			h = strings.TrimSpace(h)
+			if _, err := netip.ParseAddr(h); err == nil || h == "" || strings.ContainsAny(h, "/:") {
+				return s.fail(Exit(2, fmt.Errorf("-allow-host: %q is not a host name (use -allow-network for addresses)", h)))
+			}
+			names = append(names, h)
+		}
+		s.opts = append(s.opts, trawl.WithAllowHosts(names...))
 	}
 	if f.follow != "" {
 		var kinds []extract.Kind

@@ -187,3 +187,13 @@ func TestAllowNetworkFlag(t *testing.T) {
 		t.Errorf("-demo with -allow-network 127.0.0.0/8: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// -allow-host takes host names and refuses addresses (which -allow-network
+// takes) and empty names.
+func TestAllowHostFlag(t *testing.T) {
+	for _, bad := range []string{"127.0.0.1", "a.test,,b.test", "10.0.0.0/8", "a.test:80"} {
+		if code, _, stderr := run(t, "-allow-host", bad, "http://a.test/"); code != 2 || !strings.Contains(stderr, "-allow-host") {
+			t.Errorf("-allow-host %q: exit %d, stderr %q; want 2 naming the flag", bad, code, stderr)
+		}
+	}
+}
