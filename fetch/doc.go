@@ -49,7 +49,10 @@
 // recorded, as net/http's client read the header (which may end at a bare
 // LF, not only at CRLF CRLF, and follow interim 1xx responses), so that an
 // archive splits the response where the fetcher did (FuzzPayloadOffset
-// compares the two). The fetcher reuses its recording buffers from one
+// compares the two); [Exchange.Response] ends where the body did for
+// net/http (Content-Length, the last chunk), so bytes a server sent past
+// it are not archived as part of the payload (TestWARCBytesPastTheBody in
+// package store). The fetcher reuses its recording buffers from one
 // request to the next (up to 64 of them, each kept only up to 64 KiB),
 // which is why an Exchange's bytes are valid only during the OnExchange
 // call. Without OnExchange

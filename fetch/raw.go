@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -44,10 +45,11 @@ type Exchange struct {
 
 	resp    *spool
 	payload int64 // PayloadOffset's offset, -1 if none
+	end     int64 // where the response ends (see messageEnd); 0 until known
 }
 
-// ResponseSize is the number of response bytes held.
-func (e *Exchange) ResponseSize() int64 { return e.resp.size() }
+// ResponseSize is the number of bytes Response reads.
+func (e *Exchange) ResponseSize() int64 { return e.messageEnd() }
 
 // PayloadOffset is where the payload (the body as served: chunked and
 // compressed as it came) begins in Response, after the header as net/http's
@@ -62,11 +64,56 @@ func (e *Exchange) ResponseSize() int64 { return e.resp.size() }
 func (e *Exchange) PayloadOffset() (off int64, ok bool) { return e.payload, e.payload >= 0 }
 
 // Response returns a new reader over the response as read from the wire,
-// from its first byte (the status line) to the last byte received. It may
-// be called several times; the readers are valid only during the
-// OnExchange call. Bodies longer than a small threshold are held in an
-// unnamed temporary file, not in memory.
-func (e *Exchange) Response() io.Reader { return e.resp.reader() }
+// from its first byte (the status line) to its end as net/http's client
+// read it: the body's end by its Content-Length or chunked framing (none
+// for a HEAD, a 204 or a 304), else the last byte received. Bytes a server
+// sent past that end, which the fetcher never parsed, are left out, so an
+// archive records the header and the payload the fetcher parsed and
+// nothing else. It may be called several times; the readers are valid
+// only during the OnExchange call. Bodies longer than a small threshold
+// are held in an unnamed temporary file, not in memory.
+func (e *Exchange) Response() io.Reader {
+	return io.LimitReader(e.resp.reader(), e.messageEnd())
+}
+
+// messageEnd returns where the response ends in the bytes held: it reads
+// them again with http.ReadResponse, as the transport did (interim 1xx
+// responses skipped, the body read through its framing), and counts what
+// that consumed. When they cannot be read so (no end of header, a body cut
+// short), the response is everything held.
+func (e *Exchange) messageEnd() int64 {
+	if e.end > 0 {
+		return e.end
+	}
+	e.end = e.resp.size()
+	if e.payload < 0 {
+		return e.end
+	}
+	cr := &countingReader{r: e.resp.reader()}
+	br := bufio.NewReader(cr)
+	req := &http.Request{Method: http.MethodGet}
+	if bytes.HasPrefix(e.Request, []byte("HEAD ")) {
+		req.Method = http.MethodHead
+	}
+	for {
+		resp, err := http.ReadResponse(br, req)
+		if err != nil {
+			return e.end
+		}
+		if resp.StatusCode >= 100 && resp.StatusCode < 200 && resp.StatusCode != http.StatusSwitchingProtocols {
+			continue
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		if err != nil {
+			return e.end
+		}
+		if end := cr.n - int64(br.Buffered()); end >= e.payload && end < e.end {
+			e.end = end
+		}
+		return e.end
+	}
+}
+
 
 // rawMemoryBytes is how much of a response is kept in memory before the
 // rest goes to a temporary file.

@@ -240,3 +240,66 @@ func TestWARCNoHeaderEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestWARCBytesPastTheBody: a server sends bytes past the body's end (by
+// Content-Length, and after the last chunk of a chunked body), which the
+// fetcher never parses. The WARC record holds the header and the payload
+// the fetcher parsed and not those bytes, and the payload digest is that
+// of the body (read by warcio.js).
+func TestWARCBytesPastTheBody(t *testing.T) {
+	bin := warcio(t)
+	const body, junk = "<p>the page</p>", "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsmuggled"
+	chunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(body), body)
+	a := rawServer(t, map[string]string{
+		"/length":  fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s%s", len(body), body, junk),
+		"/chunked": "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked + junk,
+	})
+	dir := t.TempDir()
+	w, err := store.NewWARC(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fetch.New(&fetch.Options{AllowPrivateNetworks: true, OnExchange: func(ctx context.Context, ex *fetch.Exchange) {
+		if err := w.PutExchange(ctx, ex); err != nil {
+			t.Errorf("PutExchange(%s): %v", ex.URL, err)
+		}
+	}})
+	defer f.CloseIdleConnections()
+	for _, path := range []string{"/length", "/chunked"} {
+		u, _ := url.Parse(a + path)
+		resp, err := f.Fetch(context.Background(), &fetch.Request{URL: u})
+		if err != nil {
+			t.Fatalf("Fetch(%s): %v", u, err)
+		}
+		if string(resp.Body) != body {
+			t.Fatalf("%s: the fetcher parsed %q, want %q", path, resp.Body, body)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := warcFiles(t, dir)
+	if len(files) != 1 {
+		t.Fatalf("%d files, want 1", len(files))
+	}
+	got := 0
+	for _, r := range warcioRecords(t, bin, files[0]) {
+		if r.Type != "response" {
+			continue
+		}
+		got++
+		want := body
+		if strings.HasSuffix(r.URI, "/chunked") {
+			want = chunked // the payload as transferred
+		}
+		if string(r.Payload) != want {
+			t.Errorf("%s: the record's payload is %q, want %q", r.URI, r.Payload, want)
+		}
+		if r.Digest != sha1Base32([]byte(want)) {
+			t.Errorf("%s: payload digest %s, want %s, that of %q", r.URI, r.Digest, sha1Base32([]byte(want)), want)
+		}
+	}
+	if got != 2 {
+		t.Errorf("%d response records, want 2", got)
+	}
+}
