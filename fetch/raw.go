@@ -114,7 +114,6 @@ func (e *Exchange) messageEnd() int64 {
 	}
 }
 
-
 // rawMemoryBytes is how much of a response is kept in memory before the
 // rest goes to a temporary file.
 const rawMemoryBytes = 256 << 10
