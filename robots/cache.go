@@ -390,7 +390,7 @@ func (c *Cache) get(ctx context.Context, robotsURL *url.URL) (rules *Rules, unre
 			loc := h.location
 			next, err := u.Parse(loc)
 			if loc == "" || err != nil || (next.Scheme != "http" && next.Scheme != "https") || next.Host == "" {
-				return fail(code, fmt.Errorf("%w: bad redirect location %q", ErrUnreachable, loc))
+				return fail(code, fmt.Errorf("%w: bad redirect location %.256q", ErrUnreachable, loc)) // a cached error: quoted within bounds
 			}
 			next.Fragment, next.RawFragment = "", ""
 			u = next

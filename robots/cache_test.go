@@ -670,3 +670,20 @@ func TestCacheFetchTimeoutDefault(t *testing.T) {
 		t.Errorf("DefaultFetchTimeout = %v, want 30s", DefaultFetchTimeout)
 	}
 }
+
+// A redirect to an unusable Location (here 60 KB of ftp: URL) is an error,
+// cached for ErrorTTL, that quotes the Location within bounds: what a
+// server sends is not kept whole for every host that sends it.
+func TestCacheBadLocationClipped(t *testing.T) {
+	s := newSite(t)
+	loc := "ftp://b.test/" + strings.Repeat("x", 60<<10)
+	s.handle("http://a.test/robots.txt", redirect(http.StatusFound, loc))
+	c := NewCache(s.fetch, &CacheOptions{ErrorTTL: time.Hour, Now: newClock().Now})
+	_, err := c.Rules(context.Background(), mustURL(t, "http://a.test/page"))
+	if !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("Rules = %v, want ErrUnreachable", err)
+	}
+	if msg := err.Error(); len(msg) > 1024 || !strings.Contains(msg, "ftp://b.test/xxx") {
+		t.Errorf("the error is %d bytes (%.80q…), want the Location quoted in at most 1 KiB", len(msg), msg)
+	}
+}
