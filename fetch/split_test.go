@@ -3,6 +3,7 @@ package fetch
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"net/http"
 	"testing"
 )
@@ -97,6 +98,14 @@ func FuzzPayloadOffset(f *testing.F) {
 			k := int(cut) % (len(response) + 1)
 			if poff, pok := payloadOffset(response[:k]); pok && (!ok || poff != off) {
 				t.Fatalf("payloadOffset of the first %d bytes of %q = %d, of all = %d, %v", k, response, poff, off, ok)
+			}
+			// The response an archive records ends after the payload
+			// begins and within the bytes held, at the end of the bytes
+			// when the header has none.
+			ex := NewExchange(nil, []byte("GET / HTTP/1.1\r\n\r\n"), response)
+			n := ex.ResponseSize()
+			if got, _ := io.Copy(io.Discard, ex.Response()); got != n || n > int64(len(response)) || ok && n < int64(off) || !ok && n != int64(len(response)) {
+				t.Fatalf("%q (payload at %d, %v): ResponseSize() = %d, Response() reads %d", response, off, ok, n, got)
 			}
 		}
 	})

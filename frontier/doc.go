@@ -110,8 +110,8 @@
 // default, longer than the minimum and the adaptive delay ever make a
 // host rest, so only a Crawl-delay, back-off or Retry-After do; see
 // politeness.Schedule.RestsLong), or when such a host gets a back queue,
-// the host is parked: it keeps its back queue, which the URLs of it that
-// refill meets join, and its place in the politeness heap, but no longer
+// the host is parked: it keeps its back queue and its place in the
+// politeness heap, but no longer
 // counts among the BackQueues hosts, so refill gives a back queue to
 // another host. When its rest is over Next hands it out as any ready host
 // and it counts again. So hosts that rest long, any number of them, cost
@@ -122,10 +122,20 @@
 // 10,000 robots.txt contacts' share of the workers when they take 20ms
 // each (TestMemorySlowHostsDoNotDelayOthers). With
 // politeness.Config.GroupKey, the hosts of a group that rests long are
-// parked together. Parked hosts' back queues live in memory like all back
-// queues (they do not spill), so a crawl whose front queues hold mostly
-// URLs of hosts that rest long keeps those URLs in memory as refill meets
-// them.
+// parked together.
+//
+// Back queues live in memory. Without MemoryOptions.SpillDir the front
+// queues do too, and the URLs of a parked host that refill meets join its
+// back queue. With it, they stay in the spill file: refill puts them back
+// at the far end of their front queue, and while only parked hosts leave
+// room among the BackQueues it does the same with the URLs of every host
+// that has a back queue, looking for one that has none (at most 256 URLs a
+// call, and twice round the front queues since it last found one), so a
+// parked host does not draw spilled URLs into memory
+// (TestParkedHostsLeaveSpilledURLsOnDisk: two hosts with 3,000 URLs each,
+// at most 3 in back queues while one is parked; without this rule,
+// 3,000). URLs passed over so may come out after later URLs of their
+// host.
 //
 // Strategies over the same structure: BFS (front queues are FIFO), DFS (front
 // and back queues are stacks; a URL of a host that has a back queue goes
