@@ -125,17 +125,21 @@
 // parked together.
 //
 // Back queues live in memory. Without MemoryOptions.SpillDir the front
-// queues do too, and the URLs of a parked host that refill meets join its
-// back queue. With it, they stay in the spill file: refill puts them back
-// at the far end of their front queue, and while only parked hosts leave
-// room among the BackQueues it does the same with the URLs of every host
-// that has a back queue, looking for one that has none (at most 256 URLs a
-// call, and twice round the front queues since it last found one), so a
-// parked host does not draw spilled URLs into memory
+// queues do too, and refill moves the URLs it meets to their hosts' back
+// queues, those of parked hosts included. With it, refill keeps URLs in
+// the spill file where it can (see Memory's refill): when no host without
+// a back queue is waiting in the front queues it stops at the first URL of
+// a host whose back queue is full (64 URLs), so a crawl of a few sites
+// keeps its queue spilled (TestFewHostsStaySpilled: two hosts with 20,000
+// URLs each, at most 65 each in memory, each host's URLs in the in-memory
+// order); and it puts the URLs of parked hosts, and while only parked
+// hosts leave room those of every host with a back queue, back at the far
+// end of their front queue while it looks for a host without one (at most
+// 256 URLs a call, and twice round the front queues since it last found
+// one), so a parked host does not draw spilled URLs into memory
 // (TestParkedHostsLeaveSpilledURLsOnDisk: two hosts with 3,000 URLs each,
-// at most 3 in back queues while one is parked; without this rule,
-// 3,000). URLs passed over so may come out after later URLs of their
-// host.
+// at most 3 in back queues while one is parked; 3,000 without the rule).
+// URLs passed over so may come out after later URLs of their host.
 //
 // Strategies over the same structure: BFS (front queues are FIFO), DFS (front
 // and back queues are stacks; a URL of a host that has a back queue goes

@@ -90,14 +90,16 @@ type MemoryOptions struct {
 	// reused. Priority front queues are heaps and do not spill. Close
 	// removes the file. Default "": no spilling.
 	//
-	// Only the front queues spill; back queues live in memory. While
-	// fewer hosts have URLs than there are back queues (BackQueues, about
-	// three per worker), a refill moves every URL of the front queues
-	// into the back queues of the hosts it finds, so a crawl of a few
-	// sites keeps its whole queue in memory, spill or not. (Measured: 16
-	// workers and 200,000 queued URLs spill none of them on 1 or 40 hosts,
-	// 199,680 on 1,000 hosts; a 30-minute soak with a back queue per host
-	// saw its live heap grow once the hosts robots.txt closes ran dry.)
+	// Only the front queues spill; back queues live in memory. Mercator's
+	// refill moves every URL it meets to its host's back queue, so while
+	// fewer hosts had URLs than there are back queues (BackQueues, about
+	// three per worker) a refill moved the whole front queue to memory,
+	// and a crawl of a few sites kept its queue in memory, spill or not.
+	// With SpillDir, refill stops at a URL of a host whose back queue
+	// holds 64 URLs when no other host is waiting in the front queues, and
+	// leaves the URLs of hosts that rest long there (see the package
+	// documentation): two hosts with 20,000 URLs each keep at most 65
+	// each in memory (TestFewHostsStaySpilled; 40,000 before).
 	SpillDir string
 }
 
@@ -119,28 +121,29 @@ type Memory struct {
 	maxPerHost int
 	clock      politeness.Clock
 
-	mu       sync.Mutex
-	sched    *politeness.Schedule
-	fifo     []deque     // front queues for BFS and DFS
-	heaps    []prioQueue // front queues for Priority
-	credit   []int       // smooth weighted round robin state
-	frontLen int
-	queued   int // front + back
-	backs    int // hosts with a back queue, but for the parked ones
-	parked   int // hosts with a back queue that rest long
-	scanned  int // front entries refill passed over since it last found a new host
-	frontNew int // front entries whose host has no back queue (about: lost spill blocks are not subtracted)
-	hosts    map[string]*hostInfo
-	hostList []*hostInfo // by hostInfo.id
-	sp       *spill      // nil unless SpillDir is set (BFS and DFS)
-	seen     fpSet
-	leased   map[uint64]*hostInfo
-	rng      *rand.Rand
-	pruneAt  int
-	spare    []*ring           // empty back queues kept for reuse, with their buffer
-	wake     wakeup.Signal     // closed on change, for Next's waiters
-	revisits revisitHeap       // URLs waiting for their revisit time
-	states   map[uint64]string // Request.State of revisits, by fingerprint
+	mu          sync.Mutex
+	sched       *politeness.Schedule
+	fifo        []deque     // front queues for BFS and DFS
+	heaps       []prioQueue // front queues for Priority
+	credit      []int       // smooth weighted round robin state
+	frontLen    int
+	queued      int  // front + back
+	backs       int  // hosts with a back queue, but for the parked ones
+	parked      int  // hosts with a back queue that rest long
+	scanned     int  // front entries refill passed over since it last found a new host
+	scanStopped bool // refill stopped at refillScan (see scanPending)
+	frontNew    int  // front entries whose host has no back queue (about: lost spill blocks are not subtracted)
+	hosts       map[string]*hostInfo
+	hostList    []*hostInfo // by hostInfo.id
+	sp          *spill      // nil unless SpillDir is set (BFS and DFS)
+	seen        fpSet
+	leased      map[uint64]*hostInfo
+	rng         *rand.Rand
+	pruneAt     int
+	spare       []*ring           // empty back queues kept for reuse, with their buffer
+	wake        wakeup.Signal     // closed on change, for Next's waiters
+	revisits    revisitHeap       // URLs waiting for their revisit time
+	states      map[uint64]string // Request.State of revisits, by fingerprint
 }
 
 // pruneMin is how many hosts the politeness schedule may remember before
@@ -411,35 +414,48 @@ func (m *Memory) pickFront() int {
 // URL starts a back queue for its host. Parked hosts do not count. A zero
 // now means the time is not known yet.
 //
-// When the front queues spill, the URLs of a parked host stay there: refill
-// puts them back in their front queue, at its far end, instead of moving
-// them to the host's back queue in memory, where they would wait out its
-// rest. And when only parked hosts leave room (the target is reached
-// counting them), refill looks for a host without a back queue and leaves
-// the URLs of hosts that have one in the front queues too: otherwise each
-// parked host would draw the spilled URLs of the others into memory. A
-// host's URLs passed over so may come out of order, after later ones. It passes over at most refillScan URLs a call and stops once it
-// has passed over twice the front queues' length since it last found a
-// host (Next goes on with it); a push of a new host's URL or a dropped
-// back queue starts the search again.
+// When the front queues spill (MemoryOptions.SpillDir), refill keeps the
+// queued URLs in the spill file rather than in memory where it can:
+//   - When no URL in the front queues is of a host without a back queue,
+//     there is no host to take, and it stops at the first URL of a host
+//     whose back queue holds backCap URLs already, leaving it where it was
+//     (the order is that of the front queue still). Mercator's refill
+//     would move every URL it meets to its host's back queue, which with
+//     fewer hosts than back queues is the whole front queue.
+//   - The URLs of a parked host, which would wait out its rest in memory,
+//     and, while only parked hosts leave room among the back queues, those
+//     of every host with a back queue, go back to the far end of their
+//     front queue: refill looks past them for a host without one. It
+//     passes over at most refillScan URLs a call and stops once it has
+//     passed over twice the front queues' length since it last found a
+//     host (Next goes on with it). URLs passed over so may come out after
+//     later URLs of their host.
 func (m *Memory) refill(now time.Time) {
+	m.scanStopped = false
 	scan := refillScan
 	for m.backs < m.target && m.frontLen > 0 {
-		if m.sp != nil && m.parked > 0 && m.scanned >= 2*m.frontLen {
-			return // the new hosts counted were lost with a spilled block
+		if m.sp != nil && m.scanned >= 2*m.frontLen {
+			return
 		}
 		l := m.pickFront()
 		e, ok := m.popFront(l)
 		if !ok {
 			continue
 		}
-		if m.sp != nil && e.host.back != nil && (e.host.parked || m.backs+m.parked >= m.target) {
-			m.requeueFront(l, e)
-			m.scanned++
-			if scan--; scan == 0 || m.frontNew <= 0 {
+		if hi := e.host; m.sp != nil && hi.back != nil {
+			if hi.parked || m.backs+m.parked >= m.target {
+				m.requeueFront(l, e)
+				m.scanned++
+				if scan--; scan == 0 {
+					m.scanStopped = true
+					return
+				}
+				continue
+			}
+			if m.frontNew <= 0 && m.backLen(hi) >= backCap {
+				m.unpopFront(l, e)
 				return
 			}
-			continue
 		}
 		if e.host.back == nil {
 			m.scanned = 0
@@ -451,10 +467,25 @@ func (m *Memory) refill(now time.Time) {
 // refillScan bounds the URLs one refill passes over (two deque blocks).
 const refillScan = 2 * blockLen
 
+// backCap is how many URLs a back queue holds at most when the front
+// queues spill (see refill).
+const backCap = 64
+
 // scanPending reports whether refill stopped in the middle of a search for
 // a host without a back queue (see refill).
 func (m *Memory) scanPending() bool {
-	return m.sp != nil && m.parked > 0 && m.backs < m.target && m.frontNew > 0 && m.scanned < 2*m.frontLen
+	return m.scanStopped && m.backs < m.target && m.frontNew > 0 && m.scanned < 2*m.frontLen
+}
+
+// unpopFront puts e, just popped from front queue l, back where it was.
+func (m *Memory) unpopFront(l int, e entry) {
+	if m.strategy == DFS {
+		m.fifo[l].pushBack(e)
+	} else {
+		m.fifo[l].pushFront(e)
+	}
+	m.frontLen++
+	m.countFront(e.host, 1)
 }
 
 // requeueFront puts e, just popped from front queue l, where that queue

@@ -3,6 +3,7 @@ package frontier
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -98,4 +99,59 @@ func TestParkedHostsLeaveSpilledURLsOnDisk(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestFewHostsStaySpilled: with fewer hosts than back queues (a crawl of a
+// few sites), Mercator's refill would move every queued URL to the back
+// queues, in memory, spill or not. With SpillDir, refill stops at a full
+// back queue when there is no other host to take: two hosts with 20,000
+// URLs each keep at most backCap+1 URLs each in memory at every step, the
+// rest spilled, and each host's URLs come out in the order an in-memory
+// frontier gives them.
+func TestFewHostsStaySpilled(t *testing.T) {
+	for _, strategy := range []Strategy{BFS, DFS} {
+		t.Run(fmt.Sprint(strategy), func(t *testing.T) {
+			const perHost = 20000
+			var reqs []Request
+			for i := range perHost {
+				for _, h := range []string{"a", "b"} {
+					reqs = append(reqs, Request{URL: fmt.Sprintf("http://%s.test/%d", h, i), Depth: i % 7})
+				}
+			}
+			byHost := func(spillDir string) (map[string][]string, int) {
+				m := NewMemory(&MemoryOptions{Strategy: strategy, Workers: 2, BackQueues: 6, SpillDir: spillDir, Politeness: noDelayConfig})
+				defer m.Close()
+				if _, err := m.Push(context.Background(), reqs...); err != nil {
+					t.Fatal(err)
+				}
+				out := map[string][]string{}
+				most := m.inBackQueues()
+				for _, r := range drain(t, m) {
+					out[r.Host] = append(out[r.Host], r.URL)
+					most = max(most, m.inBackQueues())
+				}
+				return out, most
+			}
+			want, _ := byHost("")
+			got, most := byHost(t.TempDir())
+			for _, h := range []string{"a.test", "b.test"} {
+				if len(got[h]) != perHost || !slices.Equal(got[h], want[h]) {
+					t.Errorf("%s: %d URLs, first difference at %d from the in-memory frontier's order", h, len(got[h]), firstDiffString(got[h], want[h]))
+				}
+			}
+			if most > 2*(backCap+1) {
+				t.Errorf("back queues held up to %d URLs; want at most %d", most, 2*(backCap+1))
+			}
+			t.Logf("%v: back queues held at most %d URLs", strategy, most)
+		})
+	}
+}
+
+func firstDiffString(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,8 +28,9 @@ import (
 )
 
 const (
-	soakEnv    = "TRAWL_SOAK"     // a Go duration: run the soak that long
-	soakOutEnv = "TRAWL_SOAK_OUT" // a path: write the samples there as a Markdown table
+	soakEnv     = "TRAWL_SOAK"          // a Go duration: run the soak that long
+	soakOutEnv  = "TRAWL_SOAK_OUT"      // a path: write the samples there as a Markdown table
+	soakProfEnv = "TRAWL_SOAK_PROFILES" // a directory: write a heap profile there at each sample
 
 	defaultDuration = 2 * time.Minute
 	shortDuration   = 30 * time.Second
@@ -294,6 +297,9 @@ loop:
 			mem.probe()
 			s := takeSample(now.Sub(start), c.Stats(), mem)
 			s.spilled = front.SpillStats().Entries
+			if dir := os.Getenv(soakProfEnv); dir != "" {
+				writeHeapProfile(t, filepath.Join(dir, fmt.Sprintf("heap-%05d.pb.gz", int(s.at.Seconds()))))
+			}
 			mem.reset()
 			s.beforeLimit = now.Before(deadline.Add(-every / 2))
 			s.traps = trapRequests(requests)
@@ -735,4 +741,20 @@ func backQueues(t *testing.T) int {
 		t.Fatalf("TRAWL_SOAK_BACKQUEUES=%q: want a number of back queues, 0 for the default", v)
 	}
 	return n
+}
+
+// writeHeapProfile writes the heap profile, as of a fresh GC, to path
+// (TRAWL_SOAK_PROFILES: compare two with go tool pprof -base to see what
+// grows).
+func writeHeapProfile(t *testing.T, path string) {
+	runtime.GC()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Errorf("heap profile: %v", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		t.Errorf("heap profile: %v", err)
+	}
 }
