@@ -132,7 +132,11 @@
 // a host whose back queue is full (64 URLs), so a crawl of a few sites
 // keeps its queue spilled (TestFewHostsStaySpilled: two hosts with 20,000
 // URLs each, at most 65 each in memory, each host's URLs in the in-memory
-// order); and it puts the URLs of parked hosts, and while only parked
+// order); while a host without one is waiting it moves the URLs before that
+// host's first one to their back queues, as Mercator does, which keeps
+// each host's order but can take a long stretch of the queue to memory
+// (the soak's back queue per host does: see package internal/soak); and
+// it puts the URLs of parked hosts, and while only parked
 // hosts leave room those of every host with a back queue, back at the far
 // end of their front queue while it looks for a host without one (at most
 // 256 URLs a call, and twice round the front queues since it last found

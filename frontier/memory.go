@@ -417,15 +417,18 @@ func (m *Memory) pickFront() int {
 // When the front queues spill (MemoryOptions.SpillDir), refill keeps the
 // queued URLs in the spill file rather than in memory where it can:
 //   - When no URL in the front queues is of a host without a back queue,
-//     there is no host to take, and it stops at the first URL of a host
-//     whose back queue holds backCap URLs already, leaving it where it was
-//     (the order is that of the front queue still). Mercator's refill
-//     would move every URL it meets to its host's back queue, which with
-//     fewer hosts than back queues is the whole front queue.
-//   - The URLs of a parked host, which would wait out its rest in memory,
+//     there is no host to take, and refill stops at the first URL of a
+//     host whose back queue holds backCap URLs already, leaving it where
+//     it was (the order is that of the front queue still). Mercator's
+//     refill moves every URL it meets to its host's back queue, which
+//     with fewer hosts than back queues is the whole front queue. (While
+//     a host without a back queue is waiting, refill still moves the URLs
+//     before its first one to their hosts' back queues, as Mercator does:
+//     passing over them would change the order of their hosts' URLs.)
+//   - The URLs of a parked host (they would wait out its rest in memory),
 //     and, while only parked hosts leave room among the back queues, those
 //     of every host with a back queue, go back to the far end of their
-//     front queue: refill looks past them for a host without one. It
+//     front queue while refill looks past them for a host without one. It
 //     passes over at most refillScan URLs a call and stops once it has
 //     passed over twice the front queues' length since it last found a
 //     host (Next goes on with it). URLs passed over so may come out after
@@ -443,6 +446,10 @@ func (m *Memory) refill(now time.Time) {
 			continue
 		}
 		if hi := e.host; m.sp != nil && hi.back != nil {
+			if m.frontNew <= 0 && m.backLen(hi) >= backCap {
+				m.unpopFront(l, e)
+				return
+			}
 			if hi.parked || m.backs+m.parked >= m.target {
 				m.requeueFront(l, e)
 				m.scanned++
@@ -451,10 +458,6 @@ func (m *Memory) refill(now time.Time) {
 					return
 				}
 				continue
-			}
-			if m.frontNew <= 0 && m.backLen(hi) >= backCap {
-				m.unpopFront(l, e)
-				return
 			}
 		}
 		if e.host.back == nil {
