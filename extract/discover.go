@@ -85,7 +85,10 @@ func (e *Extractor) specMeta(httpEquiv, content []byte) {
 		e.push("meta", Speculative, 0, v, nil, nil)
 		return
 	}
-	e.specText("meta", content)
+	// Prose, or fields: "name=Home;action-uri=http://x.example/;icon-uri=...".
+	for part := range bytes.SplitSeq(content, []byte(";")) {
+		e.specText("meta", part)
+	}
 }
 
 // urlParams are the param names whose value is a URL by convention.

@@ -1061,6 +1061,9 @@ func (e *Extractor) scanSub(doc []byte, mode subMode) {
 		kind := l.Kind
 		switch {
 		case mode == subSpeculative:
+			if !looksLikeURL(trimURLSpace(l.Href), testSink) {
+				continue // "http://x/ad?ord='+rnd+'": markup a script writes out
+			}
 			kind = Speculative
 		case kind == Redirect:
 			kind = Frame

@@ -167,9 +167,11 @@ func TestConstructs(t *testing.T) {
 		{construct: "meta[content]", opts: inferred, html: `<meta name=msapplication-TileImage content=/tile.png><meta name=msapplication-config content=/browserconfig.xml>` +
 			`<meta property=og:image content="https://cdn.example/og.jpg"><meta name=viewport content="width=device-width, initial-scale=1"><meta http-equiv=X-UA-Compatible content="IE=edge">` +
 			`<meta http-equiv=Content-Type content="text/html; charset=utf-8"><meta name=theme-color content="#ffffff"><meta name=description content="The guide, also at http://t.example/guide.html">` +
-			`<meta http-equiv=Content-Security-Policy content="default-src 'self'; report-uri /csp-report https://r.example/csp; report-to g">`,
+			`<meta http-equiv=Content-Security-Policy content="default-src 'self'; report-uri /csp-report https://r.example/csp; report-to g">` +
+			`<meta name=msapplication-task content="name=Home;action-uri=https://t.example/;icon-uri=https://t.example/f.ico">`,
 			want: []ref{{"meta", Speculative, "https://example.com/tile.png"}, {"meta", Speculative, "https://example.com/browserconfig.xml"}, {"meta", Speculative, "https://cdn.example/og.jpg"},
-				{"meta", Speculative, "http://t.example/guide.html"}, {"meta", Speculative, "https://example.com/csp-report"}, {"meta", Speculative, "https://r.example/csp"}}},
+				{"meta", Speculative, "http://t.example/guide.html"}, {"meta", Speculative, "https://example.com/csp-report"}, {"meta", Speculative, "https://r.example/csp"},
+				{"meta", Speculative, "https://t.example/"}, {"meta", Speculative, "https://t.example/f.ico"}}},
 		{construct: "object param[value]", opts: inferred, html: `<object data=m.swf><param name=movie value=movie.swf><param name=quality value=high><param name=FlashVars value="a=1&amp;b=2"><param name=bg value="/bg.png"></object>`,
 			want: []ref{{"object", Embed, doc + "m.swf"}, {"param", Speculative, doc + "movie.swf"}, {"param", Speculative, "https://example.com/bg.png"}}},
 		{construct: "base href itself", opts: inferred, html: `<base href="/b/"><a href=x>x</a>`,
@@ -177,7 +179,7 @@ func TestConstructs(t *testing.T) {
 		{construct: "lazy-loading attributes", opts: inferred, html: `<img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" data-srcset="r1.jpg 1x, r2.jpg 2x" alt=lazy><iframe data-src=/embed.html></iframe><img data-original=/o.jpg data-lazy-src=/l.jpg>`,
 			want: []ref{{"img", Speculative, "https://example.com/real.jpg"}, {"img", Speculative, doc + "r1.jpg"}, {"img", Speculative, doc + "r2.jpg"},
 				{"iframe", Speculative, "https://example.com/embed.html"}, {"img", Speculative, "https://example.com/o.jpg"}, {"img", Speculative, "https://example.com/l.jpg"}}},
-		{construct: "noscript markup", opts: inferred, html: `<noscript><img src="/fallback.png"><a href=nojs.html>no JS</a></noscript>`,
+		{construct: "noscript markup", opts: inferred, html: `<noscript><img src="/fallback.png"><a href=nojs.html>no JS</a><a href="http://ad.example/j;ord='+rnd+'">ad</a></noscript>`,
 			want: []ref{{"img", Speculative, "https://example.com/fallback.png"}, {"a", Speculative, doc + "nojs.html"}}},
 		// Script (Options.Scripts)
 		{construct: "script string literals", opts: inferred, html: `<script>var u = "/page/a.html", t = "text/html", n = "x", d = "1/2/2026", m = 'img/logo.png', r = /\/not\/a\.html/g;</script>`,

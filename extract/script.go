@@ -60,15 +60,16 @@ func ScriptLinks(src []byte, base *url.URL, opts *Options) []Link {
 // property, XMLHttpRequest's first argument, $.post, axios.post,
 // navigator.sendBeacon) is left out.
 type jsScanner struct {
-	buf    []byte    // the script, copied, with room for the lexer's NUL
-	vals   []byte    // values of candidates and constants
-	cands  []jsCand  // candidate URLs in order
-	consts []jsConst // string constants
-	frames []jsFrame // open brackets
-	deep   int       // brackets beyond maxJSNesting
-	nextID int       // frame ids
-	prev   [3]jsTok  // the last significant tokens, prev[0] the latest
-	chain  jsChain
+	buf     []byte    // the script, copied, with room for the lexer's NUL
+	vals    []byte    // values of candidates and constants
+	cands   []jsCand  // candidate URLs in order
+	consts  []jsConst // string constants
+	frames  []jsFrame // open brackets
+	deep    int       // brackets beyond maxJSNesting
+	nextID  int       // frame ids
+	prev    [3]jsTok  // the last significant tokens, prev[0] the latest
+	chain   jsChain
+	scratch []byte
 }
 
 type jsTok struct {
@@ -125,6 +126,7 @@ type jsChain struct {
 	operand  bool // a '+' was read: the next token is an operand
 	broken   bool // an operand was not a constant: the value is a prefix
 	literal  bool // one operand at least was a literal
+	suffix   bool // the concatenation continues one whose start is unknown: x + "/y"
 	operands int
 	start    int
 	ctx      jsCtx
@@ -172,9 +174,16 @@ func (s *jsScanner) scan(src []byte, lim limits, emit func([]byte)) {
 		if c.sink {
 			t = testSink
 		}
-		if !c.drop && looksLikeURL(v, t) {
-			emit(v)
+		if c.drop || !looksLikeURL(v, t) {
+			continue
 		}
+		if hostPath(v) {
+			// "static.example.com/js/x.js": a host without its scheme,
+			// which the script puts in front; not a relative path.
+			s.scratch = append(append(s.scratch[:0], "//"...), v...)
+			v = s.scratch
+		}
+		emit(v)
 	}
 	s.buf = s.buf[:0]
 }
@@ -292,7 +301,9 @@ func (s *jsScanner) callee() (jsCall, int) {
 		return callGet, 0
 	case !js.IsIdentifierName(c.tt):
 		return callNone, 0
-	case c.isAny("fetch", "importScripts", "EventSource", "Worker", "SharedWorker", "Request", "getScript", "getJSON", "load", "ajax"):
+	case c.isAny("fetch", "importScripts", "EventSource", "Worker", "SharedWorker", "Request", "getScript", "getJSON", "ajax"):
+		return callGet, 0
+	case c.is("load") && member && obj.tt == js.CloseParenToken: // $("#x").load(url), not gapi.load(name)
 		return callGet, 0
 	case c.is("get") && lib:
 		return callGet, 0
@@ -381,6 +392,8 @@ func (s *jsScanner) startChain(lim limits) {
 		}
 	case p0.tt == js.FromToken || p0.tt == js.ImportToken:
 		c.ctx = ctxSink // import ... from "x", import "x"
+	case p0.tt == js.AddToken:
+		c.suffix = true // (a ? "http://x/" : "http://y/") + "js/z.js": not a URL by itself
 	}
 	s.chain = c
 }
@@ -434,7 +447,7 @@ func (s *jsScanner) endChain(lim limits) {
 		return
 	}
 	v := s.vals[c.start:]
-	if c.broken && c.ctx != ctxMethod && bytes.IndexByte(v, '?') < 0 {
+	if c.suffix || c.broken && c.ctx != ctxMethod && bytes.IndexByte(v, '?') < 0 {
 		// Only a prefix is known ("/user/" + id): not a URL, unless it
 		// is one with the query left to fill in ("/search?q=" + q).
 		s.vals = s.vals[:c.start]
@@ -524,8 +537,16 @@ func appendJSString(dst, tok []byte) []byte {
 			dst = append(dst, '\t')
 		case 'r':
 			dst = append(dst, '\r')
-		case 'b', 'f', 'v', '0':
+		case 'b', 'f', 'v':
 			dst = append(dst, ' ') // nothing a URL holds
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			// A legacy octal escape, "\75" for '=', up to \377.
+			r, j := rune(c-'0'), i+1
+			for ; j < len(b) && j < i+3 && '0' <= b[j] && b[j] <= '7' && r*8+rune(b[j]-'0') <= 0xFF; j++ {
+				r = r*8 + rune(b[j]-'0')
+			}
+			dst = utf8.AppendRune(dst, r)
+			i = j - 1
 		case '\r', '\n':
 			if c == '\r' && i+1 < len(b) && b[i+1] == '\n' {
 				i++

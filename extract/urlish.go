@@ -66,6 +66,30 @@ func looksLikeURL(v []byte, t urlTest) bool {
 	return knownExt(e) && !hasOtherScheme(v)
 }
 
+// hostPath reports a relative URL that starts with a host name rather
+// than a path: "static.example.com/js/x.js" (the first segment has a dot
+// and ends in a label of 2 to 6 letters that is no file extension).
+func hostPath(v []byte) bool {
+	if len(v) == 0 || v[0] == '/' || v[0] == '.' || hasOtherScheme(v) {
+		return false
+	}
+	i := bytes.IndexByte(v, '/')
+	if i <= 0 {
+		return false
+	}
+	host := v[:i]
+	d := bytes.LastIndexByte(host, '.')
+	if d <= 0 || len(host)-d-1 < 2 || len(host)-d-1 > 6 {
+		return false
+	}
+	for _, c := range host[d+1:] {
+		if !('a' <= c|0x20 && c|0x20 <= 'z') {
+			return false
+		}
+	}
+	return !knownExt(extension(host))
+}
+
 // schemeLen returns the length of an "http://" or "https://" prefix of
 // v (any case), or 0.
 func schemeLen(v []byte) int {
