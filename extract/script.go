@@ -98,6 +98,7 @@ const (
 	callGet         // its URL argument is fetched with GET unless a method says otherwise
 	callPost        // its URL argument is sent a POST: never a reference
 	callOpen        // open(method, url) of XMLHttpRequest, or window.open(url)
+	callNames       // its arguments are names, selectors, ad units, module ids: no URLs
 )
 
 type jsFrame struct {
@@ -315,6 +316,9 @@ func (s *jsScanner) callee() (jsCall, int) {
 		return callGet, 2
 	case c.is("open"):
 		return callOpen, -1
+	case c.isAny("defineSlot", "defineOutOfPageSlot", "getElementById", "getElementsByClassName", "getElementsByTagName", "querySelector",
+		"querySelectorAll", "createElement", "addEventListener", "removeEventListener", "getItem", "setItem", "require", "define", "gtag", "ga"):
+		return callNames, 0
 	}
 	return callNone, 0
 }
@@ -385,10 +389,17 @@ func (s *jsScanner) startChain(lim limits) {
 			c.ctx, c.frame = ctxSink, s.sinkFrame()
 		case "method", "type":
 			c.ctx, c.frame = ctxMethod, s.sinkFrame()
+		case "event", "name", "id", "key", "class", "className", "selector", "label", "category", "action", "title", "text":
+			c.suffix = true // values that name things, not URLs ({event: "gtm.js"})
 		}
-	case p0.tt == js.OpenParenToken || p0.tt == js.CommaToken:
-		if n := len(s.frames); n > 0 && s.deep == 0 && s.frames[n-1].call != callNone && s.frames[n-1].open == js.OpenParenToken {
+	case p0.tt == js.OpenParenToken || p0.tt == js.CommaToken || p0.tt == js.OpenBracketToken:
+		n := len(s.frames)
+		switch {
+		case n == 0 || s.deep > 0:
+		case s.frames[n-1].call != callNone:
 			c.ctx, c.frame, c.arg = ctxArg, n-1, s.frames[n-1].arg
+		case n > 1 && s.frames[n-1].open == js.OpenBracketToken && s.frames[n-2].call == callNames:
+			c.suffix = true // require(["app/main"])
 		}
 	case p0.tt == js.FromToken || p0.tt == js.ImportToken:
 		c.ctx = ctxSink // import ... from "x", import "x"
@@ -469,6 +480,10 @@ func (s *jsScanner) endChain(lim limits) {
 		}
 	case ctxArg:
 		f := &s.frames[c.frame]
+		if f.call == callNames {
+			s.vals = s.vals[:c.start]
+			return
+		}
 		if f.call == callOpen && c.arg == 0 {
 			if isHTTPMethod(v) {
 				f.urlArg, f.post = 1, !isSafeMethod(v) // XMLHttpRequest's open(method, url)

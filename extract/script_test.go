@@ -69,6 +69,7 @@ line.html";`,
 			want: []string{"https://a.example/", "http://b.example/"}},
 		{name: "a host without its scheme", src: `var path = "static.cb.example.com/js/cb.js?uid=1"; var f = "main.min.js";`,
 			want: []string{"https://static.cb.example.com/js/cb.js?uid=1", js + "main.min.js"}},
+		{name: "names, not URLs", src: `googletag.defineSlot("/5850/site.desktop/home", [1, 1]); dataLayer.push({event: "gtm.js"}); require(["app/main.js"]); document.querySelector("a/b.html"); x = "/?wc-ajax=%%endpoint%%";`},
 		{name: "broken script goes on", src: `var a = "unterminated
 var b = "/after.html"; @@@ var c = '/c.html'`,
 			want: []string{"https://example.com/after.html", "https://example.com/c.html"}},

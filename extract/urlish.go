@@ -35,9 +35,9 @@ func looksLikeURL(v []byte, t urlTest) bool {
 		return t != testText && plausibleHost(v[2:])
 	}
 	alnum := false
-	for _, c := range v {
-		if !urlByte(c) {
-			return false
+	for i, c := range v {
+		if !urlByte(c) || c == '%' && !pctEscape(v[i:]) {
+			return false // "%%endpoint%%": a template, not a URL
 		}
 		if c >= 0x80 || 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' {
 			alnum = true
@@ -89,6 +89,9 @@ func hostPath(v []byte) bool {
 	}
 	return !knownExt(extension(host))
 }
+
+// pctEscape reports whether b starts with '%' and two hex digits.
+func pctEscape(b []byte) bool { return len(b) >= 3 && isHex(b[1]) && isHex(b[2]) }
 
 // schemeLen returns the length of an "http://" or "https://" prefix of
 // v (any case), or 0.
@@ -158,8 +161,8 @@ func plausibleHost(rest []byte) bool {
 	if i < len(rest) && rest[i] != '/' && rest[i] != '?' && rest[i] != '#' {
 		return false
 	}
-	for _, c := range rest[i:] {
-		if !urlByte(c) {
+	for j, c := range rest[i:] {
+		if !urlByte(c) || c == '%' && !pctEscape(rest[i+j:]) {
 			return false
 		}
 	}
