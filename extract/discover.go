@@ -27,7 +27,8 @@ func (e *Extractor) pushSpec(tag string, v []byte) {
 	if bytes.IndexByte(v, '&') >= 0 {
 		dec, ok := appendDecodedAttr(e.specBuf[:0], v)
 		if !ok {
-			dec = append(e.specBuf[:0], v[:bytes.IndexByte(v, '&')]...)
+			// "http://x.example/a.&#160;": cut, and trimmed again.
+			dec = append(e.specBuf[:0], trimURLPunct(v[:bytes.IndexByte(v, '&')])...)
 		}
 		e.specBuf, v = dec, dec
 	}

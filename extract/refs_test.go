@@ -154,8 +154,10 @@ func TestConstructs(t *testing.T) {
 			want: []ref{{"link", Navigation, "https://example.com/imports/c.html"}}},
 		{construct: "nothing inferred by default", html: `<!-- http://t.example/c.html --><p>http://t.example/t.html <base href=/b/><img data-src=/l.png><noscript><img src=/n.png></noscript><script>fetch("/f")</script><a href="javascript:open('/j.html')" onclick="location='/o'">j</a>`},
 		// Speculative (Options.Speculative)
-		{construct: "text URLs", opts: inferred, html: `<p>See http://t.example/a.html, or (https://t.example/p?q=1&amp;r=2). Also /docs/b.html and ../up.htm; not and/or, /usr/bin/python, node.js, www.t.example.</p>`,
-			want: []ref{{"#text", Speculative, "http://t.example/a.html"}, {"#text", Speculative, "https://t.example/p?q=1&r=2"}, {"#text", Speculative, "https://example.com/docs/b.html"}, {"#text", Speculative, "https://example.com/up.htm"}}},
+		{construct: "text URLs", opts: inferred, html: `<p>See http://t.example/a.html, or (https://t.example/p?q=1&amp;r=2). Also /docs/b.html and ../up.htm; not and/or, /usr/bin/python, node.js, www.t.example, http://[::1]/x, http://localhost:8000/.` +
+			` See library(http://lib.example/) or http://h.example/a.&#160;b.</p>`,
+			want: []ref{{"#text", Speculative, "http://t.example/a.html"}, {"#text", Speculative, "https://t.example/p?q=1&r=2"}, {"#text", Speculative, "https://example.com/docs/b.html"}, {"#text", Speculative, "https://example.com/up.htm"},
+				{"#text", Speculative, "http://lib.example/"}, {"#text", Speculative, "http://h.example/a"}}},
 		{construct: "comment URLs", opts: inferred, html: `<!-- moved to http://t.example/old.html --><p>x</p>`,
 			want: []ref{{"!--", Speculative, "http://t.example/old.html"}}},
 		{construct: "commented-out markup", opts: inferred, html: `<!-- <a href="old.html">old</a> <img src=/o.png> -->`,

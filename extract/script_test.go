@@ -34,7 +34,7 @@ func TestScriptLinks(t *testing.T) {
 	}{
 		{name: "literals that look like URLs", src: `var a = "/a.html", b = 'https://cdn.example/x.js', c = "img/logo.png", d = "//t.example/p";`,
 			want: []string{"https://example.com/a.html", "https://cdn.example/x.js", js + "img/logo.png", "https://t.example/p"}},
-		{name: "literals that do not", src: `var a = "text/html", b = "1/2/2026", c = "hello world.html", d = "a.b", e = "/", f = "mailto:x@y.z", g = "/Date(1700)/", h = "application/vnd.ms-excel", i = "#top";`},
+		{name: "literals that do not", src: `var a = "text/html", b = "1/2/2026", c = "hello world.html", d = "a.b", e = "/", f = "mailto:x@y.z", g = "/Date(1700)/", h = "application/vnd.ms-excel", i = "#top", j = "http://localhost:8000/x.html", k = "https://www.example.com/a.html", l = "http://x.invalid/";`},
 		{name: "sinks take any path", src: `fetch("items"); location = "next"; window.open("popup"); new Worker("w"); importScripts("lib"); new EventSource("events");`,
 			want: []string{js + "items", js + "next", js + "popup", js + "w", js + "lib", js + "events"}},
 		{name: "string methods are not location's", src: `s.replace("a", "b"); m.get("key"); x.assign("k");`},

@@ -29,7 +29,7 @@ func looksLikeURL(v []byte, t urlTest) bool {
 		return false
 	}
 	if n := schemeLen(v); n > 0 {
-		return plausibleHost(v[n:])
+		return (t != testText || v[n] != '[') && plausibleHost(v[n:]) // prose's IPv6 URLs are examples
 	}
 	if v[0] == '/' && len(v) > 1 && v[1] == '/' {
 		return t != testText && plausibleHost(v[2:])
@@ -150,7 +150,7 @@ func plausibleHost(rest []byte) bool {
 			break
 		}
 		host := rest[:i]
-		if !(dot && label > 0) && !equalFoldASCII(host, "localhost") {
+		if !(dot && label > 0) || reservedHost(host) {
 			return false
 		}
 	}
@@ -167,6 +167,25 @@ func plausibleHost(rest []byte) bool {
 		}
 	}
 	return true
+}
+
+// reservedHost reports the names RFC 2606 and RFC 6761 reserve for
+// documentation and for the local machine: example.com, .net and .org and
+// their subdomains, .invalid, .localhost. Code samples in documentation
+// are full of them; a crawl has nothing to fetch there.
+func reservedHost(host []byte) bool {
+	var b [253]byte
+	if len(host) > len(b) {
+		return false
+	}
+	h := b[:copy(b[:], host)]
+	lowerASCII(h)
+	for _, s := range []string{"example.com", "example.net", "example.org", "invalid", "localhost"} {
+		if string(h) == s || bytes.HasSuffix(h, []byte("."+s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // urlByte reports bytes that may stand in a URL as pages write them:
@@ -258,7 +277,7 @@ func nextTextURL(t []byte, i int) (u []byte, next int, ok bool) {
 			continue
 		}
 		if k := schemeStart(w); k >= 0 {
-			w = w[k:]
+			w = trimURLPunct(w[k:]) // "library(http://x.example/)"
 		}
 		if looksLikeURL(w, testText) {
 			return w, i, true
