@@ -94,11 +94,11 @@ type jsConst struct {
 type jsCall uint8
 
 const (
-	callNone jsCall = iota
-	callGet         // its URL argument is fetched with GET unless a method says otherwise
-	callPost        // its URL argument is sent a POST: never a reference
-	callOpen        // open(method, url) of XMLHttpRequest, or window.open(url)
-	callNames       // its arguments are names, selectors, ad units, module ids: no URLs
+	callNone  jsCall = iota
+	callGet          // its URL argument is fetched with GET unless a method says otherwise
+	callPost         // its URL argument is sent a POST: never a reference
+	callOpen         // open(method, url) of XMLHttpRequest, or window.open(url)
+	callNames        // its arguments are names, selectors, ad units, module ids: no URLs
 )
 
 type jsFrame struct {
