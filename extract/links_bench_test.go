@@ -71,3 +71,24 @@ func BenchmarkTokenizer(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLinksInferred is BenchmarkLinks with Options.Speculative and
+// Options.Scripts: what finding inferred URLs (page text, comments,
+// scripts) adds to a page.
+func BenchmarkLinksInferred(b *testing.B) {
+	pageURL, _ := url.Parse("https://www.example.com/2026/11/22/story.html")
+	opts := &Options{Speculative: true, Scripts: true}
+	for _, s := range benchSizes {
+		page := testpage.Article(1, s.links, s.bytes)
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				doc, err := Links(bytes.NewReader(page), pageURL, opts)
+				if err != nil || len(doc.Links) < s.links {
+					b.Fatalf("Links: %d links, err %v", len(doc.Links), err)
+				}
+			}
+		})
+	}
+}
