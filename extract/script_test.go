@@ -189,3 +189,28 @@ func FuzzScriptLinks(f *testing.F) {
 		}
 	})
 }
+
+// TestHasOnAttr checks the quick look for on* attributes against the
+// attribute scanner, which reads tags as the tokenizer does: it must not
+// miss one.
+func TestHasOnAttr(t *testing.T) {
+	for _, raw := range []string{`<p onclick="x">`, `<p ONLOAD=x>`, "<p\ton=x>", `<p one>`, `<p class=on>`, `<p data-on="1">`,
+		`<p>`, `<a href="/on" title='on x'>`, `<a/onclick=x>`, `<a x="a" on=1>`, `<a =on>`, `<a x= "on" y=on>`, `<a x="unclosed on>`,
+		`<a x=y/on>`, `<a x = 'q' ONx>`, `<img src=a.png alt="o n">`} {
+		want := false
+		s := attrScanner{raw: []byte(raw), i: 2}
+		for {
+			k, _, ok := s.next()
+			if !ok {
+				break
+			}
+			if len(k) >= 2 && k[0]|0x20 == 'o' && k[1]|0x20 == 'n' {
+				want = true
+			}
+		}
+		// No on* attribute missed; a false alarm only costs the scan.
+		if got := hasOnAttr([]byte(raw), 2); want && !got {
+			t.Errorf("hasOnAttr(%q) = false, the attribute scanner finds an on* attribute", raw)
+		}
+	}
+}
