@@ -126,8 +126,9 @@
 // TRAWL_INFERRED_EVAL=1, November 2026): on the Python 3.11 documentation
 // (527 pages on loopback) 1.5 inferred URLs per page, none on the site
 // itself that fails to answer 200, 492 of the 814 the Docutils URL of a
-// meta generator on every page, the others in prose, of which 8 of a
-// random 59 were false (code-sample hosts, a URL cut by markup); on the
+// meta generator on every page, the others in prose, of which 4 of a
+// random 50 were false (SAX feature identifiers written as URLs, hosts of
+// code samples): about 0.05 false URLs per page; on the
 // real pages of the content-evaluation corpora, 28 inferred URLs per page
 // (content-eval, 1,379 pages) and 56 (the snippets corpus, 945 pages),
 // about half of them from scripts, and of a random 50 from each, judged by
