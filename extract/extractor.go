@@ -29,6 +29,9 @@ type RawLink struct {
 	// Base, when not empty, is the base Href resolves against, itself to
 	// be resolved against the document's base first: an object's or
 	// applet's codebase, or the <base href> of an iframe's srcdoc document.
+	// (The one link that does not resolve against the document's base is
+	// the <base href> itself, Kind Speculative and Tag "base": it resolves
+	// against the page URL.)
 	Base []byte
 }
 

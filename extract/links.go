@@ -210,6 +210,13 @@ func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
 	for _, r := range refs {
 		ref, text, base := hrefStr[hs:r.hrefEnd], textStr[ts:r.textEnd], bases[bs:r.baseEnd]
 		hs, ts, bs = r.hrefEnd, r.textEnd, r.baseEnd
+		if r.kind == Speculative && r.tag == "base" {
+			// The <base href> itself, against the page URL as the base is.
+			if s, err := norm.ResolveString(pageURL, ref); err == nil {
+				doc.Links = append(doc.Links, Link{URL: s, Text: text, Tag: r.tag, Kind: r.kind, Rel: r.rel})
+			}
+			continue
+		}
 		if len(base) > 0 || r.kind == Form && ref == "" {
 			// A codebase, a srcdoc's <base href>, or a form without
 			// action (the document's own URL, not the base).

@@ -178,6 +178,8 @@ func TestConstructs(t *testing.T) {
 			want: []ref{{"object", Embed, doc + "m.swf"}, {"param", Speculative, doc + "movie.swf"}, {"param", Speculative, "https://example.com/bg.png"}}},
 		{construct: "base href itself", opts: inferred, html: `<base href="/b/"><a href=x>x</a>`,
 			want: []ref{{"base", Speculative, "https://example.com/b/"}, {"a", Navigation, "https://example.com/b/x"}}},
+		{construct: "relative base href itself", opts: inferred, html: `<base href="b/"><a href=x>x</a>`,
+			want: []ref{{"base", Speculative, doc + "b/"}, {"a", Navigation, doc + "b/x"}}},
 		{construct: "lazy-loading attributes", opts: inferred, html: `<img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" data-srcset="r1.jpg 1x, r2.jpg 2x" alt=lazy><iframe data-src=/embed.html></iframe><img data-original=/o.jpg data-lazy-src=/l.jpg>`,
 			want: []ref{{"img", Speculative, "https://example.com/real.jpg"}, {"img", Speculative, doc + "r1.jpg"}, {"img", Speculative, doc + "r2.jpg"},
 				{"iframe", Speculative, "https://example.com/embed.html"}, {"img", Speculative, "https://example.com/o.jpg"}, {"img", Speculative, "https://example.com/l.jpg"}}},
