@@ -75,7 +75,9 @@ func New(opts ...Option) (*Crawler, error) {
 	}
 	c.traps = newTrapGuard(cfg.traps)
 	c.follows = followed(&cfg)
-	c.xopts = &extract.Options{Normalizer: c.norm, BotName: c.botName}
+	c.xopts = &extract.Options{Normalizer: c.norm, BotName: c.botName,
+		// Inferred URLs cost a little to find: only when followed.
+		Speculative: c.follows.has(extract.Speculative), Scripts: c.follows.has(extract.Script)}
 	c.seedFails.failed = make(map[string]error)
 	for _, s := range cfg.seeds {
 		n, err := c.norm.Normalize(strings.TrimSpace(s))
@@ -114,7 +116,7 @@ func followed(cfg *config) kindSet {
 		kinds = cfg.follow
 	}
 	if cfg.archive {
-		kinds = append(append([]extract.Kind(nil), kinds...), extract.Embed, extract.Style)
+		kinds = append(append([]extract.Kind(nil), kinds...), archiveFollow...)
 	}
 	return newKindSet(kinds)
 }

@@ -17,21 +17,32 @@ import (
 // WithFollow says otherwise: links between documents (navigation, frames,
 // redirects by meta refresh or header, GET forms' action URLs) and the
 // discovery documents a site announces (sitemaps, feeds). Embedded
-// resources (images, scripts, style sheets, media) and ping beacons are
-// not followed; WithArchive adds the resources.
+// resources (images, scripts, style sheets, media), ping beacons and
+// inferred URLs (speculative: URL-looking text; script: URLs a static
+// reading of JavaScript finds) are not followed; WithArchive adds them.
 var defaultFollow = []extract.Kind{
 	extract.Navigation, extract.Frame, extract.Redirect, extract.Form, extract.Sitemap, extract.Feed,
 }
+
+// archiveFollow are the kinds WithArchive adds to those followed.
+var archiveFollow = []extract.Kind{extract.Embed, extract.Style, extract.Ping, extract.Speculative, extract.Script}
 
 // DefaultFollow returns the kinds followed by default (see WithFollow).
 func DefaultFollow() []extract.Kind { return append([]extract.Kind(nil), defaultFollow...) }
 
 // WithFollow sets the kinds of reference the crawler follows (see
 // extract.Kind): links of other kinds are found, and reach Events.OnPage
-// and the Store in Page.Links, but are not queued. Robots.txt, the trap
-// rules and every Filter apply to every kind. Default: DefaultFollow()
-// (navigation, frame, redirect, form, sitemap, feed); WithArchive adds
-// embed and style.
+// and the Store in Page.Links, but are not queued. The inferred kinds
+// are the exception: URLs of kind extract.Speculative (URL-looking strings
+// in page text, comments, the DOCTYPE, meta content, param values,
+// lazy-loading attributes, noscript, the base href) and extract.Script
+// (URLs in inline scripts, on* handlers, javascript: URLs and, when
+// fetched, .js files, read statically, never run) are looked for only
+// when followed, since the looking costs. Robots.txt, the trap rules and
+// every Filter apply to every kind; requests are GETs whatever a script
+// says (the URL a script POSTs to is not even reported). Default:
+// DefaultFollow() (navigation, frame, redirect, form, sitemap, feed);
+// WithArchive adds embed, style, ping, speculative and script.
 func WithFollow(kinds ...extract.Kind) Option {
 	kinds = append([]extract.Kind(nil), kinds...)
 	return func(c *config) { c.follow, c.followSet = kinds, true }
@@ -39,11 +50,14 @@ func WithFollow(kinds ...extract.Kind) Option {
 
 // WithArchive makes the crawl an archive crawl: besides what WithFollow
 // follows, it fetches and stores the resources pages embed (images, style
-// sheets, scripts, media, fonts: kinds embed and style) under the same
+// sheets, scripts, media, fonts: kinds embed and style), ping targets
+// (with a GET, not the POST a browser sends), and the URLs inferred from
+// text and scripts (kinds speculative and script), under the same
 // politeness, robots.txt and filters, accepting every media type. Bodies
-// other than HTML, CSS, sitemaps and feeds are stored as served and not
-// parsed for links; style sheets are parsed for url() and @import.
-// Default false.
+// other than HTML, CSS, JavaScript, sitemaps and feeds are stored as
+// served and not parsed for links; style sheets are parsed for url() and
+// @import, scripts read for the URLs they name (extract.ScriptLinks,
+// resolved against the script's own URL). Default false.
 func WithArchive(on bool) Option { return func(c *config) { c.archive = on } }
 
 // kindSet is a set of extract.Kind values.
@@ -149,7 +163,7 @@ func isGzip(body []byte) bool { return len(body) >= 2 && body[0] == 0x1f && body
 // acceptTypes returns the media types the default fetcher accepts for the
 // kinds followed: fetch's defaults (HTML, XHTML, XML, plain text), feeds'
 // and gzipped sitemaps' types when those are followed, CSS with style
-// sheets, and everything in an archive crawl.
+// sheets, JavaScript with script URLs, and everything in an archive crawl.
 func acceptTypes(follows kindSet, archive bool) []string {
 	types := []string{"text/html", "application/xhtml+xml", "application/xml", "text/xml", "text/plain"}
 	if follows.has(extract.Feed) {
@@ -161,11 +175,18 @@ func acceptTypes(follows kindSet, archive bool) []string {
 	if follows.has(extract.Style) {
 		types = append(types, "text/css")
 	}
+	if follows.has(extract.Script) {
+		types = append(types, jsTypes...)
+	}
 	if archive {
 		types = append(types, "*/*")
 	}
 	return types
 }
+
+// jsTypes are the media types of JavaScript: the standard one and those
+// servers still send (RFC 9239).
+var jsTypes = []string{"text/javascript", "application/javascript", "application/x-javascript", "application/ecmascript", "text/ecmascript"}
 
 // maxRobotsSitemaps bounds the Sitemap lines of one robots.txt that are
 // queued.

@@ -3,6 +3,7 @@ package trawl_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -59,10 +60,13 @@ func fetchedConstructs(log *crawltest.Log) []string {
 // TestCrawlFollowKinds: by default the crawler follows every navigation,
 // frame, redirect (meta refresh and headers), GET form, sitemap and feed
 // reference of crawltest's link constructs, and nothing else; WithArchive
-// adds the embedded resources and style sheets; WithFollow chooses.
+// adds the embedded resources, style sheets, pings and the URLs inferred
+// from text and scripts (script files included); WithFollow chooses. No
+// mode fetches a URL a form or a script POSTs to (form-post, js-post), or
+// one only running a script builds (js-only).
 func TestCrawlFollowKinds(t *testing.T) {
 	defaults := map[string]bool{"navigation": true, "frame": true, "redirect": true, "form": true, "sitemap": true, "feed": true}
-	archive := map[string]bool{"embed": true, "style": true}
+	archive := map[string]bool{"embed": true, "style": true, "ping": true, "speculative": true, "script": true}
 	for k := range defaults {
 		archive[k] = true
 	}
@@ -74,6 +78,8 @@ func TestCrawlFollowKinds(t *testing.T) {
 		{name: "default", follow: defaults},
 		{name: "archive", opts: []trawl.Option{trawl.WithArchive(true)}, follow: archive},
 		{name: "navigation only", opts: []trawl.Option{trawl.WithFollow(extract.Navigation)}, follow: map[string]bool{"navigation": true}},
+		{name: "navigation and inferred", opts: []trawl.Option{trawl.WithFollow(extract.Navigation, extract.Speculative, extract.Script)},
+			follow: map[string]bool{"navigation": true, "speculative": true, "script": true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,5 +206,69 @@ func TestCrawlNestedSitemapIndex(t *testing.T) {
 	}
 	if n := c.Stats().Errors.Kinds["sitemap"]; n != 1 {
 		t.Errorf("ErrorKinds[sitemap] = %d, want 1 (the nested index)", n)
+	}
+}
+
+// TestCrawlScriptMetadataAddress: a page's script names a cloud metadata
+// address (crawltest's scripts construct); a crawl that follows script
+// URLs and lets the host through its filters still never connects there,
+// since the private-network guard refuses it before dialing, with
+// WithAllowPrivateNetworks(true) too.
+func TestCrawlScriptMetadataAddress(t *testing.T) {
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 9, Hosts: 1, PagesPerHost: 5, LinkConstructs: true})
+	const metadata = "http://169.254.169.254/latest/meta-data/"
+	found := false
+	for _, r := range web.References("http://" + web.Hosts()[0] + "/constructs/pages/scripts.html") {
+		found = found || r.URL == metadata && r.Kind == "script"
+	}
+	if !found {
+		t.Fatalf("crawltest's scripts construct no longer names %s", metadata)
+	}
+	var (
+		mu     sync.Mutex
+		dialed []string
+	)
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		mu.Lock()
+		dialed = append(dialed, addr)
+		mu.Unlock()
+		return web.DialContext(ctx, network, addr)
+	}
+	var refused []trawl.Decision
+	c, err := trawl.New(
+		trawl.WithSeeds("http://"+web.Hosts()[0]+"/constructs/pages/scripts.html"),
+		trawl.WithUserAgent(testUA),
+		trawl.WithDialContext(dial),
+		trawl.WithAllowPrivateNetworks(true),
+		trawl.WithFilters(trawl.SameHost(append(web.Seeds(), metadata)...)),
+		trawl.WithFollow(extract.Script),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
+		trawl.WithEvents(trawl.Events{OnDecision: func(_ context.Context, d trawl.Decision) {
+			if d.URL == metadata {
+				mu.Lock()
+				refused = append(refused, d)
+				mu.Unlock()
+			}
+		}}),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, a := range dialed {
+		if strings.HasPrefix(a, "169.254.") {
+			t.Errorf("dialed %s", a)
+		}
+	}
+	last := trawl.Decision{}
+	if len(refused) > 0 {
+		last = refused[len(refused)-1]
+	}
+	if last.Outcome != trawl.DecisionError || last.ErrorKind != "private" {
+		t.Errorf("last decision about %s: %s, error kind %q (%s); want error, private", metadata, last.Outcome, last.ErrorKind, last.Error)
 	}
 }

@@ -143,10 +143,12 @@
 // and its priority adds to the link's score in a best-first crawl.
 // WithFollow chooses the kinds; WithArchive adds embedded resources and
 // style sheets (an archive crawl: images, scripts, media and CSS are
-// fetched and stored as served, under the same politeness). Robots.txt,
-// the trap rules and every Filter apply to every kind. JavaScript is not
-// run: URLs that exist only in scripts are not found (see package
-// extract).
+// fetched and stored as served, under the same politeness; pings, and
+// URLs inferred from text and scripts too). Robots.txt, the trap rules and
+// every Filter apply to every kind. JavaScript is not run: following
+// extract.Script reads scripts statically for the URLs they name (never
+// those a script POSTs to); URLs computed at run time and pages a script
+// builds are not found (see package extract).
 //
 // # Spider traps: a crawl that ends by itself
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/trawl-dev/trawl/extract"
@@ -89,6 +90,8 @@ func (c *Crawler) newPage(ctx context.Context, v *visit) *Page {
 		c.readSitemap(ctx, v, v.data.sitemap == 2)
 	case resp.ContentType == "text/css":
 		p.Links = extract.CSSLinks(resp.Body, v.u, c.xopts)
+	case c.xopts.Scripts && slices.Contains(jsTypes, resp.ContentType):
+		p.Links = extract.ScriptLinks(resp.Body, v.u, c.xopts)
 	case resp.ContentType != "text/html" && resp.ContentType != "application/xhtml+xml":
 		switch root := xmlRoot(resp.Body); {
 		case isGzip(resp.Body) || root == "urlset" || root == "sitemapindex":

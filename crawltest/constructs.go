@@ -19,8 +19,10 @@ import (
 // authority, {NEXT} the next host's, {HOSTNAME} the host's name, and
 // {{kind|construct|ref}} is a reference: it renders as ref, and the ground
 // truth records ref resolved against the document's base with its kind and
-// construct. The served bytes and the ground truth come from the same text,
-// so they cannot drift apart.
+// construct; {{kind|construct|ref|text}} renders as text instead (often
+// nothing), for a URL a script builds rather than writes. The served bytes
+// and the ground truth come from the same text, so they cannot drift
+// apart.
 
 // Reference is one URL that a construct page, style sheet or header
 // response references, as Web.References reports it.
@@ -31,16 +33,21 @@ type Reference struct {
 	URL string
 	// Kind says what the reference is for. It is one of the kind names of
 	// package extract ("navigation", "frame", "redirect", "form",
-	// "sitemap", "feed", "embed", "style", "ping"); or "form-post" for the
-	// action of a POST form or of a submit button in one, which a crawler
-	// must not fetch (it is none of extract's kinds); or "js-only" for a
-	// URL that only running JavaScript reaches (in a <script> block or an
-	// onclick handler).
+	// "sitemap", "feed", "embed", "style", "ping", "speculative",
+	// "script"); or "form-post" for the action of a POST form or of a
+	// submit button in one, which a crawler must not fetch (it is none of
+	// extract's kinds); "js-post" for a URL a script sends a POST to,
+	// which a crawler must not fetch either; or "js-only" for a URL that
+	// only running JavaScript reaches (a script computes it: a browser is
+	// needed). "script" URLs are those a static reading of a script finds
+	// (literals, constant concatenations, fetch, location ...).
 	Kind string
 	// Construct names the construct, such as "img[srcset]",
 	// "link[rel=stylesheet]", "svg use[xlink:href]", "<style> @import",
 	// "css url()", "Link rel=preload" or "Location (201)".
 	Construct string
+
+	unwritten bool // not in the served bytes as such: a script builds it
 }
 
 // constructsIndex is the path of the index page the home pages link to.
@@ -72,6 +79,9 @@ var constructResources = []cres{
 	{path: "/constructs/pages/srcdoc.html", body: srcdocTpl},
 	{path: "/constructs/pages/base.html", body: baseTpl, base: "http://{HOST}/constructs/t/based/"},
 	{path: "/constructs/pages/frames.html", body: framesTpl},
+	{path: "/constructs/pages/speculative.html", body: speculativeTpl},
+	{path: "/constructs/pages/scripts.html", body: scriptsTpl},
+	{path: "/constructs/app.js", ctype: "application/javascript", body: appJSTpl},
 	{path: "/constructs/style.css", ctype: "text/css", body: styleTpl},
 	{path: "/constructs/h/link.html", body: headerPage("Link header"), headers: [][2]string{
 		{"Link", `<{{embed|Link rel=preload|../t/hdr-link-preload.png}}>; rel=preload; as=image, ` +
@@ -118,6 +128,8 @@ const indexTpl = `<!DOCTYPE html>
 <li><a href="{{navigation|a[href]|pages/srcdoc.html}}">iframe srcdoc</a></li>
 <li><a href="{{navigation|a[href]|pages/base.html}}">base href</a></li>
 <li><a href="{{navigation|a[href]|pages/frames.html}}">Frames</a></li>
+<li><a href="{{navigation|a[href]|pages/speculative.html}}">Speculative URLs</a></li>
+<li><a href="{{navigation|a[href]|pages/scripts.html}}">Scripts</a></li>
 <li><a href="{{navigation|a[href]|h/link.html}}">Link header</a></li>
 <li><a href="{{navigation|a[href]|h/refresh.html}}">Refresh header</a></li>
 <li><a href="{{navigation|a[href]|h/content-location.html}}">Content-Location header</a></li>
@@ -152,7 +164,7 @@ const htmlTpl = `<!DOCTYPE html>
 <script src="{{embed|script[src]|../t/script-src.js}}"></script>
 <script>
   // A link that only running JavaScript follows.
-  var next = "{{js-only|script text|../t/js-script.html}}";
+  var next = "{{script|script text|../t/js-script.html}}";
   function go() { window.location.href = next; }
 </script>
 </head>
@@ -174,7 +186,7 @@ const htmlTpl = `<!DOCTYPE html>
 <del cite="{{navigation|del[cite]|../t/del-cite.html}}">removed</del>
 <ins cite="{{navigation|ins[cite]|../t/ins-cite.html}}">added</ins></p>
 <iframe src="{{frame|iframe[src]|../t/iframe-src.html}}" title="frame"></iframe>
-<p><button type="button" onclick="location.href='{{js-only|onclick|../t/js-onclick.html}}'">Go</button>
+<p><button type="button" onclick="location.href='{{script|onclick|../t/js-onclick.html}}'">Go</button>
 <a href="javascript:go()">script</a> <a href="mailto:webmaster@{HOSTNAME}">mail</a>
 <a href="data:text/html,%3Cp%3Edata%3C/p%3E">data</a> <a href="tel:+15555550100">phone</a></p>
 </body>
@@ -306,7 +318,7 @@ const baseTpl = `<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <title>Constructs: base href</title>
-<base href="http://{HOST}/constructs/t/based/">
+<base href="{{speculative|base[href]|http://{HOST}/constructs/t/based/}}">
 <link rel="stylesheet" href="{{style|link[rel=stylesheet]|../../style.css}}">
 <style>.b { background: url({{embed|<style> url()|style-bg.png}}); }</style>
 </head>
@@ -322,7 +334,7 @@ const baseTpl = `<!DOCTYPE html>
 </html>
 `
 
-const framesTpl = `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Frameset//EN" "http://www.w3.org/TR/html4/frameset.dtd">
+const framesTpl = `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Frameset//EN" "{{speculative|DOCTYPE system identifier|http://www.w3.org/TR/html4/frameset.dtd}}">
 <html>
 <head>
 <meta charset="utf-8">
@@ -334,6 +346,92 @@ const framesTpl = `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Frameset//EN" "h
 <noframes>This page uses frames.</noframes>
 </frameset>
 </html>
+`
+
+// speculativeTpl holds URLs where the markup promises no reference
+// (Heritrix's speculative links), and the references the issue-35 reading
+// of the web found missing: html[manifest], link[rel=import].
+const speculativeTpl = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "{{speculative|DOCTYPE system identifier|../t/spec-doctype.dtd}}">
+<html lang="en" manifest="{{embed|html[manifest]|../t/spec-manifest.appcache}}">
+<head>
+<meta charset="utf-8">
+<title>Constructs: speculative URLs</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="msapplication-TileImage" content="{{speculative|meta[name=msapplication-TileImage]|../t/spec-tile.png}}">
+<meta property="og:image" content="{{speculative|meta[property=og:image]|http://{HOST}/constructs/t/spec-og.png}}">
+<meta http-equiv="Content-Security-Policy" content="img-src * data:; report-uri {{speculative|meta[http-equiv=Content-Security-Policy] report-uri|/constructs/t/spec-csp-report.txt}}">
+<link rel="import" href="{{navigation|link[rel=import]|../t/spec-import.html}}">
+<!--[if lt IE 9]><link rel="stylesheet" href="{{speculative|conditional comment link[href]|../t/spec-ie.css}}"><![endif]-->
+</head>
+<body>
+<h1>Speculative URLs</h1>
+<p>This page also lives at {{speculative|text URL|http://{HOST}/constructs/t/spec-text-absolute.html}}; its
+sequel is {{speculative|text path|/constructs/t/spec-text-path.html}}. Neither and/or nor /usr/bin/env nor
+1/2/2026 is a link.</p>
+<!-- moved from {{speculative|comment URL|../t/spec-comment.html}} -->
+<!-- <a href="{{speculative|comment a[href]|../t/spec-comment-a.html}}">an old link</a> -->
+<p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-src="{{speculative|img[data-src]|../t/spec-lazy.png}}" alt="lazy"></p>
+<noscript><p><img src="{{speculative|noscript img[src]|../t/spec-noscript.png}}" alt=""></p></noscript>
+<object data="{{embed|object[data]|../t/spec-object.swf}}" type="application/x-shockwave-flash">
+<param name="movie" value="{{speculative|param[value]|../t/spec-param.swf}}"><param name="quality" value="high">
+</object>
+<p><a href="{{navigation|a[href]|../t/spec-a-ping.html}}" ping="{{ping|a[ping]|../t/spec-ping.txt}}">pinged</a></p>
+</body>
+</html>
+`
+
+// scriptsTpl references URLs from scripts: those a static reading finds
+// (script), those it must leave alone because a script POSTs to them
+// (js-post), and those only running the script reaches (js-only).
+// http://169.254.169.254/ is a cloud metadata address: a crawler's guard
+// must refuse it whatever finds it.
+const scriptsTpl = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Constructs: scripts</title>
+<script src="{{embed|script[src]|../app.js}}"></script>
+<script>
+  var base = "{{script|script string literal|../t/}}";
+  fetch(base + "js-concat" + ".html"){{script|script concatenation|../t/js-concat.html|}};
+  fetch("{{script|fetch()|../t/js-fetch.json}}");
+  var xhr = new XMLHttpRequest();
+  xhr.open("GET", "{{script|XMLHttpRequest.open GET|/constructs/t/js-xhr.json}}");
+  xhr.open("POST", "{{js-post|XMLHttpRequest.open POST|../t/js-xhr-post.json}}");
+  fetch("{{js-post|fetch() POST|../t/js-fetch-post.json}}", {method: "POST", body: "a=1"});
+  if (window.jQuery) {
+    jQuery.get("{{script|$.get|../t/js-jquery-get.html}}");
+    jQuery.ajax({url: "{{js-post|$.ajax POST|../t/js-ajax-post.html}}", type: "POST"});
+  }
+  function go(n) {
+    if (n) { window.location.href = "{{script|location.href|../t/js-location.html}}"; }
+    else { window.open("{{script|window.open|../t/js-open.html}}"); }
+  }
+  fetch("{{script|fetch() of a metadata address|http://169.254.169.254/latest/meta-data/}}").catch(function () {});
+  var built = atob("Li4vdC9qcy1idWlsdC5odG1s"){{js-only|script-built URL|../t/js-built.html|}};
+  document.addEventListener("DOMContentLoaded", function () {
+    var a = document.createElement("a");
+    a.href = built;
+    a.textContent = "built by a script";
+    document.body.appendChild(a);
+  });
+</script>
+</head>
+<body onload="document.title += '.'">
+<h1>Scripts</h1>
+<p><a href="javascript:location.assign('{{script|javascript: URL|../t/js-javascript-url.html}}')">go</a>
+<button type="button" onclick="go(1)">location</button></p>
+</body>
+</html>
+`
+
+// appJSTpl is /constructs/app.js, a fetched script: its URLs resolve
+// against its own URL, as trawl reads a script alone (a browser would use
+// the document's).
+const appJSTpl = `/* constructs: a script of its own */
+var api = "{{script|.js string literal|t/js-file-literal.json}}";
+fetch("{{script|.js fetch()|/constructs/t/js-file-fetch.json}}").then(function (r) { return r.json(); });
+navigator.sendBeacon("{{js-post|.js sendBeacon|t/js-file-beacon.txt}}", "bye");
 `
 
 // styleTpl is /constructs/style.css. Its references resolve against its own
@@ -352,6 +450,7 @@ body { background: url({{embed|css url()|t/sheet-bg.png}}); }
 // rawRef is a reference as a template writes it.
 type rawRef struct {
 	kind, construct, ref string
+	unwritten            bool // rendered as other text: a script builds the URL
 }
 
 // expand renders template tpl for host h and returns the text and the
@@ -368,10 +467,16 @@ func (w *Web) expand(h int, tpl string) (string, []rawRef) {
 			return b.String(), refs
 		}
 		j := strings.Index(tpl[i:], "}}")
-		parts := strings.SplitN(tpl[i+2:i+j], "|", 3)
+		parts := strings.SplitN(tpl[i+2:i+j], "|", 4)
 		b.WriteString(tpl[:i])
-		b.WriteString(parts[2])
-		refs = append(refs, rawRef{kind: parts[0], construct: parts[1], ref: parts[2]})
+		r := rawRef{kind: parts[0], construct: parts[1], ref: parts[2]}
+		if len(parts) == 4 {
+			b.WriteString(parts[3])
+			r.unwritten = true
+		} else {
+			b.WriteString(parts[2])
+		}
+		refs = append(refs, r)
 		tpl = tpl[i+j+2:]
 	}
 }
@@ -409,7 +514,7 @@ func (w *Web) references(h int, c *cres) []Reference {
 	add := func(base *url.URL, refs []rawRef, isHTML bool) {
 		for _, r := range refs {
 			if u, ok := resolveRef(base, r.ref, isHTML); ok {
-				out = append(out, Reference{URL: u, Kind: r.kind, Construct: r.construct})
+				out = append(out, Reference{URL: u, Kind: r.kind, Construct: r.construct, unwritten: r.unwritten})
 			}
 		}
 	}
@@ -562,6 +667,10 @@ var targetTypes = map[string]string{
 	".rss":         "application/rss+xml",
 	".atom":        "application/atom+xml",
 	".xml":         "application/xml",
+	".json":        "application/json",
+	".dtd":         "application/xml-dtd",
+	".appcache":    "text/cache-manifest",
+	".swf":         "application/x-shockwave-flash",
 }
 
 // targetType returns the Content-Type a construct target at path answers
@@ -610,6 +719,14 @@ func (w *Web) targetBody(h int, p string) (string, []byte) {
 		body = "wOF2\x00\x01\x00\x00" + strings.Repeat("\x00", 40)
 	case ".txt":
 		body = "pong\n"
+	case ".json":
+		body = `{"target": "` + name + `"}` + "\n"
+	case ".dtd":
+		body = "<!-- " + name + " -->\n<!ELEMENT html ANY>\n"
+	case ".appcache":
+		body = "CACHE MANIFEST\n# " + name + "\n"
+	case ".swf":
+		body = "FWS\x0a\x10\x00\x00\x00" // an empty Flash file header
 	case ".webmanifest":
 		body = `{"name": "crawltest", "display": "browser"}` + "\n"
 	case ".rss":

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"image/png"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -29,10 +30,14 @@ func (r ref) String() string { return r.kind + " " + r.url }
 type parsedRefs struct {
 	t    testing.TB
 	refs []ref
+	spec bool // in a comment or <noscript>: every reference is speculative
 }
 
 func (p *parsedRefs) add(base *url.URL, raw, kind string) {
 	p.t.Helper()
+	if p.spec {
+		kind = "speculative"
+	}
 	u, err := base.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		p.t.Errorf("bad reference %q: %v", raw, err)
@@ -88,8 +93,44 @@ var (
 	cssComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
 	cssImport  = regexp.MustCompile(`@import\s+(?:url\(\s*)?(?:"([^"]*)"|'([^']*)'|([^\s"')]+))[^;]*;`)
 	cssURL     = regexp.MustCompile(`url\(\s*(?:"([^"]*)"|'([^']*)'|([^\s"')]+))\s*\)`)
-	jsString   = regexp.MustCompile(`["']([^"']+\.html)["']`)
+	jsString   = regexp.MustCompile(`"([^"\n]*)"|'([^'\n]*)'`)
+	jsURL      = regexp.MustCompile(`^(\.\.?/|/|https?://|t/)`)
+	textURL    = regexp.MustCompile(`https?://[^\s<>"']+|(?:^|\s)(?:\.\.?/|/)[^\s<>"']+\.html`)
+	quoted     = regexp.MustCompile(`"([^"]*)"`)
 )
+
+// js adds the URLs of a script: string literals that start like a path
+// or URL; "js-post" when the statement around one sends a POST.
+func (p *parsedRefs) js(base *url.URL, src string) {
+	for _, m := range jsString.FindAllStringSubmatchIndex(src, -1) {
+		var v string
+		if m[2] >= 0 {
+			v = src[m[2]:m[3]]
+		} else {
+			v = src[m[4]:m[5]]
+		}
+		if !jsURL.MatchString(v) {
+			continue
+		}
+		start := strings.LastIndexAny(src[:m[0]], ";{}") + 1
+		end := strings.IndexByte(src[m[1]:], ';')
+		if end < 0 {
+			end = len(src) - m[1]
+		}
+		kind := "script"
+		if stmt := src[start : m[1]+end]; strings.Contains(stmt, "POST") || strings.Contains(stmt, "sendBeacon") {
+			kind = "js-post"
+		}
+		p.add(base, v, kind)
+	}
+}
+
+// text adds the URLs in prose: absolute URLs and paths to .html pages.
+func (p *parsedRefs) text(base *url.URL, s string) {
+	for _, m := range textURL.FindAllString(s, -1) {
+		p.add(base, strings.TrimRight(strings.TrimSpace(m), ".,;"), "speculative")
+	}
+}
 
 func firstGroup(m []string) string {
 	for _, g := range m[1:] {
@@ -130,8 +171,29 @@ func (p *parsedRefs) htmlDoc(base *url.URL, body string) {
 			case "style":
 				p.css(base, string(z.Text()))
 			case "script":
-				for _, m := range jsString.FindAllStringSubmatch(string(z.Text()), -1) {
-					p.add(base, m[1], "js-only")
+				p.js(base, string(z.Text()))
+			case "noscript":
+				sub := &parsedRefs{t: p.t, spec: true}
+				sub.htmlDoc(base, string(z.Text()))
+				p.refs = append(p.refs, sub.refs...)
+			case "title", "textarea":
+			default:
+				p.text(base, string(z.Text()))
+			}
+			continue
+		case html.CommentToken:
+			if c := z.Token().Data; strings.Contains(c, "<") {
+				sub := &parsedRefs{t: p.t, spec: true}
+				sub.htmlDoc(base, c)
+				p.refs = append(p.refs, sub.refs...)
+			} else {
+				p.text(base, c)
+			}
+			continue
+		case html.DoctypeToken:
+			for _, m := range quoted.FindAllStringSubmatch(string(z.Raw()), -1) {
+				if strings.Contains(m[1], "://") || strings.HasSuffix(m[1], ".dtd") {
+					p.add(base, m[1], "speculative")
 				}
 			}
 			continue
@@ -168,10 +230,13 @@ func (p *parsedRefs) htmlDoc(base *url.URL, body string) {
 		if v, ok := attr("style"); ok {
 			p.css(base, v)
 		}
-		if v, ok := attr("onclick"); ok {
-			for _, m := range jsString.FindAllStringSubmatch(v, -1) {
-				p.add(base, m[1], "js-only")
+		for _, a := range tok.Attr {
+			if strings.HasPrefix(a.Key, "on") {
+				p.js(base, a.Val)
 			}
+		}
+		if v, ok := attr("data-src"); ok {
+			p.add(base, v, "speculative")
 		}
 		switch tok.Data {
 		case "svg":
@@ -180,11 +245,22 @@ func (p *parsedRefs) htmlDoc(base *url.URL, body string) {
 			}
 		case "base":
 			if v, ok := attr("href"); ok && !baseSet {
+				p.add(base, v, "speculative")
 				if b, err := base.Parse(v); err == nil {
 					base, baseSet = b, true
 				}
 			}
+		case "html":
+			each("embed", "manifest")
+		case "param":
+			if v, _ := attr("value"); strings.ContainsAny(v, "./") {
+				p.add(base, v, "speculative")
+			}
 		case "a":
+			if v, _ := attr("href"); strings.HasPrefix(v, "javascript:") {
+				p.js(base, v)
+				continue
+			}
 			if svg > 0 {
 				each("navigation", "href", "xlink:href")
 			} else {
@@ -269,6 +345,14 @@ func (p *parsedRefs) htmlDoc(base *url.URL, body string) {
 				}
 			case "content-location":
 				p.add(base, c, "navigation")
+			case "content-security-policy":
+				if _, u, ok := strings.Cut(c, "report-uri "); ok {
+					p.add(base, u, "speculative")
+				}
+			case "":
+				if jsURL.MatchString(c) {
+					p.add(base, c, "speculative")
+				}
 			}
 		}
 	}
@@ -362,6 +446,8 @@ func extractRefs(t testing.TB, rawURL string, resp *http.Response, body []byte) 
 		p.htmlDoc(base, string(body))
 	case strings.HasPrefix(ct, "text/css"):
 		p.css(base, string(body))
+	case ct == "application/javascript":
+		p.js(base, string(body))
 	}
 	var out []string
 	for _, r := range p.refs {
@@ -371,10 +457,14 @@ func extractRefs(t testing.TB, rawURL string, resp *http.Response, body []byte) 
 	return out
 }
 
+// truthRefs returns the references written in the served bytes: those a
+// script builds (js-only, constant concatenations) are not.
 func truthRefs(refs []Reference) []string {
 	var out []string
 	for _, r := range refs {
-		out = append(out, ref{r.URL, r.Kind}.String())
+		if !r.unwritten {
+			out = append(out, ref{r.URL, r.Kind}.String())
+		}
 	}
 	slices.Sort(out)
 	return out
@@ -397,7 +487,7 @@ func minus(a, b []string) []string {
 	return out
 }
 
-var constructKinds = []string{"navigation", "frame", "redirect", "form", "sitemap", "feed", "embed", "style", "ping", "form-post", "js-only"}
+var constructKinds = []string{"navigation", "frame", "redirect", "form", "sitemap", "feed", "embed", "style", "ping", "speculative", "script", "form-post", "js-post", "js-only"}
 
 func TestConstructsServedMatchReferences(t *testing.T) {
 	for _, opts := range []Options{
@@ -452,6 +542,12 @@ func TestConstructsServedMatchReferences(t *testing.T) {
 			"svg script[href]", "svg script[xlink:href]", "<style> url()", "<style> @import", `style="" url()`, "css url()", "css @import",
 			"Link rel=preload", "Link rel=next", "Link rel=prev", "Link rel=stylesheet", "Link rel=icon", "Link rel=alternate type=atom",
 			"Link rel=sitemap", "Refresh", "Content-Location", "Location (302)", "Location (201)", "script text", "onclick",
+			"DOCTYPE system identifier", "html[manifest]", "link[rel=import]", "base[href]", "text URL", "text path", "comment URL",
+			"comment a[href]", "conditional comment link[href]", "meta[name=msapplication-TileImage]", "meta[property=og:image]",
+			"meta[http-equiv=Content-Security-Policy] report-uri", "img[data-src]", "noscript img[src]", "param[value]",
+			"script string literal", "script concatenation", "fetch()", "XMLHttpRequest.open GET", "XMLHttpRequest.open POST",
+			"fetch() POST", "$.get", "$.ajax POST", "location.href", "window.open", "fetch() of a metadata address",
+			"script-built URL", "javascript: URL", ".js string literal", ".js fetch()", ".js sendBeacon",
 		} {
 			if constructs[c] == 0 {
 				t.Errorf("no reference with construct %q", c)
@@ -499,7 +595,8 @@ var targetTypeWant = map[string]string{
 	".pdf": "application/pdf", ".class": "application/java-vm", ".jar": "application/java-archive",
 	".svg": "image/svg+xml", ".woff": "font/woff", ".woff2": "font/woff2", ".txt": "text/plain; charset=utf-8",
 	".webmanifest": "application/manifest+json", ".rss": "application/rss+xml", ".atom": "application/atom+xml",
-	".xml": "application/xml",
+	".xml": "application/xml", ".json": "application/json", ".dtd": "application/xml-dtd", ".appcache": "text/cache-manifest",
+	".swf": "application/x-shockwave-flash",
 }
 
 func TestConstructTargets(t *testing.T) {
@@ -516,10 +613,17 @@ func TestConstructTargets(t *testing.T) {
 	for _, s := range w.Seeds() {
 		home[s] = true
 	}
-	// Every reference is to a construct URL of the web (so a crawl of the
-	// constructs is finite), and no construct URL is disallowed.
+	// Every reference to the web is to a construct URL (so a crawl of the
+	// constructs is finite), and no construct URL is disallowed. Two
+	// references leave the web: a DOCTYPE's DTD and a script's fetch of a
+	// cloud metadata address.
+	outside := map[string]bool{}
 	for _, u := range all {
 		for _, r := range w.References(u) {
+			if _, _, ok := w.locate(r.URL); !ok {
+				outside[r.URL] = true
+				continue
+			}
 			if !inAll[r.URL] {
 				t.Errorf("References(%s) has %s, not in ConstructURLs", u, r.URL)
 			}
@@ -527,6 +631,9 @@ func TestConstructTargets(t *testing.T) {
 		if w.Disallowed("polite/1.0", u) {
 			t.Errorf("%s is disallowed", u)
 		}
+	}
+	if want := []string{"http://169.254.169.254/latest/meta-data/", "http://www.w3.org/TR/html4/frameset.dtd"}; !slices.Equal(slices.Sorted(maps.Keys(outside)), want) {
+		t.Errorf("references outside the web: %v, want %v", slices.Sorted(maps.Keys(outside)), want)
 	}
 	for _, u := range all {
 		_, pq, _ := w.locate(u)

@@ -129,7 +129,8 @@
 //     "shortcut icon", stylesheet, manifest and sitemap, script[src],
 //     blockquote, q, del and ins [cite], iframe[src], <meta http-equiv>
 //     refresh and content-location; a URL in a <script> block and one in an
-//     onclick handler; javascript:, mailto:, data: and tel: links;
+//     onclick handler (kind script); javascript:, mailto:, data: and tel:
+//     links;
 //   - pages/media.html: img src, srcset (x and w descriptors, a URL with a
 //     comma in it, a candidate after a comma without a space), lowsrc,
 //     dynsrc and longdesc; picture/source srcset; audio, video, source and
@@ -150,7 +151,25 @@
 //   - pages/base.html: <base href> pointing into another directory
 //     (/constructs/t/based/), with relative links, a <style> block, a
 //     style attribute and a srcdoc document resolved against it;
-//   - pages/frames.html: a frameset;
+//   - pages/frames.html: a frameset (its DOCTYPE's DTD, at w3.org, is a
+//     speculative reference outside the web);
+//   - pages/speculative.html: URLs where the markup promises none (kind
+//     speculative): in page text (absolute, and a rooted path), an HTML
+//     comment, commented-out markup, an IE conditional comment, the
+//     DOCTYPE's system identifier, meta content (msapplication-TileImage,
+//     og:image, a Content-Security-Policy report-uri), param[value],
+//     img[data-src] beside a data: src, an img in <noscript>; and html[manifest]
+//     (embed), link[rel=import] (navigation), a[ping];
+//   - pages/scripts.html: URLs in scripts: a string literal, a constant
+//     concatenation, fetch(), XMLHttpRequest.open GET, $.get, location.href,
+//     window.open, a javascript: URL (kind script); XMLHttpRequest.open
+//     POST, fetch() POST and $.ajax POST (kind js-post); a URL only running
+//     the script computes, and a link a script adds to the page (js-only);
+//     and a fetch() of the cloud metadata address 169.254.169.254 (kind
+//     script, outside the web: a crawler's guard must refuse it);
+//   - app.js (application/javascript, loaded by pages/scripts.html): a
+//     literal, a fetch() (script) and a sendBeacon (js-post), resolved
+//     against the script's own URL;
 //   - style.css (text/css, linked from the pages): @import and url(),
 //     resolved against the style sheet's URL, which is in another
 //     directory than every page, so resolving against the page shows;
@@ -168,7 +187,8 @@
 // application/pdf, application/java-vm, application/java-archive,
 // image/svg+xml, font/woff2, font/woff, application/manifest+json,
 // application/rss+xml, application/atom+xml, application/xml (a sitemap),
-// text/plain (ping targets) and text/html. Targets reference nothing,
+// application/json, application/xml-dtd, text/cache-manifest,
+// application/x-shockwave-flash, text/plain (ping targets) and text/html. Targets reference nothing,
 // except that the feeds and the sitemap list the host's home page, so a
 // crawl of the constructs is finite: every reference of a construct
 // resource is one of Web.ConstructURLs. robots.txt allows them all to
@@ -182,17 +202,20 @@
 // URL, kind and construct of every reference, normalized like Reachable's
 // URLs, in document (or header) order. Kinds are those of package extract
 // ("navigation", "frame", "redirect", "form", "sitemap", "feed", "embed",
-// "style", "ping"), plus "form-post" for the actions of POST forms (a
+// "style", "ping", "speculative", "script"), plus "form-post" for the
+// actions of POST forms and "js-post" for URLs a script sends a POST to (a
 // crawler must not fetch them: the web answers a POST with 405, and a GET
-// of them shows in the log) and "js-only" for URLs that only running
-// JavaScript reaches. javascript:, mailto:, tel: and data: URLs, url() in
-// CSS comments and <base href> itself are no references.
+// of them shows in the log), and "js-only" for URLs that only running
+// JavaScript reaches (a browser is needed). javascript:, mailto:, tel: and
+// data: URLs and url() in CSS comments are no references; the <base href>
+// itself is a speculative one.
 //
 // The constructs are not ordinary pages: Reachable, Depths, Pages, Page
 // and Log.FetchedPages leave them out, and they link to no ordinary page,
 // so comparing Log.FetchedPages with Reachable holds with LinkConstructs on
 // or off. To test an extractor, compare what it finds in each construct
-// resource with References less the form-post and js-only references; to
+// resource with References less the form-post, js-post and js-only
+// references (extract's TestCrawltestConstructs does); to
 // test a crawler, compare the log restricted to ConstructURLs with the
 // closure of References from the index over the kinds the crawler follows
 // (see the example of Web.References).

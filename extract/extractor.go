@@ -29,6 +29,9 @@ type RawLink struct {
 	// Base, when not empty, is the base Href resolves against, itself to
 	// be resolved against the document's base first: an object's or
 	// applet's codebase, or the <base href> of an iframe's srcdoc document.
+	// (The one link that does not resolve against the document's base is
+	// the <base href> itself, Kind Speculative and Tag "base": it resolves
+	// against the page URL.)
 	Base []byte
 }
 
@@ -48,6 +51,8 @@ type Extractor struct {
 	lim      limits
 	botName  string
 	skipText bool
+	spec     bool // Options.Speculative
+	scripts  bool // Options.Scripts
 	z        *html.Tokenizer
 	fresh    html.Tokenizer // z as NewTokenizer made it, for Reset
 	src      tokenReader
@@ -124,16 +129,25 @@ type Extractor struct {
 	textNL    int // offset of the last line break in text, 0 if none
 	nameBuf   [16]byte
 	scratch   []byte // decoded attribute values of the current tag
+
+	// Options.Speculative and Options.Scripts (discover.go).
+	specBuf  []byte // a decoded speculative URL or handler
+	jsURLBuf []byte // a javascript: URL's script, percent-decoded
+	js       *jsScanner
+	jsEmit   func([]byte) // queues a URL of the script being scanned
+	jsTag    string       // its Tag
 }
 
 type rawKind uint8
 
 const (
-	rawNone    rawKind = iota
-	rawSkip            // script, style, noscript, iframe ...: not visible text
-	rawTitle           // <title>
-	rawVisible         // textarea, xmp, plaintext: visible text
-	rawStyle           // <style>: CSS, scanned for references
+	rawNone     rawKind = iota
+	rawSkip             // script, style, noscript, iframe ...: not visible text
+	rawTitle            // <title>
+	rawVisible          // textarea, xmp, plaintext: visible text
+	rawStyle            // <style>: CSS, scanned for references
+	rawScript           // <script> with Options.Scripts: JavaScript, scanned for URLs
+	rawNoscript         // <noscript> with Options.Speculative: markup, scanned for references
 )
 
 // queued is a link in the Extractor's queue: its href, text and base are
@@ -153,6 +167,7 @@ type attrs struct {
 	srcset, lowsrc, dynsrc, longdesc, ping, poster, data, codebase, code, archive []byte
 	action, formaction, method, formmethod, cite, background, style, typ          []byte
 	xlinkHref, srcdoc, imagesrcset, form                                          []byte
+	manifest, value, dataSrc, dataSrcset, dataOriginal, dataLazySrc               []byte
 
 	seen attrSet
 }
@@ -163,6 +178,7 @@ func NewExtractor(opts *Options) *Extractor {
 	e := &Extractor{lim: opts.limits(), done: true}
 	if opts != nil {
 		e.botName, e.skipText = opts.BotName, opts.SkipText
+		e.spec, e.scripts = opts.Speculative, opts.Scripts
 	}
 	return e
 }
@@ -214,7 +230,7 @@ func (e *Extractor) Next() bool {
 			return e.closeAnchor()
 		}
 		e.tokens++
-		switch e.z.Next() {
+		switch tt := e.z.Next(); tt {
 		case html.ErrorToken:
 			e.done = true
 			if err := e.z.Err(); err != io.EOF {
@@ -226,6 +242,9 @@ func (e *Extractor) Next() bool {
 			}
 			return e.closeAnchor()
 		case html.TextToken:
+			if e.spec && e.pendingRaw == rawNone && e.template == 0 {
+				e.specText("#text", e.z.Raw())
+			}
 			if e.pendingRaw == rawNone && e.template == 0 && !e.skipText {
 				// Visible text, as in textToken, without its calls.
 				if t := e.z.Raw(); len(t) == 1 && spaceMask&(1<<t[0]) != 0 {
@@ -253,6 +272,9 @@ func (e *Extractor) Next() bool {
 			}
 		default: // comments and doctypes
 			e.pendingRaw = rawNone
+			if e.spec && e.template == 0 {
+				e.specMarkup(tt == html.DoctypeToken)
+			}
 		}
 		if len(e.q) > 0 {
 			return e.pop()
@@ -582,6 +604,12 @@ func (e *Extractor) rawText() bool {
 	case rawStyle:
 		e.pushCSS(e.z.Raw())
 		return true
+	case rawScript:
+		e.scanScript("script", e.z.Raw())
+		return true
+	case rawNoscript:
+		e.scanSub(e.z.Raw(), subSpeculative)
+		return true
 	case rawTitle:
 		if !e.titleDone {
 			var sep byte
@@ -685,6 +713,9 @@ func (e *Extractor) startTag(selfClosing bool) bool {
 	if nameEnd+2 < len(raw) && bytes.IndexByte(raw[nameEnd:], '(') >= 0 {
 		e.styleAttr(raw, nameEnd)
 	}
+	if e.scripts && nameEnd+4 < len(raw) {
+		e.handlers(raw, nameEnd)
+	}
 	return ready
 }
 
@@ -716,6 +747,9 @@ func (e *Extractor) startAAttrs(raw []byte, nameEnd int) bool {
 // does. The link and then its pings come when the element ends.
 func (e *Extractor) startA(h, title, rel, ping []byte) bool {
 	ready := e.closeAnchor()
+	if e.scripts && h != nil && len(h) <= e.lim.maxAttrLen && e.javascriptURL(h) {
+		return ready
+	}
 	if h != nil && len(h) <= e.lim.maxAttrLen && !skipHref(h) {
 		// Pings go with following the link: none for an anchor that is
 		// not reported; they come right after it.
@@ -746,6 +780,9 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 	switch k {
 	case tagArea:
 		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantAlt|wantPing)
+		if e.scripts && at.href != nil && len(at.href) <= e.lim.maxAttrLen && e.javascriptURL(at.href) {
+			break
+		}
 		rel, _ := parseRel(at.rel)
 		e.push("area", Navigation, rel, at.href, e.boundedAttr(at.alt), nil)
 		if at.ping != nil && at.href != nil {
@@ -759,7 +796,10 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 		at := e.readAttrs(raw, nameEnd, wantSrc|wantTitle|wantSrcdoc)
 		e.push("iframe", Frame, 0, at.src, e.boundedAttr(at.title), nil)
 		if at.srcdoc != nil {
-			e.srcdoc(at.srcdoc)
+			e.scanSub(at.srcdoc, subSrcdoc)
+		}
+		if e.spec {
+			e.lazyAttrs("iframe", raw, nameEnd)
 		}
 	case tagLink:
 		at := e.readAttrs(raw, nameEnd, wantHref|wantRel|wantTitle|wantType|wantImagesrcset)
@@ -785,14 +825,19 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 			if at.href != nil && len(at.href) <= e.lim.maxAttrLen {
 				e.baseSeen = true
 				e.base = append(e.base[:0], at.href...)
+				if e.spec {
+					e.push("base", Speculative, 0, at.href, nil, nil)
+				}
 			}
 		}
 	case tagHTML:
 		if !e.htmlSeen {
 			e.htmlSeen = true
-			if at := e.readAttrs(raw, nameEnd, wantLang); at.lang != nil {
+			at := e.readAttrs(raw, nameEnd, wantLang|wantManifest)
+			if at.lang != nil {
 				e.setLang(at.lang)
 			}
+			e.push("html", Embed, 0, at.manifest, nil, nil)
 		}
 	case tagImg:
 		e.img(raw, nameEnd)
@@ -810,6 +855,9 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 		at := e.readAttrs(raw, nameEnd, wantSrc|wantSrcset)
 		e.push("source", Embed, 0, at.src, nil, nil)
 		e.pushSrcset("source", at.srcset, nil)
+		if e.spec {
+			e.lazyAttrs("source", raw, nameEnd)
+		}
 	case tagAudio:
 		e.push("audio", Embed, 0, e.readAttrs(raw, nameEnd, wantSrc).src, nil, nil)
 	case tagTrack:
@@ -833,10 +881,17 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 		e.push("applet", Embed, 0, at.codebase, nil, nil)
 	case tagScript:
 		e.rawElement(rawSkip)
-		if e.foreign > 0 {
+		switch {
+		case e.foreign > 0:
 			// SVG's <script href>: content is markup here, see rawElement.
 			e.svgRef("script", raw, nameEnd)
-		} else {
+		case e.scripts:
+			at := e.readAttrs(raw, nameEnd, wantSrc|wantType)
+			e.push("script", Embed, 0, at.src, nil, nil)
+			if at.src == nil && scriptTypeJS(at.typ) {
+				e.rawElement(rawScript) // a script with src ignores its content
+			}
+		default:
 			e.push("script", Embed, 0, e.readAttrs(raw, nameEnd, wantSrc).src, nil, nil)
 		}
 	case tagStyle:
@@ -875,6 +930,16 @@ func (e *Extractor) startOther(k tagKind, raw []byte, nameEnd int, selfClosing b
 		e.rawElement(rawTitle)
 	case tagRawSkip:
 		e.rawElement(rawSkip)
+	case tagNoscript:
+		if e.spec {
+			e.rawElement(rawNoscript)
+		} else {
+			e.rawElement(rawSkip)
+		}
+	case tagParam:
+		if e.spec {
+			e.param(raw, nameEnd)
+		}
 	case tagRawVisible:
 		e.rawElement(rawVisible)
 	case tagTemplate:
@@ -943,6 +1008,9 @@ func (e *Extractor) img(raw []byte, nameEnd int) {
 	e.push("img", Embed, 0, at.lowsrc, alt, nil)
 	e.push("img", Embed, 0, at.dynsrc, alt, nil)
 	e.push("img", Navigation, 0, at.longdesc, alt, nil)
+	if e.spec {
+		e.lazyAttrs("img", raw, nameEnd)
+	}
 }
 
 // svgRef queues the href (or, failing that, xlink:href) of an SVG image,
@@ -957,16 +1025,24 @@ func (e *Extractor) svgRef(tag string, raw []byte, nameEnd int) {
 }
 
 // maxSrcdocDepth bounds the nesting of documents scanned: the document,
-// a srcdoc in it and a srcdoc in that, no deeper.
+// a srcdoc (or a comment's or <noscript>'s markup) in it and one in that,
+// no deeper.
 const maxSrcdocDepth = 3
 
-// srcdoc queues the references of an iframe's srcdoc document, scanned by
-// a second Extractor: relative URLs in it resolve against the document's
-// base (or the srcdoc's own <base href>, which goes in RawLink.Base), as a
-// srcdoc document's do. A meta refresh in it navigates the frame: Kind
-// Frame. Its tokens and links count against the document's bounds.
-func (e *Extractor) srcdoc(doc []byte) {
-	if e.depth+1 >= maxSrcdocDepth || len(doc) > e.lim.maxAttrLen {
+// scanSub queues the references of a document inside the document,
+// scanned by a second Extractor; its tokens and links count against the
+// document's bounds.
+//
+// An iframe's srcdoc (subSrcdoc): relative URLs in it resolve against the
+// document's base (or the srcdoc's own <base href>, which goes in
+// RawLink.Base), as a srcdoc document's do; a meta refresh in it navigates
+// the frame: Kind Frame.
+//
+// The markup in a comment or a <noscript> (subSpeculative): every
+// reference is Speculative, with the tag that made it; a <base> there
+// changes nothing.
+func (e *Extractor) scanSub(doc []byte, mode subMode) {
+	if e.depth+1 >= maxSrcdocDepth || len(doc) > e.lim.maxAttrLen && mode == subSrcdoc || len(doc) > e.lim.maxTokenLen {
 		return
 	}
 	if e.sub == nil {
@@ -976,6 +1052,7 @@ func (e *Extractor) srcdoc(doc []byte) {
 	sub.lim = e.lim
 	sub.lim.maxLinks = max(e.lim.maxLinks-e.links, 1)
 	sub.lim.maxTokens = max(e.lim.maxTokens-e.tokens, 1)
+	sub.spec, sub.scripts = e.spec, e.scripts && mode == subSrcdoc
 	e.subR.Reset(doc)
 	sub.Reset(&e.subR)
 	first := len(e.q)
@@ -985,7 +1062,13 @@ func (e *Extractor) srcdoc(doc []byte) {
 			continue // the document's URL: about:srcdoc
 		}
 		kind := l.Kind
-		if kind == Redirect {
+		switch {
+		case mode == subSpeculative:
+			if !looksLikeURL(trimURLSpace(l.Href), testSink) {
+				continue // "http://x/ad?ord='+rnd+'": markup a script writes out
+			}
+			kind = Speculative
+		case kind == Redirect:
 			kind = Frame
 		}
 		e.push(l.Tag, kind, l.Rel, l.Href, l.Text, l.Base)
@@ -994,7 +1077,7 @@ func (e *Extractor) srcdoc(doc []byte) {
 	if sub.truncated {
 		e.truncated = true
 	}
-	if b, ok := sub.BaseHref(); ok && len(e.q) > first && !skipHref(b) {
+	if b, ok := sub.BaseHref(); ok && mode == subSrcdoc && len(e.q) > first && !skipHref(b) {
 		start := len(e.qBuf)
 		e.qBuf = append(e.qBuf, trimURLSpace(b)...)
 		for i := first; i < len(e.q); i++ {
@@ -1084,6 +1167,8 @@ func (e *Extractor) meta(raw []byte, nameEnd int) {
 		e.botName != "" && len(at.name) == len(e.botName) && equalFoldString(at.name, e.botName):
 		// One string per robots meta element, not per link.
 		e.robots = e.robots.Merge(ParseRobots(string(at.content), e.botName))
+	case e.spec:
+		e.specMeta(at.httpEquiv, at.content)
 	}
 }
 
@@ -1244,7 +1329,7 @@ func appendDecodedAttr(dst, v []byte) (out []byte, ok bool) {
 }
 
 // attrSet is a set of the attributes the Extractor reads, one bit each.
-type attrSet uint32
+type attrSet uint64
 
 const (
 	wantHref attrSet = 1 << iota
@@ -1278,6 +1363,12 @@ const (
 	wantSrcdoc
 	wantImagesrcset
 	wantForm
+	wantManifest
+	wantValue
+	wantDataSrc
+	wantDataSrcset
+	wantDataOriginal
+	wantDataLazySrc
 	wantAll = 1<<iota - 1
 )
 
@@ -1326,6 +1417,8 @@ func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
 			p, bit = &at.title, wantTitle
 		case equalFoldASCII(k, "style"):
 			p, bit = &at.style, wantStyle
+		case equalFoldASCII(k, "value"):
+			p, bit = &at.value, wantValue
 		}
 	case 6:
 		switch {
@@ -1360,6 +1453,10 @@ func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
 			p, bit = &at.longdesc, wantLongdesc
 		case equalFoldASCII(k, "codebase"):
 			p, bit = &at.codebase, wantCodebase
+		case equalFoldASCII(k, "manifest"):
+			p, bit = &at.manifest, wantManifest
+		case equalFoldASCII(k, "data-src"):
+			p, bit = &at.dataSrc, wantDataSrc
 		}
 	case 10:
 		switch {
@@ -1375,8 +1472,18 @@ func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
 			p, bit = &at.xlinkHref, wantXlinkHref
 		}
 	case 11:
-		if equalFoldASCII(k, "imagesrcset") {
+		switch {
+		case equalFoldASCII(k, "imagesrcset"):
 			p, bit = &at.imagesrcset, wantImagesrcset
+		case equalFoldASCII(k, "data-srcset"):
+			p, bit = &at.dataSrcset, wantDataSrcset
+		}
+	case 13:
+		switch {
+		case equalFoldASCII(k, "data-original"):
+			p, bit = &at.dataOriginal, wantDataOriginal
+		case equalFoldASCII(k, "data-lazy-src"):
+			p, bit = &at.dataLazySrc, wantDataLazySrc
 		}
 	}
 	if want&bit == 0 || at.seen&bit != 0 {
@@ -1631,7 +1738,9 @@ const (
 	tagHTML               // lang; a block at its end tag
 	tagImg                // alt, for the text of an image link
 	tagTitle              // the title
-	tagRawSkip            // script, style ...: raw text, not visible
+	tagRawSkip            // noembed, noframes: raw text, not visible
+	tagNoscript           // raw text, not visible; markup with Options.Speculative
+	tagParam              // value, with Options.Speculative
 	tagRawVisible         // textarea, xmp, plaintext: raw text, visible
 	tagTemplate           // inert content
 	tagForeign            // svg, math
@@ -1777,8 +1886,12 @@ func tagKindOf(name []byte) tagKind {
 		return tagBase
 	case atom.Title:
 		return tagTitle
-	case atom.Noscript, atom.Noembed, atom.Noframes:
+	case atom.Noembed, atom.Noframes:
 		return tagRawSkip
+	case atom.Noscript:
+		return tagNoscript
+	case atom.Param:
+		return tagParam
 	case atom.Textarea, atom.Xmp, atom.Plaintext:
 		return tagRawVisible
 	case atom.Template:

@@ -94,37 +94,45 @@ func TestAttrScannerMatchesTokenizer(t *testing.T) {
 // TestExtractorAllocs guards the zero-copy tier: over a whole page, a
 // reused Extractor must allocate exactly what the bare tokenizer, reused
 // the same way, allocates (x/net/html copies attribute names inside Next),
-// however many links the page has.
+// however many links the page has; with Options.Speculative too, which
+// finds URLs in the page's text and comments and its <base href>.
 func TestExtractorAllocs(t *testing.T) {
 	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("allocation counts differ under -race and -cover")
 	}
-	for _, n := range []int{10, 1000} {
-		var b bytes.Buffer
-		b.WriteString(`<html lang=en><head><title>t</title><link rel=canonical href=/c><base href="/b/"></head><body>`)
-		for i := range n {
-			fmt.Fprintf(&b, `<p>para <a href="/p/%d?x=1&amp;y=2" rel=nofollow title=t>link <b>%d</b></a> <a href=x><img alt=i></a><iframe src=/f></iframe>`, i, i)
-		}
-		page := b.Bytes()
-		r := bytes.NewReader(page)
-		e := NewExtractor(nil)
-		links := 0
-		run := func() {
-			r.Reset(page)
-			e.Reset(r)
-			links = 0
-			for e.Next() {
-				links++
+	for _, spec := range []bool{false, true} {
+		for _, n := range []int{10, 1000} {
+			var b bytes.Buffer
+			b.WriteString(`<html lang=en><head><title>t</title><link rel=canonical href=/c><base href="/b/"></head><body>`)
+			for i := range n {
+				fmt.Fprintf(&b, `<p>para <a href="/p/%d?x=1&amp;y=2" rel=nofollow title=t>link <b>%d</b></a> <a href=x><img alt=i></a><iframe src=/f></iframe>`, i, i)
+				fmt.Fprintf(&b, `<p>see http://t.example/%d.html, and/or not<!-- /old/%d.html and http://t.example/c.html -->`, i, i)
 			}
-		}
-		run() // grow buffers
-		got := testing.AllocsPerRun(20, run)
-		want := tokenizerAllocs(r, page)
-		if links != 3*n+1 {
-			t.Fatalf("%d links: Extractor found %d, want %d", n, links, 3*n+1)
-		}
-		if got != want {
-			t.Errorf("%d links: Extractor allocates %v per page, reused bare tokenizer %v; want equal (0 per link)", n, got, want)
+			page := b.Bytes()
+			r := bytes.NewReader(page)
+			e := NewExtractor(&Options{Speculative: spec})
+			links := 0
+			run := func() {
+				r.Reset(page)
+				e.Reset(r)
+				links = 0
+				for e.Next() {
+					links++
+				}
+			}
+			run() // grow buffers
+			got := testing.AllocsPerRun(20, run)
+			want := tokenizerAllocs(r, page)
+			wantLinks := 3*n + 1
+			if spec {
+				wantLinks += 1 + 3*n // the base, a URL in the text, two in the comment
+			}
+			if links != wantLinks {
+				t.Fatalf("%d links, Speculative %v: Extractor found %d, want %d", n, spec, links, wantLinks)
+			}
+			if got != want {
+				t.Errorf("%d links, Speculative %v: Extractor allocates %v per page, reused bare tokenizer %v; want equal (0 per link)", n, spec, got, want)
+			}
 		}
 	}
 }
@@ -692,7 +700,7 @@ func TestTagKindAt(t *testing.T) {
 // leaves out of Document.Text are those internal/htmltext hides, the one
 // definition of visible text trawl's packages share.
 func TestTextRuleIsHTMLText(t *testing.T) {
-	hidden := map[tagKind]bool{tagScript: true, tagStyle: true, tagRawSkip: true, tagIframe: true, tagTitle: true, tagTemplate: true}
+	hidden := map[tagKind]bool{tagScript: true, tagStyle: true, tagRawSkip: true, tagNoscript: true, tagIframe: true, tagTitle: true, tagTemplate: true}
 	for _, name := range []string{"script", "style", "noscript", "noembed", "noframes", "template", "iframe", "title",
 		"textarea", "xmp", "plaintext", "p", "div", "a", "svg", "math", "object", "video", "audio", "button", "select",
 		"option", "form", "head", "body", "html", "img", "frame", "frameset", "canvas", "label", "table", "td", "br"} {

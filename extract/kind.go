@@ -5,9 +5,12 @@ import "fmt"
 // Kind says what a reference is for, so that a crawler can choose what to
 // follow: pages (Navigation, Frame, Redirect, Form), discovery documents
 // (Sitemap, Feed), a page's subresources (Embed, Style) and tracking
-// beacons (Ping). The zero Kind is not a valid kind; every Link and RawLink
-// has one of the constants below. The package doc lists which construct
-// gives which Kind.
+// beacons (Ping); and two kinds that are inferred rather than declared
+// (Inferred): Speculative, URL-looking strings where markup does not
+// promise a reference, and Script, URLs a static reading of JavaScript
+// finds. The zero Kind is not a valid kind; every Link and RawLink has one
+// of the constants below. The package doc lists which construct gives
+// which Kind.
 type Kind uint8
 
 const (
@@ -20,23 +23,44 @@ const (
 	Embed                      // img[src|srcset|lowsrc|dynsrc], picture/source[src|srcset], audio/video/track[src], video[poster], embed[src], object[data|codebase], applet[code|codebase|archive], script[src], input[src], link rel=icon/preload/prefetch/manifest/modulepreload, body/table/td[background], SVG image/use/script[href|xlink:href], CSS url()
 	Style                      // link rel=stylesheet, CSS @import (a style sheet: fetched in archive mode and parsed for more references)
 	Ping                       // a[ping] (tracking beacons: never followed by default)
+
+	// Speculative is a URL-looking string where the markup promises no
+	// reference (Heritrix's "speculative" links), found only with
+	// Options.Speculative: URLs in page text, HTML comments (IE conditional
+	// comments included), the DOCTYPE's system identifier, meta[content]
+	// (CSP report-uri, msapplication-*, og:image ...), param[value],
+	// img/source/iframe[data-src|data-srcset|data-original|data-lazy-src],
+	// links inside <noscript>, and the <base href> itself.
+	Speculative
+
+	// Script is a URL a static reading of JavaScript finds, found only with
+	// Options.Scripts: in inline <script>, on* attributes, javascript:
+	// URLs, and fetched scripts (ScriptLinks). Nothing is executed.
+	Script
 )
 
+// Inferred reports whether k is a kind whose URLs are guessed from text
+// or code rather than declared by markup: Speculative and Script. They
+// may not exist; a crawler follows them only when asked.
+func (k Kind) Inferred() bool { return k == Speculative || k == Script }
+
 var kindNames = [...]string{
-	Navigation: "navigation",
-	Frame:      "frame",
-	Redirect:   "redirect",
-	Form:       "form",
-	Sitemap:    "sitemap",
-	Feed:       "feed",
-	Embed:      "embed",
-	Style:      "style",
-	Ping:       "ping",
+	Navigation:  "navigation",
+	Frame:       "frame",
+	Redirect:    "redirect",
+	Form:        "form",
+	Sitemap:     "sitemap",
+	Feed:        "feed",
+	Embed:       "embed",
+	Style:       "style",
+	Ping:        "ping",
+	Speculative: "speculative",
+	Script:      "script",
 }
 
 // String returns the kind's name: "navigation", "frame", "redirect",
-// "form", "sitemap", "feed", "embed", "style" or "ping"; "Kind(N)" for a
-// value that is none of these.
+// "form", "sitemap", "feed", "embed", "style", "ping", "speculative" or
+// "script"; "Kind(N)" for a value that is none of these.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]

@@ -16,6 +16,7 @@ const (
 	DefaultMaxLinkTextLen = 256     // bytes of each Link.Text
 	DefaultMaxAttrLen     = 8 << 10 // bytes of an href, src or other attribute used
 	DefaultMaxTokenLen    = 4 << 20 // bytes of one token
+	DefaultMaxScriptLen   = 1 << 20 // bytes of one script read for URLs (Options.Scripts)
 )
 
 // Options configures Links and NewExtractor. A nil *Options is valid and
@@ -37,6 +38,23 @@ type Options struct {
 	// For link discovery alone: it spares the Extractor the page text's
 	// share of its work. Default false: the text is collected.
 	SkipText bool
+
+	// Speculative also reports URL-looking strings where the markup
+	// promises no reference, as Kind Speculative (see the Kind and the
+	// package doc for where it looks, and how strict it is). Default
+	// false: the scan costs a little on every page, and such URLs may not
+	// exist.
+	Speculative bool
+
+	// Scripts also reports the URLs a static reading of the page's
+	// JavaScript finds (inline <script>, on* attributes, javascript:
+	// URLs), as Kind Script. Nothing is executed. Default false.
+	Scripts bool
+
+	// MaxScriptLen caps the bytes of one script (an inline <script>, a
+	// handler, a fetched .js file) read for URLs; the rest is ignored.
+	// Default DefaultMaxScriptLen.
+	MaxScriptLen int
 
 	// MaxLinks caps the links of one document; further links are dropped
 	// and Truncated is set. Default DefaultMaxLinks.
@@ -68,11 +86,11 @@ type Options struct {
 }
 
 type limits struct {
-	maxLinks, maxTokens, maxTextLen, maxLinkTextLen, maxAttrLen, maxTokenLen int
+	maxLinks, maxTokens, maxTextLen, maxLinkTextLen, maxAttrLen, maxTokenLen, maxScriptLen int
 }
 
 func (o *Options) limits() limits {
-	l := limits{DefaultMaxLinks, DefaultMaxTokens, DefaultMaxTextLen, DefaultMaxLinkTextLen, DefaultMaxAttrLen, DefaultMaxTokenLen}
+	l := limits{DefaultMaxLinks, DefaultMaxTokens, DefaultMaxTextLen, DefaultMaxLinkTextLen, DefaultMaxAttrLen, DefaultMaxTokenLen, DefaultMaxScriptLen}
 	if o == nil {
 		return l
 	}
@@ -87,6 +105,7 @@ func (o *Options) limits() limits {
 	set(&l.maxLinkTextLen, o.MaxLinkTextLen)
 	set(&l.maxAttrLen, o.MaxAttrLen)
 	set(&l.maxTokenLen, o.MaxTokenLen)
+	set(&l.maxScriptLen, o.MaxScriptLen)
 	return l
 }
 
@@ -191,6 +210,13 @@ func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
 	for _, r := range refs {
 		ref, text, base := hrefStr[hs:r.hrefEnd], textStr[ts:r.textEnd], bases[bs:r.baseEnd]
 		hs, ts, bs = r.hrefEnd, r.textEnd, r.baseEnd
+		if r.kind == Speculative && r.tag == "base" {
+			// The <base href> itself, against the page URL as the base is.
+			if s, err := norm.ResolveString(pageURL, ref); err == nil {
+				doc.Links = append(doc.Links, Link{URL: s, Text: text, Tag: r.tag, Kind: r.kind, Rel: r.rel})
+			}
+			continue
+		}
 		if len(base) > 0 || r.kind == Form && ref == "" {
 			// A codebase, a srcdoc's <base href>, or a form without
 			// action (the document's own URL, not the base).

@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"net/url"
+	"regexp"
 	"testing"
 
 	"github.com/trawl-dev/trawl/internal/testpage"
@@ -69,5 +70,52 @@ func BenchmarkTokenizer(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkLinksInferred is BenchmarkLinks with Options.Speculative and
+// Options.Scripts: what finding inferred URLs (page text, comments,
+// scripts) adds to a page.
+func BenchmarkLinksInferred(b *testing.B) {
+	pageURL, _ := url.Parse("https://www.example.com/2026/11/22/story.html")
+	opts := &Options{Speculative: true, Scripts: true}
+	for _, s := range benchSizes {
+		page := testpage.Article(1, s.links, s.bytes)
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				doc, err := Links(bytes.NewReader(page), pageURL, opts)
+				if err != nil || len(doc.Links) < s.links {
+					b.Fatalf("Links: %d links, err %v", len(doc.Links), err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLinksNoScript is BenchmarkLinks on the article pages without
+// their scripts and comments, with the options named: what the inferred
+// kinds cost a page that has no scripts (the text is still scanned).
+func BenchmarkLinksNoScript(b *testing.B) {
+	pageURL, _ := url.Parse("https://www.example.com/2026/11/22/story.html")
+	strip := regexp.MustCompile(`(?s)<script.*?</script>|<!--.*?-->`)
+	for _, o := range []struct {
+		name string
+		opts *Options
+	}{{"default", nil}, {"inferred", &Options{Speculative: true, Scripts: true}}} {
+		for _, s := range benchSizes {
+			page := strip.ReplaceAll(testpage.Article(1, s.links, s.bytes), nil)
+			b.Run(o.name+"/"+s.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(page)))
+				for b.Loop() {
+					doc, err := Links(bytes.NewReader(page), pageURL, o.opts)
+					if err != nil || len(doc.Links) < s.links {
+						b.Fatalf("Links: %d links, err %v", len(doc.Links), err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -17,7 +17,9 @@ import (
 // returns it whole or byte by byte; the same links and signals with
 // SkipText (where anchor text is collected on its own rather than read off
 // the page text); and the Extractor's attribute scanner agreeing with the
-// tokenizer.
+// tokenizer. With Options.Speculative and Options.Scripts, the same URL
+// properties and determinism hold, and, when neither run is truncated,
+// the links of the other kinds are those found without them.
 //
 //	go test -run='^$' -fuzz=FuzzLinks -fuzztime=5m -parallel=1 ./extract
 func FuzzLinks(f *testing.F) {
@@ -40,6 +42,10 @@ func FuzzLinks(f *testing.F) {
 	f.Add(`<style>@import "a.css"; p{background:url(/b.png)}</style><div style="background:url('c.png')">x</div>`)
 	f.Add(`<link rel=stylesheet href=s.css><link rel=icon href=f.ico><link rel=sitemap href=/sm.xml><link rel=alternate type=application/rss+xml href=/rss>`)
 	f.Add(`<iframe src=/f srcdoc="<base href=/s/><a href=in>in</a><iframe srcdoc='<img src=deep.png>'></iframe>"></iframe>`)
+	// Issue 35: speculative URLs and scripts.
+	f.Add(`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN" "http://www.w3.org/TR/x.dtd"><!--[if IE]><link rel=stylesheet href=ie.css><![endif]--><p>see http://t.example/a.html</p>`)
+	f.Add(`<meta http-equiv=Content-Security-Policy content="report-uri /r"><meta name=msapplication-config content=/bc.xml><object><param name=movie value=m.swf></object><base href=/b/><img data-src=/l.jpg><noscript><a href=/n>n</a></noscript>`)
+	f.Add(`<script>var b = "/api"; fetch(b + "/x"); x.open("POST", "/p"); location.href = '/n' + 1; $.ajax({url: "/a", type: "POST"}); r = /"\/re/g;</script><a href="javascript:open('/j')" onclick="location='/o'">j</a>`)
 	norm := urlnorm.New()
 	page, _ := url.Parse("https://example.com/dir/page.html?q=1")
 	opts := &Options{MaxLinks: 8, MaxLinkTextLen: 16, MaxTextLen: 64, MaxAttrLen: 256, MaxTokens: 4096, MaxTokenLen: 4096}
@@ -105,6 +111,46 @@ func FuzzLinks(f *testing.F) {
 		}
 		checkAttrScanner(t, []byte(html))
 		checkReadAttrs(t, []byte(html))
+
+		inf := *opts
+		inf.Speculative, inf.Scripts = true, true
+		idoc, err := Links(strings.NewReader(html), page, &inf)
+		if err != nil {
+			t.Fatalf("Links (inferred): %v", err)
+		}
+		if len(idoc.Links) > inf.MaxLinks {
+			t.Errorf("inferred: len(Links) = %d > MaxLinks %d", len(idoc.Links), inf.MaxLinks)
+		}
+		var declared []string
+		for _, l := range idoc.Links {
+			if l.Kind < Navigation || l.Kind > Script {
+				t.Errorf("inferred: link %q has invalid kind %d", l.URL, l.Kind)
+			}
+			u, err := url.Parse(l.URL)
+			if err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				t.Errorf("inferred: Link URL %q is not an absolute http(s) URL (err %v)", l.URL, err)
+			}
+			if again, err := norm.Normalize(l.URL); err != nil || again != l.URL {
+				t.Errorf("inferred: Normalize(%q) = %q, %v; want it unchanged", l.URL, again, err)
+			}
+			if !l.Kind.Inferred() {
+				declared = append(declared, fmt.Sprintf("%+v", l))
+			}
+		}
+		iwant := fmt.Sprintf("%+v", *idoc)
+		islow, _ := Links(iotest.OneByteReader(strings.NewReader(html)), page, &inf)
+		if got := fmt.Sprintf("%+v", *islow); got != iwant {
+			t.Errorf("inferred: one-byte reader differs:\n%s\nwhole:\n%s", got, iwant)
+		}
+		if !doc.Truncated && !idoc.Truncated {
+			var plain []string
+			for _, l := range doc.Links {
+				plain = append(plain, fmt.Sprintf("%+v", l))
+			}
+			if got, want := strings.Join(declared, "\n"), strings.Join(plain, "\n"); got != want {
+				t.Errorf("declared links with inferred on:\n%s\nwithout:\n%s", got, want)
+			}
+		}
 	})
 }
 

@@ -39,9 +39,11 @@ func TestConstructs(t *testing.T) {
 		doc = "https://example.com/dir/"
 		cdn = "https://cdn.example/b/"
 	)
+	inferred := &Options{Speculative: true, Scripts: true}
 	tests := []struct {
 		construct string
 		html      string
+		opts      *Options // nil: defaults
 		want      []ref
 	}{
 		{construct: "a[href]", html: `<a href="x.html">x</a>`,
@@ -146,18 +148,77 @@ func TestConstructs(t *testing.T) {
 			want: []ref{{"style", Embed, doc + "hero.jpg"}}},
 		{construct: "style attribute on a link element", html: `<a href=/x style="background:url(/a.png)">x</a>`,
 			want: []ref{{"style", Embed, "https://example.com/a.png"}, {"a", Navigation, "https://example.com/x"}}},
+		{construct: "html[manifest]", html: `<html manifest=app.appcache><p>x`,
+			want: []ref{{"html", Embed, doc + "app.appcache"}}},
+		{construct: "link rel=import", html: `<link rel=import href=/imports/c.html>`,
+			want: []ref{{"link", Navigation, "https://example.com/imports/c.html"}}},
+		{construct: "nothing inferred by default", html: `<!-- http://t.example/c.html --><p>http://t.example/t.html <base href=/b/><img data-src=/l.png><noscript><img src=/n.png></noscript><script>fetch("/f")</script><a href="javascript:open('/j.html')" onclick="location='/o'">j</a>`},
+		// Speculative (Options.Speculative)
+		{construct: "text URLs", opts: inferred, html: `<p>See http://t.example/a.html, or (https://t.example/p?q=1&amp;r=2). Also /docs/b.html and ../up.htm; not and/or, /usr/bin/python, node.js, www.t.example, http://[::1]/x, http://localhost:8000/.` +
+			` See library(http://lib.example/) or http://h.example/a.&#160;b.</p>`,
+			want: []ref{{"#text", Speculative, "http://t.example/a.html"}, {"#text", Speculative, "https://t.example/p?q=1&r=2"}, {"#text", Speculative, "https://example.com/docs/b.html"}, {"#text", Speculative, "https://example.com/up.htm"},
+				{"#text", Speculative, "http://lib.example/"}, {"#text", Speculative, "http://h.example/a"}}},
+		{construct: "comment URLs", opts: inferred, html: `<!-- moved to http://t.example/old.html --><p>x</p>`,
+			want: []ref{{"!--", Speculative, "http://t.example/old.html"}}},
+		{construct: "commented-out markup", opts: inferred, html: `<!-- <a href="old.html">old</a> <img src=/o.png> -->`,
+			want: []ref{{"a", Speculative, doc + "old.html"}, {"img", Speculative, "https://example.com/o.png"}}},
+		{construct: "IE conditional comment", opts: inferred, html: `<!--[if lt IE 9]><script src="/ie.js"></script><link rel=stylesheet href=ie.css><![endif]-->`,
+			want: []ref{{"script", Speculative, "https://example.com/ie.js"}, {"link", Speculative, doc + "ie.css"}}},
+		{construct: "DOCTYPE system identifier", opts: inferred, html: `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><p>x`,
+			want: []ref{{"!doctype", Speculative, "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"}}},
+		{construct: "meta[content]", opts: inferred, html: `<meta name=msapplication-TileImage content=/tile.png><meta name=msapplication-config content=/browserconfig.xml>` +
+			`<meta property=og:image content="https://cdn.example/og.jpg"><meta name=viewport content="width=device-width, initial-scale=1"><meta http-equiv=X-UA-Compatible content="IE=edge">` +
+			`<meta http-equiv=Content-Type content="text/html; charset=utf-8"><meta name=theme-color content="#ffffff"><meta name=description content="The guide, also at http://t.example/guide.html">` +
+			`<meta http-equiv=Content-Security-Policy content="default-src 'self'; report-uri /csp-report https://r.example/csp; report-to g">` +
+			`<meta name=msapplication-task content="name=Home;action-uri=https://t.example/;icon-uri=https://t.example/f.ico">`,
+			want: []ref{{"meta", Speculative, "https://example.com/tile.png"}, {"meta", Speculative, "https://example.com/browserconfig.xml"}, {"meta", Speculative, "https://cdn.example/og.jpg"},
+				{"meta", Speculative, "http://t.example/guide.html"}, {"meta", Speculative, "https://example.com/csp-report"}, {"meta", Speculative, "https://r.example/csp"},
+				{"meta", Speculative, "https://t.example/"}, {"meta", Speculative, "https://t.example/f.ico"}}},
+		{construct: "object param[value]", opts: inferred, html: `<object data=m.swf><param name=movie value=movie.swf><param name=quality value=high><param name=FlashVars value="a=1&amp;b=2"><param name=bg value="/bg.png"></object>`,
+			want: []ref{{"object", Embed, doc + "m.swf"}, {"param", Speculative, doc + "movie.swf"}, {"param", Speculative, "https://example.com/bg.png"}}},
+		{construct: "base href itself", opts: inferred, html: `<base href="/b/"><a href=x>x</a>`,
+			want: []ref{{"base", Speculative, "https://example.com/b/"}, {"a", Navigation, "https://example.com/b/x"}}},
+		{construct: "relative base href itself", opts: inferred, html: `<base href="b/"><a href=x>x</a>`,
+			want: []ref{{"base", Speculative, doc + "b/"}, {"a", Navigation, doc + "b/x"}}},
+		{construct: "lazy-loading attributes", opts: inferred, html: `<img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" data-srcset="r1.jpg 1x, r2.jpg 2x" alt=lazy><iframe data-src=/embed.html></iframe><img data-original=/o.jpg data-lazy-src=/l.jpg>`,
+			want: []ref{{"img", Speculative, "https://example.com/real.jpg"}, {"img", Speculative, doc + "r1.jpg"}, {"img", Speculative, doc + "r2.jpg"},
+				{"iframe", Speculative, "https://example.com/embed.html"}, {"img", Speculative, "https://example.com/o.jpg"}, {"img", Speculative, "https://example.com/l.jpg"}}},
+		{construct: "noscript markup", opts: inferred, html: `<noscript><img src="/fallback.png"><a href=nojs.html>no JS</a><a href="http://ad.example/j;ord='+rnd+'">ad</a></noscript>`,
+			want: []ref{{"img", Speculative, "https://example.com/fallback.png"}, {"a", Speculative, doc + "nojs.html"}}},
+		// Script (Options.Scripts)
+		{construct: "script string literals", opts: inferred, html: `<script>var u = "/page/a.html", t = "text/html", n = "x", d = "1/2/2026", m = 'img/logo.png', r = /\/not\/a\.html/g;</script>`,
+			want: []ref{{"script", Script, "https://example.com/page/a.html"}, {"script", Script, doc + "img/logo.png"}}},
+		{construct: "script fetch XMLHttpRequest jQuery", opts: inferred, html: `<script>fetch("api/items"); var x = new XMLHttpRequest(); x.open("GET", "/xhr"); x.open("POST", "/xhr-post");` +
+			` $.get("/jq"); $.post("/jq-post"); $.ajax({url: "/ajax", type: "GET"}); $.ajax({url: "/ajax-post", method: "POST"}); fetch("/f-post", {method: "post"}); navigator.sendBeacon("/beacon");</script>`,
+			want: []ref{{"script", Script, doc + "api/items"}, {"script", Script, "https://example.com/xhr"}, {"script", Script, "https://example.com/jq"}, {"script", Script, "https://example.com/ajax"}}},
+		{construct: "script location window.open", opts: inferred, html: `<script>location.href = "next"; window.location = "/w"; location.assign("/as"); location.replace("/rp"); window.open("/popup"); history.pushState({}, "", "/state");</script>`,
+			want: []ref{{"script", Script, doc + "next"}, {"script", Script, "https://example.com/w"}, {"script", Script, "https://example.com/as"},
+				{"script", Script, "https://example.com/rp"}, {"script", Script, "https://example.com/popup"}, {"script", Script, "https://example.com/state"}}},
+		{construct: "script constant concatenation", opts: inferred, html: `<script>var base = "/api"; const v = 2; const ver = "2"; fetch(base + "/v" + ver + "/list"); var u = "/u/" + id + "/x.html"; var q = "/search?q=" + term; var w = ` + "`/t/${id}/y.html`" + `;</script>`,
+			want: []ref{{"script", Script, "https://example.com/api"}, {"script", Script, "https://example.com/api/v2/list"}, {"script", Script, "https://example.com/search?q="}}},
+		{construct: "on* attributes", opts: inferred, html: `<button onclick="location.href='/clicked'">Go</button><body onload="init(&quot;/loaded.html&quot;)"><div ONMOUSEOVER="x()">y</div>`,
+			want: []ref{{"handler", Script, "https://example.com/clicked"}, {"handler", Script, "https://example.com/loaded.html"}}},
+		{construct: "javascript: URLs", opts: inferred, html: `<a href="javascript:window.open('/popup%2Ehtml')">x</a><area href="javascript:location='/area.html'">`,
+			want: []ref{{"javascript:", Script, "https://example.com/popup.html"}, {"javascript:", Script, "https://example.com/area.html"}}},
+		{construct: "script types and src", opts: inferred, html: `<script type="text/template"><a href="/tpl.html"></a></script><script src=s.js>fetch("/ignored")</script><script type=application/ld+json>{"url": "https://t.example/ld"}</script><script type=module>import x from "./m.js"; import("/dyn.js")</script>`,
+			want: []ref{{"script", Embed, doc + "s.js"}, {"script", Script, "https://t.example/ld"}, {"script", Script, doc + "m.js"}, {"script", Script, "https://example.com/dyn.js"}}},
 		{construct: "unfollowable schemes and fragments dropped", html: `<img src="data:image/png;base64,AAAA"><script src="javascript:x"></script><form action="mailto:a@b.c"></form><use href="#i"></use><video poster="#p"></video>`},
 		{construct: "duplicates kept in order", html: `<img src=d.png><a href=d.png><img src=d.png alt=again></a><link rel=icon href=d.png>`,
 			want: []ref{{"img", Embed, doc + "d.png"}, {"img", Embed, doc + "d.png"}, {"a", Navigation, doc + "d.png"}, {"link", Embed, doc + "d.png"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.construct, func(t *testing.T) {
-			doc := linksOf(t, tt.html, nil)
+			opts := Options{}
+			if tt.opts != nil {
+				opts = *tt.opts
+			}
+			doc := linksOf(t, tt.html, &opts)
 			if got, want := formatRefs(doc.Links), formatWant(tt.want); got != want {
 				t.Errorf("Links(%q):%s\nwant:%s", tt.html, got, want)
 			}
 			// SkipText changes nothing here.
-			skip := linksOf(t, tt.html, &Options{SkipText: true})
+			opts.SkipText = true
+			skip := linksOf(t, tt.html, &opts)
 			if got, want := formatRefs(skip.Links), formatRefs(doc.Links); got != want {
 				t.Errorf("Links(%q) with SkipText:%s\nwithout:%s", tt.html, got, want)
 			}

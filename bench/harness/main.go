@@ -47,14 +47,15 @@ var scenarios = map[string]Scenario{
 // userAgents gives each crawler its own robots token, so the web's log can
 // tell them apart.
 var userAgents = map[string]string{
-	"trawl":         "trawlbench/1.0 (+https://example.com/bench)",
-	"trawl-default": "trawlbench/1.0 (+https://example.com/bench)",
-	"trawl-disk":    "trawlbench/1.0 (+https://example.com/bench)",
-	"trawl-gogc50":  "trawlbench/1.0 (+https://example.com/bench)",
-	"trawl-memory":  "trawlbench/1.0 (+https://example.com/bench)",
-	"trawl-warc":    "trawlbench/1.0 (+https://example.com/bench)",
-	"colly":         "collybench/1.0 (+https://example.com/bench)",
-	"gocrawl":       "gocrawlbench/1.0 (+https://example.com/bench)",
+	"trawl":          "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-default":  "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-disk":     "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-gogc50":   "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-memory":   "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-warc":     "trawlbench/1.0 (+https://example.com/bench)",
+	"trawl-inferred": "trawlbench/1.0 (+https://example.com/bench)",
+	"colly":          "collybench/1.0 (+https://example.com/bench)",
+	"gocrawl":        "gocrawlbench/1.0 (+https://example.com/bench)",
 }
 
 // Web is the web server's summary (see bench/cmd/webserver).
@@ -247,7 +248,7 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 	var env []string
 	warcDir := ""
 	switch crawler {
-	case "trawl", "trawl-default", "trawl-disk", "trawl-gogc50", "trawl-memory", "trawl-warc":
+	case "trawl", "trawl-default", "trawl-disk", "trawl-gogc50", "trawl-memory", "trawl-warc", "trawl-inferred":
 		name = "sitespider"
 		args = append(args, "-allow-private", "-progress=false")
 		if sc.Delay == 0 && crawler != "trawl-default" {
@@ -287,6 +288,12 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 			defer os.RemoveAll(warc)
 			args = append(args, "-warc", warc)
 			warcDir = warc
+		case "trawl-inferred":
+			// The default kinds plus the inferred ones: URLs in page
+			// text, comments and scripts looked for on every page (the
+			// cost of extract's Speculative and Scripts on pages that
+			// have none).
+			args = append(args, "-follow", "navigation,frame,redirect,form,sitemap,feed,speculative,script")
 		case "trawl-gogc50":
 			// The Go collector's heap growth halved: less memory for
 			// more GC CPU.
