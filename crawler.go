@@ -264,7 +264,7 @@ func (c *Crawler) shutdown() error {
 	if ferr := c.frontErr.Load(); ferr != nil {
 		err = fmt.Errorf("trawl: frontier: %w", *ferr)
 	}
-	err = errors.Join(err, c.seedFails.err(len(c.seeds), c.private.seeds.Load()))
+	err = errors.Join(err, c.seedFails.err(len(c.seeds), c.private.seeds.Load(), c.cfg.private))
 	if c.cfg.store != nil {
 		if cerr := c.cfg.store.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))
@@ -321,13 +321,19 @@ func (s *seedFailures) fail(rawURL string, err error) {
 }
 
 // err returns Run's error when every one of the seeds failed: one that
-// names WithAllowPrivateNetworks when they were all refused as private.
-func (s *seedFailures) err(seeds int, private int64) error {
+// names the allow options when they were all refused as private (with
+// WithAllowPrivateNetworks already given, allowPrivate: the link-local and
+// metadata addresses it still refuses).
+func (s *seedFailures) err(seeds int, private int64, allowPrivate bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case seeds == 0 || s.n < seeds:
 		return nil
+	case private >= int64(seeds) && allowPrivate:
+		return fmt.Errorf("trawl: every seed (%d) is on a link-local or cloud metadata address, which "+
+			"WithAllowPrivateNetworks(true) still refuses: name it with WithAllowNetworks(prefix) (-allow-network in the example spiders) if you mean it: %w",
+			seeds, fetch.ErrPrivateAddress)
 	case private >= int64(seeds):
 		return fmt.Errorf("trawl: every seed (%d) is on a private or loopback network address, which "+
 			"is refused by default: allow it with WithAllowNetworks(prefix), WithAllowHosts(name) or WithAllowPrivateNetworks(true) (-allow-network, -allow-host or -allow-private in the example spiders): %w",

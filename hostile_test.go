@@ -2,6 +2,7 @@ package trawl_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
 )
 
@@ -284,5 +286,21 @@ func TestAllowHostsOnly(t *testing.T) {
 	}
 	if n := c.Stats().Errors.Kinds["private"]; n != 2 {
 		t.Errorf("%d private-address errors, want 2 (the link by address, the redirect); errors %v", n, c.Stats().Errors.Kinds)
+	}
+}
+
+// A seed on the metadata address with WithAllowPrivateNetworks(true): Run
+// says that option still refuses it and names the one that allows it,
+// instead of suggesting the option already given.
+func TestMetadataSeedError(t *testing.T) {
+	c, err := trawl.New(trawl.WithSeeds("http://169.254.169.254/latest/"), trawl.WithUserAgent(testUA),
+		trawl.WithAllowPrivateNetworks(true), trawl.WithPoliteness(trawl.Politeness{IgnoreRobots: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Run(t.Context())
+	if err == nil || !errors.Is(err, fetch.ErrPrivateAddress) || !strings.Contains(err.Error(), "WithAllowNetworks(prefix)") ||
+		strings.Contains(err.Error(), "or WithAllowPrivateNetworks(true)") {
+		t.Errorf("Run = %v; want ErrPrivateAddress naming WithAllowNetworks, not suggesting WithAllowPrivateNetworks(true)", err)
 	}
 }

@@ -111,14 +111,13 @@ func (l hostList) allows(host string) bool {
 	return false
 }
 
-// refused reports whether the guard refuses a: an address in
-// Options.AllowNetworks never is; otherwise, with AllowPrivateNetworks,
+// refusedAs reports whether the guard refuses a: an address in
+// Options.AllowNetworks never is; otherwise, with private,
 // only the link-local and cloud metadata addresses (isMetadata) are, and
 // without it every address isPrivate names.
-func (d *dialer) refused(a netip.Addr) bool { return d.refusedAs(a, d.allowPrivate) }
-
-// refusedAs is refused with private in the place of AllowPrivateNetworks:
-// true for a host Options.AllowHosts names.
+//
+// private stands in for AllowPrivateNetworks: it is true as well for a host
+// Options.AllowHosts names.
 func (d *dialer) refusedAs(a netip.Addr, private bool) bool {
 	a = a.Unmap()
 	for _, p := range d.allow {
