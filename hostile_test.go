@@ -147,6 +147,18 @@ func TestDecisionsBounded(t *testing.T) {
 	}
 }
 
+// slowHost serves slow<i>.test, whose robots.txt asks for a day between
+// requests, and writes two links to it (its home page and a page that
+// waits for the day) to links.
+func (s *site) slowHost(links *strings.Builder, i int) {
+	fmt.Fprintf(links, `<a href="http://slow%d.test/">s</a><a href="http://slow%d.test/more">m</a>`, i, i)
+	host := fmt.Sprintf("slow%d.test", i)
+	s.pages[host+"/robots.txt"] = func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 86400\n")
+	}
+	s.pages[host+"/"] = func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "<p>slow</p>") }
+}
+
 // Hosts whose robots.txt asks for a day between requests do not stop the
 // crawl of the others: a seed links to 70 of them, then to 20 ordinary
 // hosts, whose pages are all fetched (before the fix, none in 60 s).
@@ -154,12 +166,7 @@ func TestOneDayCrawlDelayStallsNothing(t *testing.T) {
 	var links strings.Builder
 	s := newSite(t, nil)
 	for i := range 70 {
-		fmt.Fprintf(&links, `<a href="http://slow%d.test/">s</a><a href="http://slow%d.test/more">m</a>`, i, i)
-		host := fmt.Sprintf("slow%d.test", i)
-		s.pages[host+"/robots.txt"] = func(w http.ResponseWriter, _ *http.Request) {
-			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 86400\n")
-		}
-		s.pages[host+"/"] = func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "<p>slow</p>") }
+		s.slowHost(&links, i)
 	}
 	for i := range 20 {
 		fmt.Fprintf(&links, `<a href="http://ok%d.test/">o</a>`, i)

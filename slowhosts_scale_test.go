@@ -32,12 +32,7 @@ func TestManySlowHostsAtScale(t *testing.T) {
 		lists := make([]strings.Builder, 10)
 		s := newSite(t, nil)
 		for i := range slow {
-			fmt.Fprintf(&lists[i%10], `<a href="http://slow%d.test/">s</a><a href="http://slow%d.test/more">m</a>`, i, i)
-			host := fmt.Sprintf("slow%d.test", i)
-			s.pages[host+"/robots.txt"] = func(w http.ResponseWriter, _ *http.Request) {
-				_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 86400\n")
-			}
-			s.pages[host+"/"] = func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "<p>slow</p>") }
+			s.slowHost(&lists[i%10], i)
 		}
 		for i := range 20 {
 			fmt.Fprintf(&links, `<a href="http://ok%d.test/">o</a>`, i)

@@ -447,11 +447,11 @@ func (m *Memory) refill(now time.Time) {
 		}
 		if hi := e.host; m.sp != nil && hi.back != nil {
 			if m.frontNew <= 0 && m.backLen(hi) >= backCap {
-				m.unpopFront(l, e)
+				m.returnFront(l, e, false)
 				return
 			}
 			if hi.parked || m.backs+m.parked >= m.target {
-				m.requeueFront(l, e)
+				m.returnFront(l, e, true)
 				m.scanned++
 				if scan--; scan == 0 {
 					m.scanStopped = true
@@ -480,24 +480,14 @@ func (m *Memory) scanPending() bool {
 	return m.scanStopped && m.backs < m.target && m.frontNew > 0 && m.scanned < 2*m.frontLen
 }
 
-// unpopFront puts e, just popped from front queue l, back where it was.
-func (m *Memory) unpopFront(l int, e entry) {
-	if m.strategy == DFS {
+// returnFront puts e, just popped from front queue l, back where it was
+// (last false), or where that queue pops last (last true): at its back
+// under BFS, at its bottom under DFS.
+func (m *Memory) returnFront(l int, e entry, last bool) {
+	if (m.strategy == DFS) != last {
 		m.fifo[l].pushBack(e)
 	} else {
 		m.fifo[l].pushFront(e)
-	}
-	m.frontLen++
-	m.countFront(e.host, 1)
-}
-
-// requeueFront puts e, just popped from front queue l, where that queue
-// pops last: at its back under BFS, at its bottom under DFS.
-func (m *Memory) requeueFront(l int, e entry) {
-	if m.strategy == DFS {
-		m.fifo[l].pushFront(e)
-	} else {
-		m.fifo[l].pushBack(e)
 	}
 	m.frontLen++
 	m.countFront(e.host, 1)

@@ -124,16 +124,7 @@ func TestWARCBareLFPoison(t *testing.T) {
 	defer b.Close()
 
 	dir := t.TempDir()
-	w, err := store.NewWARC(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := fetch.New(&fetch.Options{AllowPrivateNetworks: true, OnExchange: func(ctx context.Context, ex *fetch.Exchange) {
-		if err := w.PutExchange(ctx, ex); err != nil {
-			t.Errorf("PutExchange(%s): %v", ex.URL, err)
-		}
-	}})
-	defer f.CloseIdleConnections()
+	w, f := warcFetcher(t, dir)
 	parsed := map[string][]byte{} // URL -> the body the fetcher parsed
 	for _, rawURL := range []string{a + "/poison", a + "/copy", b.URL + "/page"} {
 		u, _ := url.Parse(rawURL)
@@ -255,16 +246,7 @@ func TestWARCBytesPastTheBody(t *testing.T) {
 		"/chunked": "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked + junk,
 	})
 	dir := t.TempDir()
-	w, err := store.NewWARC(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := fetch.New(&fetch.Options{AllowPrivateNetworks: true, OnExchange: func(ctx context.Context, ex *fetch.Exchange) {
-		if err := w.PutExchange(ctx, ex); err != nil {
-			t.Errorf("PutExchange(%s): %v", ex.URL, err)
-		}
-	}})
-	defer f.CloseIdleConnections()
+	w, f := warcFetcher(t, dir)
 	for _, path := range []string{"/length", "/chunked"} {
 		u, _ := url.Parse(a + path)
 		resp, err := f.Fetch(context.Background(), &fetch.Request{URL: u})
@@ -302,4 +284,21 @@ func TestWARCBytesPastTheBody(t *testing.T) {
 	if got != 2 {
 		t.Errorf("%d response records, want 2", got)
 	}
+}
+
+// warcFetcher returns a WARC writer in dir and a fetcher (loopback
+// allowed) that archives every exchange with it.
+func warcFetcher(t *testing.T, dir string) (*store.WARC, *fetch.HTTP) {
+	t.Helper()
+	w, err := store.NewWARC(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fetch.New(&fetch.Options{AllowPrivateNetworks: true, OnExchange: func(ctx context.Context, ex *fetch.Exchange) {
+		if err := w.PutExchange(ctx, ex); err != nil {
+			t.Errorf("PutExchange(%s): %v", ex.URL, err)
+		}
+	}})
+	t.Cleanup(f.CloseIdleConnections)
+	return w, f
 }
