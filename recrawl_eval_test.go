@@ -23,9 +23,10 @@ func freshnessWebRate(h, id int) float64 {
 // simulated time with policy, one fetch a minute at most (Politeness.Delay), and
 // returns the time-averaged freshness of the copies over [warmup, length]
 // (a copy is fresh from its fetch, 200 or 304, until the page's next
-// change), the number of pages, their true rates, and the fetch rate over
-// the window.
-func freshnessRun(t *testing.T, seed int64, policy recrawl.Policy, length, warmup time.Duration) (fresh float64, rates []float64, fetchRate float64, st trawl.Stats) {
+// change), the number of pages, their true rates, and the fetch rates over
+// the window: of the measured pages, and of all requests (the budget
+// spent, on the web's other URLs too: feeds, sitemaps, pages found late).
+func freshnessRun(t *testing.T, seed int64, policy recrawl.Policy, length, warmup time.Duration) (fresh float64, rates []float64, fetchRate, allRate float64, st trawl.Stats) {
 	t.Helper()
 	synctest.Test(t, func(t *testing.T) {
 		web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: seed, Hosts: 1, PagesPerHost: 120, InMemory: true, ChangeRate: freshnessWebRate})
@@ -52,8 +53,11 @@ func freshnessRun(t *testing.T, seed int64, policy recrawl.Policy, length, warmu
 		from := start.Add(warmup)
 
 		fetches := map[string][]time.Time{}
-		inWindow := 0
+		inWindow, allInWindow := 0, 0
 		for _, r := range web.Log().Requests() {
+			if r.Start.After(from) {
+				allInWindow++
+			}
 			if _, ok := web.Page(r.URL); !ok || (r.Status != 200 && r.Status != 304) {
 				continue
 			}
@@ -91,8 +95,9 @@ func freshnessRun(t *testing.T, seed int64, policy recrawl.Policy, length, warmu
 		}
 		fresh = freshTime.Seconds() / (end.Sub(from).Seconds() * float64(len(rates)))
 		fetchRate = float64(inWindow) / end.Sub(from).Seconds()
+		allRate = float64(allInWindow) / end.Sub(from).Seconds()
 	})
-	return fresh, rates, fetchRate, st
+	return fresh, rates, fetchRate, allRate, st
 }
 
 // TestRecrawlFreshness is the end-to-end evidence for WithRecrawl: a
@@ -118,16 +123,18 @@ func TestRecrawlFreshness(t *testing.T) {
 	var sumU, sumE, sumO float64
 	const webs = 3
 	for seed := int64(1); seed <= webs; seed++ {
-		uFresh, rates, uRate, uSt := freshnessRun(t, seed, uni, length, warmup)
-		eFresh, _, eRate, eSt := freshnessRun(t, seed, pol, length, warmup)
+		uFresh, rates, uRate, uAll, uSt := freshnessRun(t, seed, uni, length, warmup)
+		eFresh, _, eRate, eAll, eSt := freshnessRun(t, seed, pol, length, warmup)
 		optimum := recrawl.MeanFreshness(rates, recrawl.Allocate(recrawl.MaxFreshness, rates, uRate, fmin, fmax))
 		t.Logf("web %d, %d pages, %v simulated (measured after %v):", seed, len(rates), length, warmup)
 		t.Logf("  uniform revisits:   freshness %.3f at %.1f fetches/h; %d fetches, %d 304s", uFresh, uRate*3600, uSt.Fetch.Pages, uSt.Fetch.NotModified())
 		t.Logf("  estimated schedule: freshness %.3f at %.1f fetches/h (estimated by the crawler %.3f); %d fetches, %d 304s, %d changes seen",
 			eFresh, eRate*3600, eSt.Recrawl.Freshness, eSt.Fetch.Pages, eSt.Fetch.NotModified(), eSt.Recrawl.Changes)
 		t.Logf("  optimum at %.1f fetches/h: %.3f; reached %.0f%% of the gap", uRate*3600, optimum, 100*(eFresh-uFresh)/(optimum-uFresh))
-		if eRate > uRate*1.02 {
-			t.Errorf("web %d: the schedule fetched %.1f/h, uniform %.1f/h: not the same budget", seed, eRate*3600, uRate*3600)
+		// The budget is what each spent in all (the schedule spends less
+		// than uniform on URLs that never change, more on the pages).
+		if eAll > uAll*1.02 {
+			t.Errorf("web %d: the schedule made %.1f requests/h, uniform %.1f/h: not the same budget", seed, eAll*3600, uAll*3600)
 		}
 		sumU, sumE, sumO = sumU+uFresh, sumE+eFresh, sumO+optimum
 	}

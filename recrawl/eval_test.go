@@ -51,18 +51,18 @@ var (
 // evalRow is one cell of the freshness table: mean freshness over seeds of
 // each schedule at the default policy's number of fetches.
 type evalRow struct {
-	web                  string
-	budgetX              float64       // budget / total change rate
-	horizon              time.Duration // simulated time
-	visits               float64       // horizon × budget / pages: revisits per page under uniform
+	web                   string
+	budgetX               float64       // budget / total change rate
+	horizon               time.Duration // simulated time
+	visits                float64       // horizon × budget / pages: revisits per page under uniform
 	uniform, proportional float64
-	policy, optimum      float64
-	fetches, uniFetches  int // the default policy's, uniform's (mean per seed)
-	fastPages            float64 // share of pages the optimum gives nothing (too fast)
-	fastFetches          float64 // share of the default policy's fetches they got
-	fastFresh            float64 // their freshness under the default policy
-	worstSeed            float64 // lowest policy − uniform over the seeds
-	used                 float64 // the default policy's fetches / (budget × horizon)
+	policy, optimum       float64
+	fetches, uniFetches   int     // the default policy's, uniform's (mean per seed)
+	fastPages             float64 // share of pages the optimum gives nothing (too fast)
+	fastFetches           float64 // share of the default policy's fetches they got
+	fastFresh             float64 // their freshness under the default policy
+	worstSeed             float64 // lowest policy − uniform over the seeds
+	used                  float64 // the default policy's fetches / (budget × horizon)
 }
 
 func (r evalRow) reach() float64 {

@@ -173,13 +173,13 @@ type hostPlan struct {
 	load    float64 // Σ 1/interval of all the revisits due, per second
 	since   int     // visits since the last solve
 	adj     float64 // correction of the planned budget, from load
-	// onTime sums, over the revisits since the last solve, planned over
-	// realised interval (below 1 when revisits wait behind each other),
-	// onTimeN counts them; late is the running correction of the
-	// planned budget they give.
-	onTime  float64
-	onTimeN int
-	late    float64
+	// spanN counts the revisits since the last solve, made between
+	// spanFrom and spanTo (unix seconds): the revisit rate realised,
+	// below the plan's when revisits queue behind each other. late is the
+	// running correction of the planned budget it gives.
+	spanFrom, spanTo float64
+	spanN            int
+	late             float64
 }
 
 // Planner keeps the revisit schedule of a continuous crawl: per host, a
@@ -349,12 +349,16 @@ func (p *Planner) Visit(host, rawURL string, h *History, v Visit) (next time.Dur
 		h.Rate = max(h.Rate, 2/hp.plan.mu)
 	}
 	owned := h.owner == p.id && h.bucket != 0
-	if owned && realised > 0 && h.planned > 0 {
-		// How late the revisit came: irregular intervals queue behind
-		// each other, and a plan that sums to the budget is then not
-		// all spent.
-		hp.onTime += min(float64(h.planned)/float64(realised/time.Millisecond+1), 1.5)
-		hp.onTimeN++
+	if owned && realised > 0 {
+		// The revisits made: irregular intervals queue behind each
+		// other, and a plan that sums to the budget is then not all
+		// spent.
+		at := float64(v.At.UnixNano()) / 1e9
+		if hp.spanN == 0 {
+			hp.spanFrom, hp.spanTo = at, at
+		}
+		hp.spanFrom, hp.spanTo = min(hp.spanFrom, at), max(hp.spanTo, at)
+		hp.spanN++
 	}
 	p.count(hp, h)
 	var quick bool
@@ -469,7 +473,7 @@ func (p *Planner) interval(hp *hostPlan, h *History, lowerBound float64) (next t
 	// eighth of the pages have moved bucket.
 	hp.since++
 	off := hp.load < 0.97*headroom*hp.rate || hp.load > 1.03*headroom*hp.rate
-	if hp.stale || hp.changes > hp.n/16 || (off && hp.since > max(hp.n/8, 16)) {
+	if hp.stale || hp.changes > hp.n/16 || (off && hp.since > max(hp.n/8, 16)) || hp.spanN >= max(hp.n/2, 64) {
 		p.solve(hp)
 	}
 	d := pol.MaxInterval
@@ -637,13 +641,15 @@ func (p *Planner) solve(hp *hostPlan) {
 	if hp.n >= 16 && hp.load > 0 {
 		hp.adj = min(max(hp.adj*min(max(math.Sqrt(target/hp.load), 0.95), 1.05), 1), 1.3)
 	}
-	if hp.onTimeN >= 16 {
-		// Plan more by as much as revisits come late, so that the
-		// revisits made, not only those planned, use the budget; up to
+	if hp.spanN >= 32 && hp.spanTo > hp.spanFrom {
+		// Plan more while the revisits made fall short of the target,
+		// so that they, not only those planned, use the budget; at most
 		// the host's capacity less 2 %.
-		want := min(max(float64(hp.onTimeN)/hp.onTime, 1), 0.98/headroom)
-		hp.late += (want - hp.late) / 2
-		hp.onTime, hp.onTimeN = 0, 0
+		made := float64(hp.spanN-1) / (hp.spanTo - hp.spanFrom)
+		hp.late = min(max(hp.late*math.Sqrt(target/made), 1), 0.98/headroom)
+		hp.spanN = 0
+	} else if hp.spanN >= 32 {
+		hp.spanN = 0
 	}
 	budget := max(min(hp.adj*hp.late, 0.98/headroom)*target-hp.warm, minShare*hp.rate)
 	if o := p.policy.Objective; (o == MaxFreshness || o == MinAge) && hp.n > 0 {
