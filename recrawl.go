@@ -241,4 +241,10 @@ func (r *recrawler) fill(st *Stats) {
 	st.Recrawl.Changes = r.changes.Load()
 	st.Recrawl.Scheduled = int64(r.planner.Pages())
 	st.Recrawl.Freshness = r.planner.Freshness()
+	st.Recrawl.Hosts = r.planner.Hosts()
+	for _, h := range st.Recrawl.Hosts {
+		st.Recrawl.Budget += h.Budget
+		st.Recrawl.Planned += h.Planned
+		st.Recrawl.Used += h.Used
+	}
 }

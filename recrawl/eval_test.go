@@ -189,3 +189,34 @@ func TestFreshnessTable(t *testing.T) {
 	}
 	t.Log("\n" + b.String())
 }
+
+// TestFreshnessBeatsUniform is the short guard of the freshness table: on
+// small webs (40 pages, 40 uniform revisits each, two seeds), the default
+// policy is at least as fresh as uniform revisits with the same number of
+// fetches, and on the log-uniform webs it reaches at least half of the
+// gap from uniform to the optimum.
+func TestFreshnessBeatsUniform(t *testing.T) {
+	small := func(w evalWeb) evalWeb { w.pages = 40; return w }
+	cells := []struct {
+		web     evalWeb
+		budgetX float64
+		halfGap bool
+	}{
+		{small(webFast), 0.1, true},
+		{small(webFast), 1, true},
+		{small(webSlow), 0.3, true},
+		{small(webClasses), 0.1, false},
+		{small(webStatic), 1, false},
+	}
+	for _, c := range cells {
+		r := evalCell(c.web, c.budgetX, 40, []uint64{11, 12}, Policy{})
+		t.Log(r)
+		if r.policy < r.uniform {
+			t.Errorf("%s at %.1fx: the default policy %.3f is below uniform %.3f at the same fetches", c.web.name, c.budgetX, r.policy, r.uniform)
+		}
+		if c.halfGap && !(r.reach() >= 0.5) {
+			t.Errorf("%s at %.1fx: the default policy %.3f reached %.0f%% of the gap from uniform %.3f to the optimum %.3f, want ≥ 50%%",
+				c.web.name, c.budgetX, r.policy, 100*r.reach(), r.uniform, r.optimum)
+		}
+	}
+}

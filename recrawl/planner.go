@@ -3,6 +3,7 @@ package recrawl
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -180,6 +181,8 @@ type hostPlan struct {
 	spanFrom, spanTo float64
 	spanN            int
 	late             float64
+	made             float64 // the revisit rate realised over the last full span
+
 }
 
 // Planner keeps the revisit schedule of a continuous crawl: per host, a
@@ -646,6 +649,7 @@ func (p *Planner) solve(hp *hostPlan) {
 		// so that they, not only those planned, use the budget; at most
 		// the host's capacity less 2 %.
 		made := float64(hp.spanN-1) / (hp.spanTo - hp.spanFrom)
+		hp.made = made
 		hp.late = min(max(hp.late*math.Sqrt(target/made), 1), 0.98/headroom)
 		hp.spanN = 0
 	} else if hp.spanN >= 32 {
@@ -693,6 +697,42 @@ func (p *Planner) Freshness() float64 {
 		return 0
 	}
 	return p.fresh / float64(n)
+}
+
+// HostBudget is one host's revisit budget and what the schedule does
+// with it, from Planner.Hosts. Rates are in fetches per second.
+type HostBudget struct {
+	Host  string
+	Pages int // pages scheduled
+	// Budget is the revisit share of the host's budget: 90 % of
+	// Policy.Rate or of what its politeness allows.
+	Budget float64
+	// Planned is what the revisits due ask for: the sum of 1/interval
+	// over the host's pages. Below Budget, the plan leaves budget idle
+	// (a MinInterval set too long for the host's pages, or too few
+	// pages for one slot each).
+	Planned float64
+	// Used is the rate of the revisits made, measured over the latest
+	// span of at least 32 of them (0 until there is one). Below Planned
+	// when revisits queue behind each other; the plan then asks for more.
+	Used float64
+}
+
+// Hosts returns the revisit budget of every host with scheduled pages,
+// ordered by host name. It takes the planner's lock for a time
+// proportional to the number of hosts.
+func (p *Planner) Hosts() []HostBudget {
+	p.mu.Lock()
+	out := make([]HostBudget, 0, len(p.hosts))
+	for name, hp := range p.hosts {
+		if hp.n == 0 {
+			continue
+		}
+		out = append(out, HostBudget{Host: name, Pages: hp.n, Budget: headroom * hp.rate, Planned: max(hp.load, 0), Used: hp.made})
+	}
+	p.mu.Unlock()
+	slices.SortFunc(out, func(a, b HostBudget) int { return strings.Compare(a.Host, b.Host) })
+	return out
 }
 
 // Pages returns how many pages the planner schedules.

@@ -1,6 +1,7 @@
 package recrawl
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -340,6 +341,38 @@ func TestSimulatedFreshness(t *testing.T) {
 		}
 		if w.name == "four classes" && reach < 0.5 {
 			t.Errorf("%s: the schedule reached %.0f%% of the gap from uniform to the optimum, want ≥ 50%%", w.name, 100*reach)
+		}
+	}
+}
+
+// The default floor (one slot of the host's budget) lets a host of few
+// pages spend its budget; a MinInterval that is set is a hard floor, and
+// Hosts shows the budget it leaves idle.
+func TestBudgetUsed(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		minIv   time.Duration
+		planned float64 // want Planned ≈ this share of Budget
+	}{
+		{name: "default floor", planned: 1},
+		{name: "one second", minIv: time.Second, planned: 5 / 9.0}, // 5 pages, once a second each, of 9/s
+	} {
+		p := NewPlanner(Policy{Rate: 10, MinInterval: tt.minIv})
+		hs := make([]History, 5)
+		at := t0
+		for range 20 {
+			for i := range hs {
+				x := uint64(i)
+				p.Visit("h.test", "http://h.test/p", &hs[i], Visit{At: at, Text: x, Simhash: x})
+				at = at.Add(100 * time.Millisecond)
+			}
+		}
+		hb := p.Hosts()
+		if len(hb) != 1 || hb[0].Host != "h.test" || hb[0].Pages != 5 || math.Abs(hb[0].Budget-9) > 1e-9 {
+			t.Fatalf("%s: Hosts = %+v, want h.test, 5 pages, budget 9/s", tt.name, hb)
+		}
+		if got := hb[0].Planned / hb[0].Budget; math.Abs(got-tt.planned) > 0.1 {
+			t.Errorf("%s: planned %.2f/s of a budget of %.2f/s (%.2f), want %.2f", tt.name, hb[0].Planned, hb[0].Budget, got, tt.planned)
 		}
 	}
 }
