@@ -376,3 +376,27 @@ func TestBudgetUsed(t *testing.T) {
 		}
 	}
 }
+
+// A History encoded before intervals were held in sixteenths of a second
+// (version 1: seconds) decodes with its intervals intact.
+func TestHistoryVersion1(t *testing.T) {
+	var h History
+	h.Visits = 2
+	h.observe(60*time.Second/16, true) // held as 60 units, as version 1 held 60 s
+	h.planned = 90
+	b, err := h.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[0] = 1
+	var got History
+	if err := got.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if obs := got.Observations(); len(obs) != 1 || obs[0] != (Observation{Interval: time.Minute, Changed: true}) {
+		t.Errorf("version 1 observations = %v, want one of 1m0s, changed", obs)
+	}
+	if got.planned != 90_000 {
+		t.Errorf("version 1 planned interval = %d ms, want 90000", got.planned)
+	}
+}
