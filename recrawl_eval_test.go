@@ -202,8 +202,8 @@ func TestRecrawlBeatsUniform(t *testing.T) {
 		if eAll > uAll*1.02 {
 			t.Errorf("web %d: the default policy made %.2f requests/s, uniform %.2f/s: not the same budget", seed, eAll, uAll)
 		}
-		if b := eSt.Recrawl.Budget; b <= 0 || eSt.Recrawl.Used < 0.85*b || len(eSt.Recrawl.Hosts) != 1 {
-			t.Errorf("web %d: Stats.Recrawl: revisit budget used %.2f of %.2f/s, %d hosts; want at least 85 %% used, one host", seed, eSt.Recrawl.Used, b, len(eSt.Recrawl.Hosts))
+		if b := eSt.Recrawl.Budget; b <= 0 || eSt.Recrawl.Used < 0.8*b || len(eSt.Recrawl.Hosts) != 1 {
+			t.Errorf("web %d: Stats.Recrawl: revisit budget used %.2f of %.2f/s, %d hosts; want at least 80 %% used, one host", seed, eSt.Recrawl.Used, b, len(eSt.Recrawl.Hosts))
 		}
 		if eFresh < uFresh {
 			t.Errorf("web %d: the default policy's freshness %.3f is below uniform revisits' %.3f", seed, eFresh, uFresh)

@@ -181,7 +181,7 @@ type hostPlan struct {
 	spanFrom, spanTo float64
 	spanN            int
 	late             float64
-	made             float64 // the revisit rate realised over the last full span
+	made             float64 // the revisit rate realised, a running mean over spans
 
 }
 
@@ -649,7 +649,10 @@ func (p *Planner) solve(hp *hostPlan) {
 		// so that they, not only those planned, use the budget; at most
 		// the host's capacity less 2 %.
 		made := float64(hp.spanN-1) / (hp.spanTo - hp.spanFrom)
-		hp.made = made
+		if hp.made == 0 {
+			hp.made = made
+		}
+		hp.made += (made - hp.made) / 4
 		hp.late = min(max(hp.late*math.Sqrt(target/made), 1), 0.98/headroom)
 		hp.spanN = 0
 	} else if hp.spanN >= 32 {
@@ -712,9 +715,11 @@ type HostBudget struct {
 	// (a MinInterval set too long for the host's pages, or too few
 	// pages for one slot each).
 	Planned float64
-	// Used is the rate of the revisits made, measured over the latest
-	// span of at least 32 of them (0 until there is one). Below Planned
-	// when revisits queue behind each other; the plan then asks for more.
+	// Used is the rate of the revisits made: a running mean over spans
+	// of at least 32 of them, each weighing a quarter (0 until the
+	// first). Below Planned when revisits queue behind each other; the
+	// plan then asks for more, up to 98 % of the host's capacity, so Used
+	// may end a little above Budget.
 	Used float64
 }
 
