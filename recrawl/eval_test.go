@@ -147,8 +147,10 @@ func shortDur(d time.Duration) string {
 		return fmt.Sprintf("%.1fd", d.Hours()/24)
 	case d >= 2*time.Hour:
 		return fmt.Sprintf("%.1fh", d.Hours())
-	default:
+	case d >= 2*time.Minute:
 		return fmt.Sprintf("%.0fmin", d.Minutes())
+	default:
+		return fmt.Sprintf("%.0fs", d.Seconds())
 	}
 }
 
