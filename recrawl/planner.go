@@ -481,7 +481,7 @@ func (p *Planner) interval(hp *hostPlan, h *History, lowerBound float64) (next t
 	}
 	d := pol.MaxInterval
 	f := hp.plan.rate(h.Rate)
-	if p.warms() && hp.plan.uniform > 0 {
+	if o := pol.Objective; (o == MaxFreshness || o == MinAge) && pol.Func == nil && hp.plan.uniform > 0 {
 		// The safe mix: a page's rate is the plan's for its estimate
 		// and the uniform rate, weighted by how many revisits the
 		// estimate rests on against mixWeight. A page whose estimate
