@@ -11,7 +11,7 @@ import (
 
 // Policy configures a continuous crawl's revisits. The zero Policy is
 // valid: maximise freshness, a budget derived from the crawl's politeness,
-// revisits between 1 minute and 7 days apart.
+// revisits between one slot of that budget and 7 days apart.
 type Policy struct {
 	// Objective is what the schedule optimises. Default MaxFreshness.
 	Objective Objective
@@ -25,11 +25,11 @@ type Policy struct {
 	// leaving a tenth of the host's fetches for new pages).
 	Rate float64
 	// MinInterval is the shortest time between two visits of a page.
-	// Default 0: one slot of the host's budget (1/Rate), and at least a
-	// second, so the floor scales with the budget and never keeps a host
-	// from spending it (unless the host has fewer pages than its budget
-	// allows fetches per second). A MinInterval that is set is a hard
-	// floor: it may leave a host's budget idle (Planner.Hosts shows it).
+	// Default 0: one slot of the host's budget (1/Rate; at least a
+	// sixteenth of a second, the resolution of a History), so the floor
+	// scales with the budget and never keeps a host from spending it. A
+	// MinInterval that is set is a hard floor: it may leave a host's
+	// budget idle (Planner.Hosts shows it).
 	MinInterval time.Duration
 	// MaxInterval is the longest: every page is revisited at least this
 	// often, however fast it changes or however rarely, so no page
@@ -46,11 +46,12 @@ type Policy struct {
 	// prior^(w/(w+n)) · λ̂^(n/(w+n)) after n revisits (shrinkage toward
 	// the page's group). Default 2.
 	PriorWeight float64
-	// DefaultRate is the prior for a page with nothing else to go on (no
-	// history on its host or directory, no sitemap), per second. Default
-	// 0: the host's budget per page, the rate at which uniform revisits
-	// would come, so that before the first estimates the schedule is
-	// uniform, whatever the time scale of the web.
+	// DefaultRate is the group rate toward which the estimates of a
+	// page with nothing else to go on (no established estimates on its
+	// host or directory, no sitemap) are shrunk, per second. Default 0:
+	// the host's planned budget per page, the rate at which uniform
+	// revisits would come, so that before the first estimates the
+	// schedule is uniform, whatever the time scale of the web.
 	DefaultRate float64
 	// HeadProbe, when set, makes a revisit of a page whose copy has an
 	// ETag or Last-Modified start with a conditional HEAD. A 304, or the
