@@ -254,6 +254,12 @@
 // requests a second of the 10 the host allows against uniform's 9.0.
 // Before issue 33 the same crawl with default options made 6.3 fetches a
 // second (the one-minute floor) and was less fresh than uniform.
+// On a real server (nginx serving the postgresql-15 documentation on
+// loopback; sitespider -allow-private -delay 100ms -recrawl -max-pages
+// 150 -duration 240s http://127.0.2.2/), the 149 pages, which never
+// change, were revisited 1,869 times, all answered 304: 8.4 a second
+// after the first pass, of a revisit share of 9.0 (the summary: planned
+// 8.85, used 9.20 lately), where a floor of a minute allowed 2.5.
 //
 // In simulation (Simulate; TestSimulatedFreshness, 200 pages, one fetch a
 // minute, a week, mean of 3 seeds; not at equal fetches: the schedule
