@@ -749,11 +749,12 @@ func (p *Planner) Pages() int {
 }
 
 // Interval returns the revisit interval the current plan of host gives a
-// page with change rate lambda (per second).
+// page with change rate lambda (per second) whose estimate rests on a full
+// window of revisits.
 func (p *Planner) Interval(host string, lambda float64) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	h := History{Rate: lambda, Visits: warmup}
+	h := History{Rate: lambda, Visits: warmup, nobs: Window}
 	d, _ := p.interval(p.host(host), &h, lambda)
 	return d
 }

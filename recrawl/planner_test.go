@@ -400,3 +400,28 @@ func TestHistoryVersion1(t *testing.T) {
 		t.Errorf("version 1 planned interval = %d ms, want 90000", got.planned)
 	}
 }
+
+// Interval follows the plan: on a host of pages that change at various
+// rates, a page that changes every few minutes is revisited more often
+// than one that changes daily, and one far too fast to follow (every
+// second, at a fetch a minute for 100 pages) only at the exploration
+// floor.
+func TestIntervalFollowsPlan(t *testing.T) {
+	p := NewPlanner(Policy{Rate: 1.0 / 60})
+	rng := rand.New(rand.NewPCG(3, 3))
+	rates := logUniform(rng, 100, 1.0/86400, 1.0/600)
+	hs := make([]History, len(rates))
+	at := t0
+	for range 12 {
+		for i := range hs {
+			x := uint64(i)<<32 | uint64(at.Sub(t0)/time.Duration(float64(time.Second)/rates[i]))
+			p.Visit("h.test", "http://h.test/p", &hs[i], Visit{At: at, Text: x, Simhash: x})
+			at = at.Add(time.Minute)
+		}
+	}
+	daily, hourly, fast := p.Interval("h.test", 1.0/86400), p.Interval("h.test", 1.0/3600), p.Interval("h.test", 1)
+	uniform := time.Duration(float64(len(rates)) / (headroom / 60) * float64(time.Second))
+	if !(hourly < daily && fast > 2*uniform) {
+		t.Errorf("intervals: daily %v, hourly %v, every second %v (uniform %v); want hourly < daily and every second beyond twice uniform", daily, hourly, fast, uniform)
+	}
+}
