@@ -159,8 +159,9 @@ const evalHeader = "web                    budget  horizon  vis  unif   prop   p
 // TestFreshnessTable is the table of the package doc: every web at
 // budgets of 0.1, 1 and 10 times its total change rate, for horizons of
 // 10 and 200 uniform revisits per page, 4 seeds each (seeds 101 to 104:
-// not those the policy was tuned on). Set TRAWL_RECRAWL_EVAL=1 to run it
-// (about a minute of CPU).
+// not those the policy was tuned on); then two held-out webs at 0.3 and
+// 3 times, 2 seeds. Set TRAWL_RECRAWL_EVAL=1 to run it (about two minutes
+// of CPU); TRAWL_RECRAWL_WEB=part runs the webs whose name has part.
 func TestFreshnessTable(t *testing.T) {
 	if os.Getenv("TRAWL_RECRAWL_EVAL") == "" {
 		t.Skip("set TRAWL_RECRAWL_EVAL=1 for the freshness table (about a minute)")
@@ -171,15 +172,12 @@ func TestFreshnessTable(t *testing.T) {
 	}
 	var b strings.Builder
 	b.WriteString(evalHeader + "\n")
-	only := os.Getenv("ZZW")
+	only := os.Getenv("TRAWL_RECRAWL_WEB") // a part of a web's name: that web alone
 	for _, w := range []evalWeb{webFast, webSlow, webClasses, webStatic} {
 		if only != "" && !strings.Contains(w.name, only) {
 			continue
 		}
 		for _, bx := range []float64{0.1, 1, 10} {
-			if only != "" && bx == 10 {
-				continue
-			}
 			for _, visits := range []float64{10, 200} {
 				r := evalCell(w, bx, visits, seeds, Policy{})
 				b.WriteString(r.String() + "\n")
@@ -189,8 +187,45 @@ func TestFreshnessTable(t *testing.T) {
 			}
 		}
 	}
+	// Held out: webs and budgets the policy was never run on while it
+	// was tuned.
+	b.WriteString("held out:\n")
+	for _, w := range []evalWeb{webBimodal, webWide} {
+		if only != "" && !strings.Contains(w.name, only) {
+			continue
+		}
+		for _, bx := range []float64{0.3, 3} {
+			for _, visits := range []float64{10, 100} {
+				r := evalCell(w, bx, visits, []uint64{201, 202}, Policy{})
+				b.WriteString(r.String() + "\n")
+				if r.policy < r.uniform {
+					t.Errorf("%s at %.1fx for %v: the default policy %.3f is below uniform %.3f at the same fetches", w.name, bx, r.horizon, r.policy, r.uniform)
+				}
+			}
+		}
+	}
 	t.Log("\n" + b.String())
 }
+
+var (
+	// Two populations, half the pages around hourly and half around
+	// weekly, each log-normal with a standard deviation of half a decade.
+	webBimodal = evalWeb{"bimodal log-normal", 300, func(rng *rand.Rand, n int) []float64 {
+		r := make([]float64, n)
+		for i := range r {
+			mu := math.Log(1.0 / 3600)
+			if i%2 == 1 {
+				mu = math.Log(1.0 / (7 * 86400))
+			}
+			r[i] = math.Exp(mu + rng.NormFloat64()*math.Ln10/2)
+		}
+		return r
+	}}
+	// Log-uniform over four decades, from once in 12 days to every 100 s.
+	webWide = evalWeb{"log-uniform 1e-6..1e-2", 300, func(rng *rand.Rand, n int) []float64 {
+		return logUniform(rng, n, 1e-6, 1e-2)
+	}}
+)
 
 // TestFreshnessBeatsUniform is the short guard of the freshness table: on
 // small webs (40 pages, 40 uniform revisits each, two seeds), the default
