@@ -38,15 +38,18 @@ import (
 // under each host's budget, which is policy.Rate or, by default, what the
 // politeness delay allows (one fetch per Politeness.Delay, or per robots.txt
 // Crawl-delay when longer; the plan uses 90 % of it and leaves the rest to
-// new pages).
+// new pages). By default no page is revisited more often than once per
+// such slot, so the revisits can spend the whole budget; a
+// Policy.MinInterval that is set is a hard floor and may leave some idle.
 //
 // Run then ends when ctx ends (use context.WithTimeout for a duration),
 // when the frontier fails, or when no page is left to revisit — not when
 // the queue of new URLs is empty. Limits.MaxPages caps the pages taken into
 // the schedule: new URLs past it are skipped, revisits go on. Duplicate
 // detection (WithDuplicateDetection) and the trap guard's repeat rule judge
-// a page on its first visit only. Stats.Recrawl gains Revisits, Changes, Scheduled
-// and Freshness.
+// a page on its first visit only. Stats.Recrawl gains Revisits, Changes, Scheduled,
+// Freshness, and the revisit budget: Budget, Planned, Used, and per host
+// Hosts.
 //
 // With Policy.HeadProbe, a revisit of a page whose copy has an ETag or
 // Last-Modified starts with a conditional HEAD: one that
@@ -241,4 +244,10 @@ func (r *recrawler) fill(st *Stats) {
 	st.Recrawl.Changes = r.changes.Load()
 	st.Recrawl.Scheduled = int64(r.planner.Pages())
 	st.Recrawl.Freshness = r.planner.Freshness()
+	st.Recrawl.Hosts = r.planner.Hosts()
+	for _, h := range st.Recrawl.Hosts {
+		st.Recrawl.Budget += h.Budget
+		st.Recrawl.Planned += h.Planned
+		st.Recrawl.Used += h.Used
+	}
 }

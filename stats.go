@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/trawl-dev/trawl/recrawl"
 )
 
 // Stats is a snapshot of a crawl's counters, from Crawler.Stats. Each event
@@ -140,6 +142,13 @@ type RecrawlStats struct {
 	// in Fetch.Pages), HeadSaved those that found the page unchanged and so
 	// saved its GET.
 	HeadProbes, HeadSaved int64
+	// Budget is the revisit share of the hosts' politeness budgets, in
+	// fetches per second summed over the hosts with scheduled pages;
+	// Planned what their plans ask of it; Used the rate of the revisits
+	// made lately. Hosts has the three per host (recrawl.Planner.Hosts),
+	// ordered by name.
+	Budget, Planned, Used float64
+	Hosts                 []recrawl.HostBudget
 }
 
 // stats holds the live counters: the int64 fields of live are updated

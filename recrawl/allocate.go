@@ -96,6 +96,7 @@ type plan struct {
 	perPage    float64 // Uniform's rate
 	perLambda  float64 // Proportional's rate per unit of λ
 	fmin, fmax float64
+	uniform    float64 // budget / pages (the Planner's)
 }
 
 // makePlan solves obj's allocation for a population where lambdas[i]

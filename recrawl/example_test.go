@@ -49,7 +49,7 @@ func ExamplePlanner() {
 	fmt.Println(h.Visits, "visits,", h.Changes, "changes seen")
 	// Output:
 	// changed=false next in 1m7s
-	// changed=false next in 1m7s
+	// changed=false next in 1m8s
 	// changed=true next in 1m7s
 	// changed=false next in 1m7s
 	// changed=false next in 1m7s

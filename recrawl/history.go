@@ -14,8 +14,13 @@ import (
 // revisits are forgotten, so an estimate follows a page whose rate drifts.
 const Window = 32
 
-// maxObs is the longest interval an observation stores (2³¹ − 1 s, 68
-// years); longer ones are clamped.
+// obsUnit is the resolution of the intervals a History holds: a
+// sixteenth of a second, fine enough for a host that allows ten fetches a
+// second.
+const obsUnit = time.Second / 16
+
+// maxObs is the longest interval an observation stores, in obsUnit (2³¹
+// − 1 of them, 4.2 years); longer ones are clamped.
 const maxObs = 1<<31 - 1
 
 // History is what a continuous crawl remembers about one page: its visits,
@@ -46,13 +51,17 @@ type History struct {
 	lmN   uint32  // visits that saw a change, with honest Last-Modified
 	lmExp float64 // seconds observed without change (Last-Modified estimator)
 
-	planned uint32 // the interval planned at the latest visit, seconds
+	planned uint32 // the interval planned at the latest visit, milliseconds
 	quick   bool   // planned is a quick revisit (warm-up, probe), counted in the host's load
+	sitemap bool   // Prior came from the page's sitemap entry
 
 	counted float32 // the rate it is counted with there
 	bucket  uint8   // the planner bucket the page is counted in, 0 for none
 	owner   uint32  // the planner that counted it
 }
+
+// plannedRate is 1/planned, in revisits per second.
+func (h *History) plannedRate() float64 { return 1000 / float64(h.planned) }
 
 // lmState says whether a page's Last-Modified dates have been consistent
 // with what its content did.
@@ -70,7 +79,7 @@ func (h *History) Observations() []Observation {
 	out := make([]Observation, 0, h.nobs)
 	for i := range int(h.nobs) {
 		v := h.obs[(int(h.head)+i)%Window]
-		out = append(out, Observation{Interval: time.Duration(v>>1) * time.Second, Changed: v&1 == 1})
+		out = append(out, Observation{Interval: time.Duration(v>>1) * obsUnit, Changed: v&1 == 1})
 	}
 	return out
 }
@@ -81,9 +90,9 @@ func (h *History) HonestLastModified() bool { return h.lm == lmHonest }
 
 // observe appends a revisit to the window.
 func (h *History) observe(interval time.Duration, changed bool) {
-	s := int64(interval / time.Second)
+	s := int64(interval / obsUnit)
 	if interval > 0 && s == 0 {
-		s = 1 // sub-second revisits still count as an interval
+		s = 1 // shorter revisits still count as an interval
 	}
 	v := uint32(min(max(s, 0), maxObs)) << 1
 	if changed {
@@ -103,11 +112,27 @@ func (h *History) observe(interval time.Duration, changed bool) {
 func (h *History) estimate() (rate float64, n int) {
 	if h.lm == lmHonest && h.lmExp > 0 {
 		// Honest dates say when each change happened: the better estimate.
-		n := int(h.nobs)
-		return EstimateLastModified(int(h.lmN), time.Duration(h.lmExp*float64(time.Second))), n
+		if h.lmN == 0 {
+			return 0.5 / h.lmExp, int(h.nobs)
+		}
+		return EstimateLastModified(int(h.lmN), time.Duration(h.lmExp*float64(time.Second))), int(h.nobs)
 	}
 	obs := h.Observations()
-	return EstimateIrregular(obs), len(obs)
+	r := EstimateIrregular(obs)
+	if r == 0 && len(obs) > 0 {
+		// No change seen: the estimators say 0, which no schedule should
+		// believe after a few visits. Half a change in the time observed
+		// (the posterior mean under Jeffreys' prior) falls as the page
+		// stays unchanged, and keeps it in the plan meanwhile.
+		var t time.Duration
+		for _, o := range obs {
+			t += o.Interval
+		}
+		if t > 0 {
+			r = 0.5 / t.Seconds()
+		}
+	}
+	return r, len(obs)
 }
 
 // MarshalBinary encodes the History (for a persistent frontier); about 30
@@ -116,8 +141,10 @@ func (h *History) MarshalBinary() ([]byte, error) {
 	return h.AppendBinary(nil)
 }
 
-// historyVersion is the first byte of an encoded History.
-const historyVersion = 1
+// historyVersion is the first byte of an encoded History. Version 1 held
+// the intervals in seconds, 2 the planned one in milliseconds and the
+// observed ones in obsUnit.
+const historyVersion = 2
 
 // AppendBinary appends the encoding of h to b.
 func (h *History) AppendBinary(b []byte) ([]byte, error) {
@@ -137,6 +164,9 @@ func (h *History) AppendBinary(b []byte) ([]byte, error) {
 	flags := byte(h.lm)
 	if h.quick {
 		flags |= 0x80
+	}
+	if h.sitemap {
+		flags |= 0x40
 	}
 	b = append(b, flags, h.bucket)
 	b = binary.LittleEndian.AppendUint32(b, h.owner)
@@ -172,7 +202,8 @@ var errCorrupt = errors.New("recrawl: corrupt history encoding")
 // back with one-second precision.
 func (h *History) UnmarshalBinary(b []byte) error {
 	d := decoder{b: b}
-	if d.byte() != historyVersion {
+	version := d.byte()
+	if version != historyVersion && version != 1 {
 		return errCorrupt
 	}
 	var out History
@@ -188,11 +219,14 @@ func (h *History) UnmarshalBinary(b []byte) error {
 	out.Rate = float64(math.Float32frombits(d.u32()))
 	out.Prior = float64(math.Float32frombits(d.u32()))
 	flags := d.byte()
-	out.lm, out.quick = lmState(flags&0x7f), flags&0x80 != 0
+	out.lm, out.quick, out.sitemap = lmState(flags&0x3f), flags&0x80 != 0, flags&0x40 != 0
 	out.bucket = d.byte()
 	out.owner = d.u32()
 	out.counted = math.Float32frombits(d.u32())
-	out.planned = uint32(min(d.uvarint(), maxObs))
+	out.planned = uint32(min(d.uvarint(), math.MaxUint32))
+	if version == 1 {
+		out.planned = uint32(min(uint64(out.planned)*1000, math.MaxUint32))
+	}
 	out.lmN = uint32(d.uvarint())
 	out.lmExp = math.Float64frombits(d.u64())
 	n := int(d.byte())
@@ -203,6 +237,9 @@ func (h *History) UnmarshalBinary(b []byte) error {
 		v := d.uvarint()
 		if v > math.MaxUint32 {
 			return errCorrupt
+		}
+		if version == 1 && v>>1 > 0 {
+			v = min(v>>1*uint64(time.Second/obsUnit), maxObs)<<1 | v&1
 		}
 		out.obs[i] = uint32(v)
 	}

@@ -3,6 +3,7 @@ package recrawl
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -10,7 +11,7 @@ import (
 
 // Policy configures a continuous crawl's revisits. The zero Policy is
 // valid: maximise freshness, a budget derived from the crawl's politeness,
-// revisits between 1 minute and 7 days apart.
+// revisits between one slot of that budget and 7 days apart.
 type Policy struct {
 	// Objective is what the schedule optimises. Default MaxFreshness.
 	Objective Objective
@@ -24,7 +25,11 @@ type Policy struct {
 	// leaving a tenth of the host's fetches for new pages).
 	Rate float64
 	// MinInterval is the shortest time between two visits of a page.
-	// Default 1 minute.
+	// Default 0: one slot of the host's budget (1/Rate; at least a
+	// sixteenth of a second, the resolution of a History), so the floor
+	// scales with the budget and never keeps a host from spending it. A
+	// MinInterval that is set is a hard floor: it may leave a host's
+	// budget idle (Planner.Hosts shows it).
 	MinInterval time.Duration
 	// MaxInterval is the longest: every page is revisited at least this
 	// often, however fast it changes or however rarely, so no page
@@ -37,12 +42,16 @@ type Policy struct {
 	// any difference in the normalised text is a change.
 	ChangeDistance int
 	// PriorWeight is how many revisits the prior is worth against the
-	// page's own history: the estimate is (w·prior + n·λ̂)/(w + n) after n
-	// revisits. Default 2.
+	// page's own history: the estimate is the weighted geometric mean
+	// prior^(w/(w+n)) · λ̂^(n/(w+n)) after n revisits (shrinkage toward
+	// the page's group). Default 2.
 	PriorWeight float64
-	// DefaultRate is the prior for a page with nothing else to go on (no
-	// history on its host or directory, no sitemap), per second. Default
-	// one change a day.
+	// DefaultRate is the group rate toward which the estimates of a
+	// page with nothing else to go on (no established estimates on its
+	// host or directory, no sitemap) are shrunk, per second. Default 0:
+	// the host's planned budget per page, the rate at which uniform
+	// revisits would come, so that before the first estimates the
+	// schedule is uniform, whatever the time scale of the web.
 	DefaultRate float64
 	// HeadProbe, when set, makes a revisit of a page whose copy has an
 	// ETag or Last-Modified start with a conditional HEAD. A 304, or the
@@ -59,14 +68,14 @@ type Policy struct {
 }
 
 func (p Policy) withDefaults() Policy {
-	if p.MinInterval <= 0 {
-		p.MinInterval = time.Minute
+	if p.MinInterval < 0 {
+		p.MinInterval = 0
 	}
 	if p.MaxInterval <= 0 {
 		p.MaxInterval = 7 * 24 * time.Hour
 	}
-	if p.MaxInterval < p.MinInterval {
-		p.MaxInterval = p.MinInterval
+	if p.MaxInterval < max(p.MinInterval, obsUnit) {
+		p.MaxInterval = max(p.MinInterval, obsUnit)
 	}
 	if p.ChangeDistance == 0 {
 		p.ChangeDistance = 3
@@ -74,8 +83,8 @@ func (p Policy) withDefaults() Policy {
 	if p.PriorWeight <= 0 {
 		p.PriorWeight = 2
 	}
-	if p.DefaultRate <= 0 {
-		p.DefaultRate = 1.0 / 86400
+	if p.DefaultRate < 0 {
+		p.DefaultRate = 0
 	}
 	return p
 }
@@ -106,6 +115,15 @@ const (
 	headroom   = 0.9
 	minShare   = 0.5
 	quickShare = 0.25 // at most, of the budget, for quick revisits
+	// floorShare is the exploration floor of MaxFreshness and MinAge: no
+	// page is revisited less often than this share of the uniform rate.
+	// With true rates, it costs 2 % to 15 % of the gain from uniform to the
+	// optimum (TestExplorationFloorCost); with estimates, it keeps every
+	// estimate corrected.
+	floorShare = 0.25
+	// mixWeight is how many revisits the uniform rate is worth in the
+	// safe mix of a page's rate (Planner.interval).
+	mixWeight = 2
 )
 
 // warms reports whether new pages get quick first revisits: not under
@@ -157,6 +175,15 @@ type hostPlan struct {
 	load    float64 // Σ 1/interval of all the revisits due, per second
 	since   int     // visits since the last solve
 	adj     float64 // correction of the planned budget, from load
+	// spanN counts the revisits since the last solve, made between
+	// spanFrom and spanTo (unix seconds): the revisit rate realised,
+	// below the plan's when revisits queue behind each other. late is the
+	// running correction of the planned budget it gives.
+	spanFrom, spanTo float64
+	spanN            int
+	late             float64
+	made             float64 // the revisit rate realised, a running mean over spans
+
 }
 
 // Planner keeps the revisit schedule of a continuous crawl: per host, a
@@ -219,7 +246,7 @@ func (p *Planner) SetRate(host string, rate float64) {
 func (p *Planner) host(name string) *hostPlan {
 	hp := p.hosts[name]
 	if hp == nil {
-		hp = &hostPlan{rate: p.policy.Rate, stale: true, adj: 1}
+		hp = &hostPlan{rate: p.policy.Rate, stale: true, adj: 1, late: 1}
 		if hp.rate <= 0 {
 			hp.rate = 0.9 // one fetch a second, politeness's default
 		}
@@ -259,8 +286,10 @@ func bitsDiff(a, b uint64) int {
 // page changed since the previous visit (false on the first).
 func (p *Planner) Visit(host, rawURL string, h *History, v Visit) (next time.Duration, changed bool) {
 	first := h.Visits == 0
+	var realised time.Duration
 	if !first {
 		interval := v.At.Sub(h.Last)
+		realised = interval
 		switch {
 		case v.NotModified:
 			h.NotModified++
@@ -291,17 +320,31 @@ func (p *Planner) Visit(host, rawURL string, h *History, v Visit) (next time.Dur
 
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	hp := p.host(host)
 	if first {
-		h.Prior = p.prior(host, rawURL, v)
+		h.Prior = sitemapRate(v.ChangeFreq, v.LastMod, v.At)
+		h.sitemap = h.Prior > 0
+		if !h.sitemap {
+			h.Prior = p.groupRate(hp, host, rawURL)
+		}
 	}
 	own, n := h.estimate()
-	w := p.policy.PriorWeight
-	h.Rate = (w*h.Prior + float64(n)*own) / (w + float64(n))
-	if n >= 4 {
-		p.learn(host, rawURL, h.Rate)
+	if n >= warmup {
+		p.learn(host, rawURL, own)
 	}
-	hp := p.host(host)
+	// The page's own estimate is shrunk toward its group's (its
+	// directory's, else its host's, else the budget per page) as it is
+	// now, unless its sitemap said something: in log space, since rates
+	// span decades and a page that changes rarely is as far from the mean
+	// as one that changes often.
+	target := h.Prior
+	if !h.sitemap {
+		target = p.groupRate(hp, host, rawURL)
+	}
+	h.Rate = shrink(target, own, n, p.policy.PriorWeight)
+	lowerBound := h.Rate
 	if p.policy.Objective == MaxFreshness && p.policy.Func == nil && h.tooFast(hp.plan.mu) {
+		lowerBound = math.Inf(1) // no probe: it is known to be too fast
 		// The page changes too fast to keep fresh, whatever the noise
 		// in its estimate (which, when most revisits found a change, is
 		// only a lower bound): even its marginal gain at rate 0, 1/λ, is
@@ -310,9 +353,20 @@ func (p *Planner) Visit(host, rawURL string, h *History, v Visit) (next time.Dur
 		h.Rate = max(h.Rate, 2/hp.plan.mu)
 	}
 	owned := h.owner == p.id && h.bucket != 0
+	if owned && realised > 0 {
+		// The revisits made: irregular intervals queue behind each
+		// other, and a plan that sums to the budget is then not all
+		// spent.
+		at := float64(v.At.UnixNano()) / 1e9
+		if hp.spanN == 0 {
+			hp.spanFrom, hp.spanTo = at, at
+		}
+		hp.spanFrom, hp.spanTo = min(hp.spanFrom, at), max(hp.spanTo, at)
+		hp.spanN++
+	}
 	p.count(hp, h)
 	var quick bool
-	next, quick = p.interval(hp, h)
+	next, quick = p.interval(hp, h, lowerBound)
 	p.issue(hp, h, owned, next, quick)
 	return next, changed
 }
@@ -360,9 +414,9 @@ func (p *Planner) Forget(host string, h *History) {
 		hp.n--
 		p.pages--
 		if h.planned > 0 {
-			hp.load -= 1 / float64(h.planned)
+			hp.load -= h.plannedRate()
 			if h.quick {
-				hp.warm -= 1 / float64(h.planned)
+				hp.warm -= h.plannedRate()
 			}
 		}
 		hp.changes++
@@ -377,16 +431,16 @@ func (p *Planner) Forget(host string, h *History) {
 // held.
 func (p *Planner) issue(hp *hostPlan, h *History, owned bool, next time.Duration, quick bool) {
 	if owned && h.planned > 0 {
-		hp.load -= 1 / float64(h.planned)
+		hp.load -= h.plannedRate()
 		if h.quick {
-			hp.warm -= 1 / float64(h.planned) // the quick revisit just made
+			hp.warm -= h.plannedRate() // the quick revisit just made
 		}
 	}
-	h.planned = uint32(min(max(next/time.Second, 1), maxObs))
+	h.planned = uint32(min(max(next/time.Millisecond, 1), math.MaxUint32))
 	h.quick = quick
-	hp.load += 1 / float64(h.planned)
+	hp.load += h.plannedRate()
 	if quick {
-		hp.warm += 1 / float64(h.planned)
+		hp.warm += h.plannedRate()
 	}
 }
 
@@ -413,31 +467,45 @@ func (p *Planner) count(hp *hostPlan, h *History) {
 // interval returns h's next revisit interval under the host's plan,
 // solving the plan again first when enough estimates have changed. Call
 // with p.mu held.
-func (p *Planner) interval(hp *hostPlan, h *History) (next time.Duration, quick bool) {
+func (p *Planner) interval(hp *hostPlan, h *History, lowerBound float64) (next time.Duration, quick bool) {
 	pol := &p.policy
+	minIv := p.minInterval(hp)
 	if pol.Func != nil {
-		return clampDur(pol.Func(h), pol.MinInterval, pol.MaxInterval), false
+		return clampDur(pol.Func(h), minIv, pol.MaxInterval), false
 	}
 	// Re-solve after a change of budget or page count, and after an
 	// eighth of the pages have moved bucket.
 	hp.since++
 	off := hp.load < 0.97*headroom*hp.rate || hp.load > 1.03*headroom*hp.rate
-	if hp.stale || hp.changes > hp.n/16 || (off && hp.since > max(hp.n/8, 16)) {
+	if hp.stale || hp.changes > hp.n/16 || (off && hp.since > max(hp.n/8, 16)) || hp.spanN >= max(hp.n/2, 64) {
 		p.solve(hp)
 	}
 	d := pol.MaxInterval
-	if f := hp.plan.rate(h.Rate); f > 0 {
+	f := hp.plan.rate(h.Rate)
+	if o := pol.Objective; (o == MaxFreshness || o == MinAge) && pol.Func == nil && hp.plan.uniform > 0 {
+		// The safe mix: a page's rate is the plan's for its estimate
+		// and the uniform rate, weighted by how many revisits the
+		// estimate rests on against mixWeight. A page whose estimate
+		// rests on a few visits is revisited about as uniform revisits
+		// would; the weight of uniform falls to 6 % with a full window.
+		a := mixWeight / (mixWeight + float64(h.nobs))
+		f = a*hp.plan.uniform + (1-a)*f
+	}
+	if f > 0 {
 		d = time.Duration(float64(time.Second) / f)
 	}
 	if !p.warms() {
-		return clampDur(d, pol.MinInterval, pol.MaxInterval), false
+		return clampDur(d, minIv, pol.MaxInterval), false
 	}
 	// Quick revisits may take up to quickShare of the budget (they are
 	// accounted in hp.warm until made); past it, pages wait for the plan.
 	room := func(d time.Duration) bool {
-		return d > 0 && hp.warm+1/max(d, pol.MinInterval).Seconds() <= quickShare*hp.rate
+		return d > 0 && hp.warm+1/max(d, minIv).Seconds() <= quickShare*hp.rate
 	}
-	shortest, all := h.allChanged()
+	// One probe may always be pending: it is one fetch, though as a rate
+	// it would exceed the share on a slow host.
+	probeRoom := func(d time.Duration) bool { return room(d) || (d > 0 && hp.warm < 1e-9) }
+	shortest, all := h.allChanged(warmup - 1)
 	switch {
 	case h.Visits < warmup && room(d>>(warmup-h.Visits)):
 		// A new page's first revisits come at an eighth, a quarter and
@@ -448,7 +516,7 @@ func (p *Planner) interval(hp *hostPlan, h *History) (next time.Duration, quick 
 		// is.
 		d >>= warmup - h.Visits
 		quick = true
-	case all && pol.Objective == MaxFreshness && shortest/8 < d && shortest > 2*pol.MinInterval && room(shortest/8):
+	case all && pol.Objective == MaxFreshness && hp.plan.mu*lowerBound < 1 && shortest/8 < d && shortest > 2*minIv && probeRoom(shortest/8):
 		// Every revisit held found a change: the estimate is only a
 		// lower bound. One probe at an eighth of the shortest interval
 		// measures it (a probe that also finds a change makes the next
@@ -456,7 +524,21 @@ func (p *Planner) interval(hp *hostPlan, h *History) (next time.Duration, quick 
 		d = shortest / 8
 		quick = true
 	}
-	return clampDur(d, pol.MinInterval, pol.MaxInterval), quick
+	return clampDur(d, minIv, pol.MaxInterval), quick
+}
+
+// minInterval is the shortest revisit interval of hp's pages: the
+// policy's MinInterval, or by default one slot of the host's budget (at
+// least the resolution of a History's intervals).
+func (p *Planner) minInterval(hp *hostPlan) time.Duration {
+	if m := p.policy.MinInterval; m > 0 {
+		return m
+	}
+	d := obsUnit
+	if hp.rate > 0 {
+		d = max(d, time.Duration(float64(time.Second)/hp.rate))
+	}
+	return min(d, p.policy.MaxInterval)
 }
 
 // tooFast reports whether the page's history rejects, by a likelihood
@@ -479,7 +561,7 @@ func (h *History) tooFast(mu float64) bool {
 	logL := func(l float64) float64 {
 		s := 0.0
 		for _, o := range obs {
-			t := max(o.Interval.Seconds(), 1)
+			t := max(o.Interval.Seconds(), obsUnit.Seconds())
 			if o.Changed {
 				s += math.Log(-math.Expm1(-l * t))
 			} else {
@@ -493,7 +575,7 @@ func (h *History) tooFast(mu float64) bool {
 	slope := func(l float64) float64 {
 		s := 0.0
 		for _, o := range obs {
-			t := max(o.Interval.Seconds(), 1)
+			t := max(o.Interval.Seconds(), obsUnit.Seconds())
 			if o.Changed {
 				s += t / math.Expm1(l*t)
 			} else {
@@ -518,9 +600,9 @@ func (h *History) tooFast(mu float64) bool {
 }
 
 // allChanged reports whether every revisit the History holds (at least
-// warmup−1 of them) found a change, and the shortest interval among them.
-func (h *History) allChanged() (shortest time.Duration, all bool) {
-	if int(h.nobs) < warmup-1 {
+// atLeast of them) found a change, and the shortest interval among them.
+func (h *History) allChanged(atLeast int) (shortest time.Duration, all bool) {
+	if int(h.nobs) < max(atLeast, 1) {
 		return 0, false
 	}
 	short := uint32(math.MaxUint32)
@@ -531,7 +613,7 @@ func (h *History) allChanged() (shortest time.Duration, all bool) {
 		}
 		short = min(short, v>>1)
 	}
-	return time.Duration(short) * time.Second, true
+	return time.Duration(short) * obsUnit, true
 }
 
 func clampDur(d, lo, hi time.Duration) time.Duration {
@@ -550,7 +632,7 @@ func (p *Planner) solve(hp *hostPlan) {
 		}
 	}
 	fmin := 1 / p.policy.MaxInterval.Seconds()
-	fmax := 1 / p.policy.MinInterval.Seconds()
+	fmax := 1 / p.minInterval(hp).Seconds()
 	// Quick revisits (new pages' first ones, probes) come out of the
 	// budget first.
 	// The plan's rates, each from its page's own estimate, do not sum to
@@ -563,8 +645,31 @@ func (p *Planner) solve(hp *hostPlan) {
 	if hp.n >= 16 && hp.load > 0 {
 		hp.adj = min(max(hp.adj*min(max(math.Sqrt(target/hp.load), 0.95), 1.05), 1), 1.3)
 	}
-	budget := max(hp.adj*target-hp.warm, minShare*hp.rate)
+	if hp.spanN >= 32 && hp.spanTo > hp.spanFrom {
+		// Plan more while the revisits made fall short of the target,
+		// so that they, not only those planned, use the budget; at most
+		// the host's capacity less 2 %.
+		made := float64(hp.spanN-1) / (hp.spanTo - hp.spanFrom)
+		if hp.made == 0 {
+			hp.made = made
+		}
+		hp.made += (made - hp.made) / 4
+		hp.late = min(max(hp.late*math.Sqrt(target/made), 1), 0.98/headroom)
+		hp.spanN = 0
+	} else if hp.spanN >= 32 {
+		hp.spanN = 0
+	}
+	budget := max(min(hp.adj*hp.late, 0.98/headroom)*target-hp.warm, minShare*hp.rate)
+	if o := p.policy.Objective; (o == MaxFreshness || o == MinAge) && hp.n > 0 {
+		// The exploration floor: every page is revisited at least at
+		// floorShare of the uniform rate, so no estimate goes
+		// uncorrected because the plan it produced starves its page.
+		fmin = max(fmin, min(floorShare*budget/float64(hp.n), fmax))
+	}
 	hp.plan = makePlan(p.policy.Objective, lambdas[1:], counts[1:], budget, fmin, fmax)
+	if hp.n > 0 {
+		hp.plan.uniform = min(max(budget/float64(hp.n), fmin), fmax)
+	}
 	p.fresh -= hp.fresh * float64(hp.solvedN)
 	s := 0.0
 	for b := 1; b < nBuckets; b++ {
@@ -598,6 +703,44 @@ func (p *Planner) Freshness() float64 {
 	return p.fresh / float64(n)
 }
 
+// HostBudget is one host's revisit budget and what the schedule does
+// with it, from Planner.Hosts. Rates are in fetches per second.
+type HostBudget struct {
+	Host  string
+	Pages int // pages scheduled
+	// Budget is the revisit share of the host's budget: 90 % of
+	// Policy.Rate or of what its politeness allows.
+	Budget float64
+	// Planned is what the revisits due ask for: the sum of 1/interval
+	// over the host's pages. Below Budget, the plan leaves budget idle
+	// (a MinInterval set too long for the host's pages, or too few
+	// pages for one slot each).
+	Planned float64
+	// Used is the rate of the revisits made: a running mean over spans
+	// of at least 32 of them, each weighing a quarter (0 until the
+	// first). Below Planned when revisits queue behind each other; the
+	// plan then asks for more, up to 98 % of the host's capacity, so Used
+	// may end a little above Budget.
+	Used float64
+}
+
+// Hosts returns the revisit budget of every host with scheduled pages,
+// ordered by host name. It takes the planner's lock for a time
+// proportional to the number of hosts.
+func (p *Planner) Hosts() []HostBudget {
+	p.mu.Lock()
+	out := make([]HostBudget, 0, len(p.hosts))
+	for name, hp := range p.hosts {
+		if hp.n == 0 {
+			continue
+		}
+		out = append(out, HostBudget{Host: name, Pages: hp.n, Budget: headroom * hp.rate, Planned: max(hp.load, 0), Used: hp.made})
+	}
+	p.mu.Unlock()
+	slices.SortFunc(out, func(a, b HostBudget) int { return strings.Compare(a.Host, b.Host) })
+	return out
+}
+
 // Pages returns how many pages the planner schedules.
 func (p *Planner) Pages() int {
 	p.mu.Lock()
@@ -606,29 +749,46 @@ func (p *Planner) Pages() int {
 }
 
 // Interval returns the revisit interval the current plan of host gives a
-// page with change rate lambda (per second).
+// page with change rate lambda (per second) whose estimate rests on a full
+// window of revisits.
 func (p *Planner) Interval(host string, lambda float64) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	h := History{Rate: lambda, Visits: warmup}
-	d, _ := p.interval(p.host(host), &h)
+	h := History{Rate: lambda, Visits: warmup, nobs: Window}
+	d, _ := p.interval(p.host(host), &h, lambda)
 	return d
 }
 
-// prior returns the prior change rate of a page seen for the first time:
-// from its sitemap entry if any, else its directory's running mean, else
-// its host's, else the policy's default. Call with p.mu held.
-func (p *Planner) prior(host, rawURL string, v Visit) float64 {
-	if r := sitemapRate(v.ChangeFreq, v.LastMod, v.At); r > 0 {
-		return r
-	}
+// groupRate returns the change rate a page of rawURL's group has, for all
+// the planner knows: its directory's running mean of established
+// estimates, else its host's, else the policy's DefaultRate, else the
+// host's planned budget per page (what uniform revisits would give it).
+// Call with p.mu held.
+func (p *Planner) groupRate(hp *hostPlan, host, rawURL string) float64 {
 	if d := p.dirs[dirKey(host, rawURL)]; d != nil && d.n > 0 {
 		return math.Exp(d.ema)
 	}
-	if hp := p.hosts[host]; hp != nil && hp.learned > 0 {
+	if hp.learned > 0 {
 		return math.Exp(hp.ema)
 	}
-	return p.policy.DefaultRate
+	if r := p.policy.DefaultRate; r > 0 {
+		return r
+	}
+	return headroom * hp.rate / float64(max(hp.n, 1))
+}
+
+// shrink combines a page's own estimate own, from n revisits, with its
+// group's rate: the geometric mean weighted w for the group, n for the
+// page. An own estimate of 0 (no history) leaves the group's.
+func shrink(group, own float64, n int, w float64) float64 {
+	if n <= 0 || own <= 0 {
+		return group
+	}
+	if group <= 0 {
+		return own
+	}
+	f := float64(n) / (w + float64(n))
+	return math.Exp((1-f)*math.Log(group) + f*math.Log(own))
 }
 
 // learn feeds an established estimate into the directory's and the host's

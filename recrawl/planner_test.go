@@ -1,6 +1,7 @@
 package recrawl
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -341,5 +342,86 @@ func TestSimulatedFreshness(t *testing.T) {
 		if w.name == "four classes" && reach < 0.5 {
 			t.Errorf("%s: the schedule reached %.0f%% of the gap from uniform to the optimum, want ≥ 50%%", w.name, 100*reach)
 		}
+	}
+}
+
+// The default floor (one slot of the host's budget) lets a host of few
+// pages spend its budget; a MinInterval that is set is a hard floor, and
+// Hosts shows the budget it leaves idle.
+func TestBudgetUsed(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		minIv   time.Duration
+		planned float64 // want Planned ≈ this share of Budget
+	}{
+		{name: "default floor", planned: 1},
+		{name: "one second", minIv: time.Second, planned: 5 / 9.0}, // 5 pages, once a second each, of 9/s
+	} {
+		p := NewPlanner(Policy{Rate: 10, MinInterval: tt.minIv})
+		hs := make([]History, 5)
+		at := t0
+		for range 20 {
+			for i := range hs {
+				x := uint64(i)
+				p.Visit("h.test", "http://h.test/p", &hs[i], Visit{At: at, Text: x, Simhash: x})
+				at = at.Add(100 * time.Millisecond)
+			}
+		}
+		hb := p.Hosts()
+		if len(hb) != 1 || hb[0].Host != "h.test" || hb[0].Pages != 5 || math.Abs(hb[0].Budget-9) > 1e-9 {
+			t.Fatalf("%s: Hosts = %+v, want h.test, 5 pages, budget 9/s", tt.name, hb)
+		}
+		if got := hb[0].Planned / hb[0].Budget; math.Abs(got-tt.planned) > 0.1 {
+			t.Errorf("%s: planned %.2f/s of a budget of %.2f/s (%.2f), want %.2f", tt.name, hb[0].Planned, hb[0].Budget, got, tt.planned)
+		}
+	}
+}
+
+// A History encoded before intervals were held in sixteenths of a second
+// (version 1: seconds) decodes with its intervals intact.
+func TestHistoryVersion1(t *testing.T) {
+	var h History
+	h.Visits = 2
+	h.observe(60*time.Second/16, true) // held as 60 units, as version 1 held 60 s
+	h.planned = 90
+	b, err := h.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[0] = 1
+	var got History
+	if err := got.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if obs := got.Observations(); len(obs) != 1 || obs[0] != (Observation{Interval: time.Minute, Changed: true}) {
+		t.Errorf("version 1 observations = %v, want one of 1m0s, changed", obs)
+	}
+	if got.planned != 90_000 {
+		t.Errorf("version 1 planned interval = %d ms, want 90000", got.planned)
+	}
+}
+
+// Interval follows the plan: on a host of pages that change at various
+// rates, a page that changes every few minutes is revisited more often
+// than one that changes daily, and one far too fast to follow (every
+// second, at a fetch a minute for 100 pages) only at the exploration
+// floor.
+func TestIntervalFollowsPlan(t *testing.T) {
+	p := NewPlanner(Policy{Rate: 1.0 / 60})
+	rng := rand.New(rand.NewPCG(3, 3))
+	rates := logUniform(rng, 100, 1.0/86400, 1.0/600)
+	hs := make([]History, len(rates))
+	at := t0
+	for range 12 {
+		for i := range hs {
+			x := uint64(i)<<32 | uint64(at.Sub(t0)/time.Duration(float64(time.Second)/rates[i]))
+			p.Visit("h.test", "http://h.test/p", &hs[i], Visit{At: at, Text: x, Simhash: x})
+			at = at.Add(time.Minute)
+		}
+	}
+	daily, hourly, fast := p.Interval("h.test", 1.0/86400), p.Interval("h.test", 1.0/3600), p.Interval("h.test", 1)
+	uniform := time.Duration(float64(len(rates)) / (headroom / 60) * float64(time.Second))
+	if !(hourly < daily && fast > 2*uniform) {
+		t.Errorf("intervals: daily %v, hourly %v, every second %v (uniform %v); want hourly < daily and every second beyond twice uniform", daily, hourly, fast, uniform)
 	}
 }

@@ -32,6 +32,10 @@ type SimResult struct {
 	Freshness float64   // time-averaged fraction of fresh copies over [Warmup, Length]
 	Fetches   int       // fetches made
 	Estimates []float64 // each page's final estimated change rate (Planner runs only)
+	// PageFetches and PageFreshness are each page's fetches and its
+	// time-averaged freshness over [Warmup, Length].
+	PageFetches   []int
+	PageFreshness []float64
 }
 
 // Simulate runs s: every page is first fetched at time 0 (in page order,
@@ -64,23 +68,25 @@ func Simulate(s Sim) SimResult {
 	end := s.Length.Seconds()
 	warm := s.Warmup.Seconds()
 	slot := 1 / s.Budget
-	var fresh float64
-	// freshTime adds the time page p's copy was fresh within [from, to].
-	freshTime := func(p *page, from, to float64) {
+	var res SimResult
+	res.PageFetches = make([]int, n)
+	res.PageFreshness = make([]float64, n)
+	// freshTime adds the time page i's copy was fresh within [from, to].
+	freshTime := func(i int, from, to float64) {
+		p := &pages[i]
 		if p.fetched < 0 {
 			return
 		}
 		a := max(from, warm)
 		b := min(to, p.nextChange, end)
 		if b > a {
-			fresh += b - a
+			res.PageFreshness[i] += b - a
 		}
 	}
 	due := &dueHeap{}
 	for i := range n {
 		heap.Push(due, dueItem{at: 0, page: i})
 	}
-	var res SimResult
 	t := 0.0
 	base := time.Unix(1_700_000_000, 0)
 	for due.Len() > 0 {
@@ -92,7 +98,7 @@ func Simulate(s Sim) SimResult {
 		p := &pages[it.page]
 		// Close the copy's fresh span, then bring the page's change
 		// process up to t.
-		freshTime(p, p.fetched, t)
+		freshTime(it.page, p.fetched, t)
 		for p.nextChange <= t {
 			p.lastChange = p.nextChange
 			p.version++
@@ -100,6 +106,7 @@ func Simulate(s Sim) SimResult {
 		}
 		p.fetched = t
 		res.Fetches++
+		res.PageFetches[it.page]++
 		var interval float64
 		if planner != nil {
 			v := Visit{At: base.Add(time.Duration(t * float64(time.Second))), Text: mix(uint64(p.version)), Simhash: mix(uint64(p.version) + 1<<32)}
@@ -120,10 +127,13 @@ func Simulate(s Sim) SimResult {
 		t += slot
 	}
 	for i := range pages {
-		freshTime(&pages[i], pages[i].fetched, end)
+		freshTime(i, pages[i].fetched, end)
 	}
-	if span := (end - warm) * float64(n); span > 0 {
-		res.Freshness = fresh / span
+	if span := end - warm; span > 0 {
+		for i := range res.PageFreshness {
+			res.PageFreshness[i] /= span
+			res.Freshness += res.PageFreshness[i] / float64(n)
+		}
 	}
 	if planner != nil {
 		res.Estimates = make([]float64, n)

@@ -33,6 +33,17 @@ func TestRecrawlFlags(t *testing.T) {
 	if revisits == 0 || notModified == 0 {
 		t.Errorf("%d revisits, %d 304s in 3 s with -recrawl-min 1s; want both > 0:\n%s", revisits, notModified, out.String())
 	}
+	// The budget line: with -delay 0 each host allows a fetch a
+	// millisecond, and the one-second floor leaves most of it idle.
+	b := regexp.MustCompile(`recrawl: revisit budget ([\d.]+) fetches/s on (\d+) hosts, planned ([\d.]+), used ([\d.]+)`).FindStringSubmatch(out.String())
+	if b == nil {
+		t.Fatalf("no revisit budget line in the summary:\n%s", out.String())
+	}
+	budget, _ := strconv.ParseFloat(b[1], 64)
+	planned, _ := strconv.ParseFloat(b[3], 64)
+	if budget <= 0 || planned <= 0 || planned >= budget {
+		t.Errorf("revisit budget %g/s, planned %g/s with -delay 0 -recrawl-min 1s; want 0 < planned < budget:\n%s", budget, planned, out.String())
+	}
 }
 
 func TestRecrawlFlagErrors(t *testing.T) {
