@@ -3,7 +3,12 @@
 // A crawler is assembled from small packages through one functional-options
 // [Crawler] type:
 //
-//	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+//	// Ctrl-C or SIGTERM cancels ctx: Run stops the crawl and closes the
+//	// store, so nothing fetched is lost (without it, Ctrl-C kills the
+//	// process at once, and a store's buffer with it).
+//	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+//	defer stop()
+//	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 //	defer cancel()
 //	c, err := trawl.New(
 //		trawl.WithSeeds("https://example.com/"),
@@ -15,9 +20,9 @@
 //	if err != nil {
 //		log.Fatal(err)
 //	}
-//	// The time limit ending the crawl is a normal end: Run has closed the
+//	// Ctrl-C and the time limit are normal ends: Run has closed the
 //	// store, and every page fetched is in it.
-//	if err := c.Run(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+//	if err := c.Run(ctx); err != nil && !errors.Is(err, ctx.Err()) {
 //		log.Fatal(err)
 //	}
 //	fmt.Println(c.Stats().Pages.Stored, "pages stored")
@@ -48,7 +53,7 @@
 // items to the ItemSink set with WithItems, such as a JSON Lines or CSV
 // file (store.JSONL, store.CSV):
 //
-//	items, err := store.NewJSONL("items.jsonl")
+//	items, err := store.NewJSONL("items.jsonl", nil)
 //	...
 //	c, err := trawl.New(
 //		trawl.WithSeeds("https://shop.example.com/"),

@@ -60,7 +60,7 @@ type product struct {
 
 func TestJSONLPagesAndItems(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.jsonl")
-	j, err := NewJSONL(path)
+	j, err := NewJSONL(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestJSONLPagesAndItems(t *testing.T) {
 func TestJSONLAppends(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.jsonl")
 	for i := range 2 {
-		j, err := NewJSONL(path)
+		j, err := NewJSONL(path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func TestJSONLErrors(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Errorf("second Close = %v", err)
 	}
-	if _, err := NewJSONL(filepath.Join(t.TempDir(), "missing", "x.jsonl")); err == nil {
+	if _, err := NewJSONL(filepath.Join(t.TempDir(), "missing", "x.jsonl"), nil); err == nil {
 		t.Error("NewJSONL in a missing directory succeeded")
 	}
 }
@@ -334,7 +334,7 @@ func TestCSVColumns(t *testing.T) {
 func TestCSVPagesAndResume(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pages.csv")
 	for range 2 {
-		c, err := NewCSV(path)
+		c, err := NewCSV(path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -363,7 +363,7 @@ func TestCSVPagesAndResume(t *testing.T) {
 	if err := os.WriteFile(other, []byte("name,price\npen,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCSV(other)
+	c, err := NewCSV(other, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

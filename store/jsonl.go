@@ -15,9 +15,21 @@ import (
 	"github.com/trawl-dev/trawl"
 )
 
-// exportBufferSize is the write buffer of JSONL and CSV: what a crash can
-// lose at most.
+// exportBufferSize is the write buffer of JSONL and CSV. A record waits
+// in it at most FileOptions.FlushInterval.
 const exportBufferSize = 64 << 10
+
+// FileOptions configure a [JSONL] or [CSV] store. A nil *FileOptions means
+// all defaults; the zero value of every field means its default.
+type FileOptions struct {
+	// FlushInterval bounds how long a record waits in the store's 64 KiB
+	// buffer: a timer armed by the first record put in an empty buffer
+	// writes the buffer out when it fires, so a hard kill (SIGKILL, an
+	// out-of-memory kill) loses at most the records of the last interval.
+	// Default DefaultFlushInterval (1 s); negative: the buffer is written
+	// only when it fills, by Flush and by Close.
+	FlushInterval time.Duration
+}
 
 // PageRecord is what JSONL and CSV write for a page given to Put: the
 // page's metadata and extracted text, not its body (keep bodies with Dir or
@@ -61,16 +73,24 @@ func NewPageRecord(p *trawl.Page) PageRecord {
 // CSV. A line is never split between two writes to the underlying writer
 // unless it is longer than the buffer, so after a crash the output ends
 // with the last line that fitted before the buffer was flushed.
+// Buffered lines are written out by a timer (see flushTimer) at most
+// FileOptions.FlushInterval after they were buffered.
 type lineWriter struct {
 	mu     sync.Mutex
 	w      *bufio.Writer
 	file   io.Closer // closed by Close when the store opened it
 	err    error     // first write error; every later write returns it
 	closed bool
+	timer  flushTimer
+	onTick func() // tests: called after each timer flush, outside mu
 }
 
-func newLineWriter(w io.Writer, file io.Closer) *lineWriter {
-	return &lineWriter{w: bufio.NewWriterSize(w, exportBufferSize), file: file}
+func newLineWriter(w io.Writer, file io.Closer, opts *FileOptions) *lineWriter {
+	var o FileOptions
+	if opts != nil {
+		o = *opts
+	}
+	return &lineWriter{w: bufio.NewWriterSize(w, exportBufferSize), file: file, timer: newFlushTimer(o.FlushInterval)}
 }
 
 // writeLine writes line (which ends in '\n') whole. The caller holds mu.
@@ -91,7 +111,27 @@ func (lw *lineWriter) writeLine(line []byte) error {
 		lw.err = err
 		return err
 	}
+	if lw.w.Buffered() > 0 {
+		lw.timer.arm(lw.tick)
+	}
 	return nil
+}
+
+// tick is the timer's flush. A write error is kept for the next write to
+// return.
+func (lw *lineWriter) tick() {
+	lw.mu.Lock()
+	lw.timer.fired()
+	if !lw.closed && lw.err == nil {
+		if err := lw.w.Flush(); err != nil {
+			lw.err = err
+		}
+	}
+	onTick := lw.onTick
+	lw.mu.Unlock()
+	if onTick != nil {
+		onTick()
+	}
 }
 
 func (lw *lineWriter) flush() error {
@@ -113,6 +153,7 @@ func (lw *lineWriter) close() error {
 		return nil
 	}
 	lw.closed = true
+	lw.timer.cancel()
 	err := lw.w.Flush()
 	if lw.err != nil {
 		err = lw.err
@@ -136,12 +177,14 @@ func openAppend(path string) (*os.File, error) {
 // easier to read back when it holds one kind of record: give pages and
 // items separate files (WithStore and WithItems).
 //
-// Writes go through a 64 KiB buffer, flushed when it fills, by Flush and
-// by Close (the crawler closes its Store, and its item sink, when Run
-// returns). A line is written whole unless it is longer than the buffer,
-// so a crash (kill -9) loses at most the lines still buffered and leaves a
-// file of whole lines; nothing is fsynced. HTML is not escaped ("<" stays
-// "<").
+// Writes go through a 64 KiB buffer, written out when it fills, at most
+// FileOptions.FlushInterval (1 s) after a line entered it, by Flush and by
+// Close (the crawler closes its Store, and its item sink, when Run
+// returns: a program that cancels Run's context on Ctrl-C, with
+// signal.NotifyContext, keeps every record). A line is written whole
+// unless it is longer than the buffer, so a hard kill (kill -9) loses at
+// most the lines of the last second and leaves a file of whole lines;
+// nothing is fsynced. HTML is not escaped ("<" stays "<").
 //
 // A JSONL is safe for concurrent use: lines are encoded by the calling
 // goroutines and only the copy into the buffer is serialized.
@@ -152,20 +195,21 @@ type JSONL struct {
 // NewJSONL opens path for a JSONL store, creating it if needed. An
 // existing file is appended to (as Scrapy's -o does), so a resumed crawl
 // adds to what an earlier run wrote; remove it first for a fresh file.
-// Close closes the file.
-func NewJSONL(path string) (*JSONL, error) {
+// Close closes the file. opts may be nil.
+func NewJSONL(path string, opts *FileOptions) (*JSONL, error) {
 	f, err := openAppend(path)
 	if err != nil {
 		return nil, fmt.Errorf("store: jsonl: %w", err)
 	}
-	return &JSONL{lw: newLineWriter(f, f)}, nil
+	return &JSONL{lw: newLineWriter(f, f, opts)}, nil
 }
 
 // NewJSONLWriter returns a JSONL store writing to w (os.Stdout, a gzip
-// writer...). Close flushes but does not close w. w is only written to
-// under the store's lock, so it need not be safe for concurrent use.
+// writer...), flushed as a file is (FileOptions' defaults). Close flushes
+// but does not close w. w is only written to under the store's lock, so it
+// need not be safe for concurrent use.
 func NewJSONLWriter(w io.Writer) *JSONL {
-	return &JSONL{lw: newLineWriter(w, nil)}
+	return &JSONL{lw: newLineWriter(w, nil, nil)}
 }
 
 // Put writes p's [PageRecord] as one line.

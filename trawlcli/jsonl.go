@@ -23,7 +23,7 @@ func jsonlFeature() Feature {
 			if path == "" {
 				return nil, nil
 			}
-			j, err := store.NewJSONL(path)
+			j, err := store.NewJSONL(path, nil)
 			if err != nil {
 				return nil, Exit(1, err)
 			}

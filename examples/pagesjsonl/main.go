@@ -8,9 +8,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/trawl-dev/trawl"
@@ -22,7 +25,10 @@ func main() {
 		log.Fatal("usage: pagesjsonl URL")
 	}
 	site := os.Args[1]
-	out, err := store.NewJSONL("pages.jsonl") // url, title, main_text, status, depth, ...
+	// Ctrl-C ends the crawl; Run still closes (flushes) the store.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out, err := store.NewJSONL("pages.jsonl", nil) // url, title, main_text, status, depth, ...
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -39,7 +45,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := c.Run(context.Background()); err != nil {
+	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		log.Fatal(err)
 	}
 }

@@ -71,7 +71,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return errors.New("give a start URL, or -demo")
 	}
 
-	items, err := store.NewJSONL(*out)
+	items, err := store.NewJSONL(*out, nil)
 	if err != nil {
 		return err
 	}
