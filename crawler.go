@@ -51,9 +51,10 @@ type Crawler struct {
 	private   privateHosts     // hosts found on private addresses (admit.go)
 	seedFails seedFailures     // the seeds that failed, for Run's error
 
-	html          []htmlCallback // WithHTML callbacks, compiled
-	sels          selectors      // selectors compiled by Element methods
-	plainRequests bool           // no header, hook, cookie or auth: fetch requests carry no header
+	html          []htmlCallback        // WithHTML callbacks, compiled
+	sels          selectors             // selectors compiled by Element methods
+	badSelector   atomic.Pointer[error] // the first bad selector an Element method was given; Run returns it
+	plainRequests bool                  // no header, hook, cookie or auth: fetch requests carry no header
 }
 
 // New returns a Crawler configured by opts, or an error naming the first
@@ -78,6 +79,12 @@ func New(opts ...Option) (*Crawler, error) {
 	c.xopts = &extract.Options{Normalizer: c.norm, BotName: c.botName}
 	c.seedFails.failed = make(map[string]error)
 	for _, s := range cfg.seeds {
+		if t := strings.TrimSpace(s); schemeless(t) {
+			// "example.com" is a host, not a URL; WHATWG's message for it
+			// ("missing a scheme, because it does not begin with an ASCII
+			// alpha") misleads.
+			return nil, fmt.Errorf("trawl: seed %q is not a URL (it has no scheme): did you mean %q (or http:// for a site without TLS)?", s, "https://"+t)
+		}
 		n, err := c.norm.Normalize(strings.TrimSpace(s))
 		if err != nil {
 			return nil, fmt.Errorf("trawl: seed %q: %w", s, err)
@@ -214,7 +221,9 @@ func (c *Crawler) Stats() Stats {
 // fetches finish (a cancelled ctx cuts them short), closes the Store, and
 // returns only when every goroutine it started has exited. It returns
 // ctx.Err() when ctx was cancelled, the frontier's error (from Next) if it
-// failed, the Store's Close error if any, and nil otherwise. Run may be
+// failed, the Store's Close error if any, the first bad selector a WithHTML
+// callback gave an Element method (the crawl goes on; see Element), and nil
+// otherwise. Run may be
 // called once.
 func (c *Crawler) Run(ctx context.Context) error {
 	if !c.ran.CompareAndSwap(false, true) {
@@ -253,6 +262,17 @@ func (c *Crawler) Run(ctx context.Context) error {
 	return err
 }
 
+// schemeless reports whether a seed looks like a host (and path) without a
+// scheme: "example.com", "example.com/docs/", "localhost:8080/" (a colon
+// followed by a digit is a port), but not "mailto:a@b".
+func schemeless(seed string) bool {
+	if seed == "" || strings.Contains(seed, "://") {
+		return false
+	}
+	_, rest, colon := strings.Cut(seed, ":")
+	return !colon || (rest != "" && rest[0] >= '0' && rest[0] <= '9')
+}
+
 // shutdown closes what Run owns once the workers are done: the store, the
 // item sink, the frontier and the fetcher's idle connections. It returns
 // the errors of the crawl as a whole.
@@ -262,6 +282,9 @@ func (c *Crawler) shutdown() error {
 		err = fmt.Errorf("trawl: frontier: %w", *ferr)
 	}
 	err = errors.Join(err, c.seedFails.err(len(c.seeds), c.private.seeds.Load()))
+	if bad := c.badSelector.Load(); bad != nil {
+		err = errors.Join(err, *bad) // a bug of the program's: say it loudly
+	}
 	if c.cfg.store != nil {
 		if cerr := c.cfg.store.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))

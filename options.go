@@ -366,8 +366,12 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // Default false.
 func WithFollowNofollow(follow bool) Option { return func(c *config) { c.nofollow = follow } }
 
-// WithEvents sets hooks called during the crawl. Default: none.
-func WithEvents(e Events) Option { return func(c *config) { c.events = e } }
+// WithEvents adds hooks called during the crawl. Hooks add up, as
+// Colly's OnError callbacks do: a later WithEvents adds its hooks to the
+// earlier ones' (JoinEvents: called in the order given), never replaces
+// them, so a library's observers (trawlcli's features, a report recorder)
+// and a program's own hooks all see the crawl. Default: none.
+func WithEvents(e Events) Option { return func(c *config) { c.events = JoinEvents(c.events, e) } }
 
 // WithProgress calls fn with a Stats snapshot every interval while the crawl
 // runs, and once more when it ends. Default: none.

@@ -110,7 +110,9 @@ type FoundStats struct {
 type ErrorStats struct {
 	// Kinds counts URLs given up on (after retries) by kind: "timeout",
 	// "connection", "status-5xx", "content-type", "bomb", "private",
-	// "robots", ...
+	// "robots", ...; and "selector", calls of Element methods with a bad
+	// selector. A 404 or 410 for the /sitemap.xml the crawl tries when a
+	// robots.txt names no sitemap is not an error (the site has none).
 	Kinds map[string]int64
 	Store int64 // failed Store.Put calls
 }

@@ -389,9 +389,8 @@ func (s *Session) AddStore(st trawl.Store) { s.stores = append(s.stores, st) }
 
 // AddEvents adds hooks to the crawl's (a feature's Setup calls it):
 // Options joins every feature's Events with trawl.JoinEvents into one
-// trawl.WithEvents, so that features do not replace each other's hooks. A
-// program that passes its own trawl.WithEvents after s.Options() replaces
-// them all: let it add its hooks here too.
+// trawl.WithEvents. A program may as well pass its own trawl.WithEvents,
+// before or after s.Options(): WithEvents adds hooks, never replaces them.
 func (s *Session) AddEvents(ev trawl.Events) { s.events = append(s.events, ev) }
 
 // FlagSet reports whether the flag name was given on the command line.

@@ -3,7 +3,7 @@
 // clusterspider), public
 // so that a crawler of your own can take the same flags: the common flags
 // (-max-pages, -delay, -out, ...), the -demo web, the progress line, the
-// summary, and the built-in features -warc, -jsonl, -state, -spill,
+// summary, and the built-in features -v, -warc, -jsonl, -state, -spill,
 // -metrics, -report, -decisions, -recrawl and -duration.
 // What makes a spider what it is stays in its main.go, in plain trawl: the
 // trawl.New call, its options and its scope Filter.
@@ -35,6 +35,13 @@
 // when that is longer; -adaptive F sets the factor whatever -delay says.
 // -demo serves crawltest's synthetic web on loopback and stores its pages in
 // a temporary directory removed at the end, unless -out is given.
+//
+// The summary gives byte counts with units (KiB, MiB), says how many
+// distinct URLs were queued (the links found are counted apart: most of
+// them lead to URLs already seen) and lists the first 10 failed URLs with
+// their error; -v prints every failure on stderr as it happens. A seed
+// without a scheme ("example.com") is refused with the URL meant
+// ("https://example.com").
 //
 // Command.Run returns 0 on success, 2 for bad flags or URLs (anything that
 // fails before the crawl starts, unless wrapped by Exit), 1 when the crawl

@@ -42,6 +42,7 @@ type Feature struct {
 }
 
 // Builtin returns the features every Command has, after the common flags:
+// -v (failed URLs as they happen; the summary lists the first ten),
 // -warc (WARC files), -jsonl (pages as JSON Lines), -state / -spill
 // (where the frontier lives), -metrics / -report / -decisions (seeing
 // the crawl) and -recrawl / -duration (a continuous crawl, a time limit).
@@ -50,6 +51,7 @@ type Feature struct {
 // it here.
 func Builtin() []Feature {
 	return []Feature{
+		failuresFeature(),
 		warcFeature(),
 		jsonlFeature(),
 		stateFeature(),

@@ -36,11 +36,13 @@ func (l *progressLine) end(w io.Writer) {
 // summary writes the crawl's common summary; out is the -out directory,
 // temporary when the -demo removes it at the end.
 func summary(w io.Writer, s trawl.Stats, out string, temporary bool) {
-	fmt.Fprintf(w, "crawled %d pages in %s (%.1f pages/s), %d bytes\n", s.Fetch.Pages, s.Elapsed.Round(time.Millisecond), s.Fetch.PerSecond(s.Elapsed), s.Fetch.Bytes)
-	fmt.Fprintf(w, "stored %d pages; max depth %d; sizes min %d / avg %d / max %d bytes\n", s.Pages.Stored, s.Fetch.Deepest, s.Pages.MinSize, s.Pages.AvgSize(), s.Pages.MaxSize)
+	fmt.Fprintf(w, "crawled %d pages in %s (%.1f pages/s), %s of bodies\n", s.Fetch.Pages, s.Elapsed.Round(time.Millisecond), s.Fetch.PerSecond(s.Elapsed), byteSize(s.Fetch.Bytes))
+	fmt.Fprintf(w, "stored %d pages; max depth %d; sizes min %s / avg %s / max %s\n", s.Pages.Stored, s.Fetch.Deepest, byteSize(s.Pages.MinSize), byteSize(s.Pages.AvgSize()), byteSize(s.Pages.MaxSize))
 	fmt.Fprintf(w, "status: %d 2xx, %d 3xx, %d 4xx, %d 5xx\n", s.Fetch.Class(2), s.Fetch.Class(3), s.Fetch.Class(4), s.Fetch.Class(5))
-	fmt.Fprintf(w, "urls: %d discovered, %d duplicates, %d filtered, %d denied by robots.txt (%d robots.txt fetches), %d still queued\n",
-		s.URLs.Discovered, s.URLs.Duplicate, s.URLs.Filtered+s.URLs.Traps, s.Robots.Denied, s.Robots.Fetches, s.URLs.Queued)
+	// Discovered counts every link (and redirect, and seed) that passed
+	// the filters, most of them to URLs seen before: not pages.
+	fmt.Fprintf(w, "urls: %d distinct URLs queued, from %d links and redirects in scope (%d of them to a URL already seen); %d filtered, %d denied by robots.txt (%d robots.txt fetches), %d still queued\n",
+		s.URLs.Discovered-s.URLs.Duplicate, s.URLs.Discovered, s.URLs.Duplicate, s.URLs.Filtered+s.URLs.Traps, s.Robots.Denied, s.Robots.Fetches, s.URLs.Queued)
 	if s.URLs.Traps > 0 || s.Pages.Repeats > 0 {
 		fmt.Fprintf(w, "traps: %d URLs dropped by the trap rules, %d pages repeating an earlier page (links not followed)\n", s.URLs.Traps, s.Pages.Repeats)
 	}
@@ -64,4 +66,26 @@ func summary(w io.Writer, s trawl.Stats, out string, temporary bool) {
 	case out != "":
 		fmt.Fprintf(w, "output: %s (urls.txt, stats.txt, numbered pages)\n", out)
 	}
+}
+
+// byteSize formats n bytes for people: "512 B", "1.5 KiB", "48.3 MiB",
+// "2.10 GiB" (binary units, three significant digits).
+func byteSize(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, unit := float64(n)/1024, "KiB"
+	for _, u := range []string{"MiB", "GiB", "TiB"} {
+		if v < 1024 {
+			break
+		}
+		v, unit = v/1024, u
+	}
+	switch {
+	case v < 10:
+		return fmt.Sprintf("%.2f %s", v, unit)
+	case v < 100:
+		return fmt.Sprintf("%.1f %s", v, unit)
+	}
+	return fmt.Sprintf("%.0f %s", v, unit)
 }
