@@ -53,7 +53,7 @@
 // items to the ItemSink set with WithItems, such as a JSON Lines or CSV
 // file (store.JSONL, store.CSV):
 //
-//	items, err := store.NewJSONL("items.jsonl", nil)
+//	items, err := store.NewJSONL("items.jsonl", nil) // refuses a file with records: see store.FileOptions
 //	...
 //	c, err := trawl.New(
 //		trawl.WithSeeds("https://shop.example.com/"),

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -45,8 +44,9 @@ import (
 // nanoseconds; nil pointers and nil interfaces as empty cells; any other
 // value (slice, map, nested struct) as its JSON encoding.
 //
-// NewCSV appends to an existing file and takes its first row as the header,
-// so a resumed crawl continues the same columns. Buffering, crash safety
+// NewCSV with FileOptions.Mode Append adds to an existing file and takes
+// its first row as the header, so a resumed crawl continues the same
+// columns. Buffering, crash safety
 // and concurrency are JSONL's: a 64 KiB buffer written out when full, at
 // most FileOptions.FlushInterval (1 s) after a row entered it, by Flush
 // and by Close; rows written whole, so a hard kill loses at most the rows
@@ -68,12 +68,17 @@ type csvField struct {
 	index []int
 }
 
-// NewCSV opens path for a CSV store, creating it if needed. An existing
-// non-empty file is appended to and its first row is the header. Close
-// closes the file. opts may be nil.
+// NewCSV opens path for a CSV store, creating it if needed. A file that
+// exists and is not empty is refused unless opts.Mode is Append (its first
+// row is then the header, and rows must fit its columns) or Overwrite.
+// Close closes the file. opts may be nil.
 func NewCSV(path string, opts *FileOptions) (*CSV, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openFile(path, opts)
 	if err != nil {
+		return nil, fmt.Errorf("store: csv: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
 		return nil, fmt.Errorf("store: csv: %w", err)
 	}
 	header, err := csv.NewReader(f).Read()

@@ -13,7 +13,10 @@
 //     [PageRecord]: URL, status, depth, title, main text, ...) and is also a
 //     trawl.ItemSink, writing the items a scraper emits (trawl.WithItems),
 //     one JSON line or CSV row each, as Scrapy's feed exports do. They
-//     buffer 64 KiB and write whole lines (see Crash safety).
+//     buffer 64 KiB and write whole lines (see Crash safety). A file that
+//     holds records already is refused unless FileOptions.Mode says Append
+//     (Scrapy's -o) or Overwrite (Scrapy's -O), so that running a program
+//     twice neither doubles its records nor loses the first run's.
 //   - [Func] adapts a function to a trawl.Store.
 //
 // # Quick start

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
 	"time"
@@ -19,9 +20,48 @@ import (
 // in it at most FileOptions.FlushInterval.
 const exportBufferSize = 64 << 10
 
+// Mode says what NewJSONL and NewCSV do with a file that exists and is
+// not empty (a missing or empty file is simply written).
+type Mode uint8
+
+const (
+	// Refuse, the default, fails with an error (matching fs.ErrExist)
+	// that names the file, its size and the other modes: running a
+	// program twice never doubles its records, nor loses the first run's.
+	Refuse Mode = iota
+	// Append adds to the file, as Scrapy's -o does: a resumed crawl
+	// continues its output. A CSV keeps the file's header row.
+	Append
+	// Overwrite empties the file first, as Scrapy's -O does.
+	Overwrite
+)
+
+var modeNames = [...]string{Refuse: "refuse", Append: "append", Overwrite: "overwrite"}
+
+// String returns the mode's name: "refuse", "append" or "overwrite".
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// ParseMode returns the Mode named s ("refuse", "append", "overwrite").
+func ParseMode(s string) (Mode, error) {
+	for m, name := range modeNames {
+		if s == name {
+			return Mode(m), nil
+		}
+	}
+	return 0, fmt.Errorf("store: unknown mode %q (refuse, append or overwrite)", s)
+}
+
 // FileOptions configure a [JSONL] or [CSV] store. A nil *FileOptions means
 // all defaults; the zero value of every field means its default.
 type FileOptions struct {
+	// Mode says what to do with a file that exists and is not empty:
+	// Refuse (the default), Append or Overwrite.
+	Mode Mode
 	// FlushInterval bounds how long a record waits in the store's 64 KiB
 	// buffer: a timer armed by the first record put in an empty buffer
 	// writes the buffer out when it fires, so a hard kill (SIGKILL, an
@@ -164,9 +204,39 @@ func (lw *lineWriter) close() error {
 	return err
 }
 
-// openAppend opens path for appending, creating it if needed.
-func openAppend(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+// openFile opens path for a JSONL or CSV store as opts's Mode says,
+// creating it if needed, positioned at its end; the file is also readable
+// (a CSV reads its header back).
+func openFile(path string, opts *FileOptions) (*os.File, error) {
+	var mode Mode
+	if opts != nil {
+		mode = opts.Mode
+	}
+	flags := os.O_RDWR | os.O_CREATE
+	switch mode {
+	case Refuse, Append:
+	case Overwrite:
+		flags |= os.O_TRUNC
+	default:
+		return nil, fmt.Errorf("unknown %v", mode)
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && mode == Refuse && fi.Size() > 0 {
+		err = fmt.Errorf("%s exists and holds %d bytes already: choose Append to add to it or Overwrite to replace it (FileOptions.Mode), or remove it: %w",
+			path, fi.Size(), fs.ErrExist)
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekEnd)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // JSONL writes JSON Lines (https://jsonlines.org/): one JSON object per
@@ -192,12 +262,12 @@ type JSONL struct {
 	lw *lineWriter
 }
 
-// NewJSONL opens path for a JSONL store, creating it if needed. An
-// existing file is appended to (as Scrapy's -o does), so a resumed crawl
-// adds to what an earlier run wrote; remove it first for a fresh file.
-// Close closes the file. opts may be nil.
+// NewJSONL opens path for a JSONL store, creating it if needed. A file
+// that exists and is not empty is refused, unless opts.Mode is Append (as
+// Scrapy's -o: a resumed crawl adds to what an earlier run wrote) or
+// Overwrite (Scrapy's -O). Close closes the file. opts may be nil.
 func NewJSONL(path string, opts *FileOptions) (*JSONL, error) {
-	f, err := openAppend(path)
+	f, err := openFile(path, opts)
 	if err != nil {
 		return nil, fmt.Errorf("store: jsonl: %w", err)
 	}

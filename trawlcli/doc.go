@@ -70,7 +70,10 @@
 // command writes what it fetched as WARC files (package store's WARC),
 // alongside -out or alone; with -jsonl FILE it writes each stored page's
 // URL, title and main text (and the rest of store.PageRecord) as JSON Lines
-// (package store's JSONL), and turns main-text extraction on.
+// (package store's JSONL), and turns main-text extraction on; a FILE that
+// holds records already is refused unless -jsonl-mode says append
+// (Scrapy's -o) or overwrite (-O), and a crawl resumed from an existing
+// -state directory appends.
 //
 // Seeing a crawl (observe.go): -metrics ADDR serves Prometheus metrics
 // (package metrics) at http://ADDR/metrics while the crawl runs, on

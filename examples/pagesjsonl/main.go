@@ -28,7 +28,9 @@ func main() {
 	// Ctrl-C ends the crawl; Run still closes (flushes) the store.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out, err := store.NewJSONL("pages.jsonl", nil) // url, title, main_text, status, depth, ...
+	// url, title, main_text, status, depth, ...; an existing pages.jsonl is
+	// refused (store.FileOptions{Mode: store.Overwrite} would replace it).
+	out, err := store.NewJSONL("pages.jsonl", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
