@@ -54,6 +54,7 @@ type Crawler struct {
 	html          []htmlCallback        // WithHTML callbacks, compiled
 	sels          selectors             // selectors compiled by Element methods
 	badSelector   atomic.Pointer[error] // the first bad selector an Element method was given; Run returns it
+	pace          pacer                 // which politeness rule rests a host (PaceStats)
 	plainRequests bool                  // no header, hook, cookie or auth: fetch requests carry no header
 }
 
@@ -176,6 +177,7 @@ func (c *Crawler) frontierOptions() frontier.MemoryOptions {
 // options ask of it.
 func (c *Crawler) setupFrontier() error {
 	opts := c.frontierOptions()
+	c.pace = newPacer(opts.Politeness)
 	if c.cfg.frontier == nil {
 		c.front = frontier.NewMemory(&opts)
 	} else {
@@ -371,7 +373,9 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 			}
 			return
 		}
-		if err := c.front.Done(req, c.visit(ctx, &v, req)); err != nil {
+		out := c.visit(ctx, &v, req)
+		c.paced(&out)
+		if err := c.front.Done(req, out); err != nil {
 			c.log.Error("frontier done failed", "url", req.URL, "err", err)
 		}
 	}

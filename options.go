@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/netip"
 	"time"
@@ -120,6 +121,16 @@ const NoDelay time.Duration = -1
 // fetched 5.0 pages/s, exactly as 1 did; for about 20 pages/s from one
 // host, set Delay to 50 ms (19.7 pages/s).
 type Politeness struct {
+	// PerSecond and HostConcurrency say the rate a host gets: at most
+	// PerSecond requests a second, at most HostConcurrency of them in
+	// flight at once. PerSecond sets Delay to 1/PerSecond (so it is a
+	// ceiling: a request starts that long after the previous one ended,
+	// and slow responses lower the rate), and like Delay it turns the
+	// adaptive delay off unless Adaptive is set too; a robots.txt
+	// Crawl-delay and back-off can still slow a host (Stats.Pace says
+	// which did). Give PerSecond or Delay, not both. Default 0: Delay's
+	// default, about 1 request a second.
+	PerSecond float64
 	// Delay is the least time between the end of one request to a host
 	// and the start of the next. NoDelay means none. Setting it also
 	// turns the adaptive delay off unless Adaptive is set too: the delay
@@ -156,6 +167,15 @@ type Politeness struct {
 // a host, one at a time, adaptive delay 10, back-off 2 s to 10 min).
 func WithPoliteness(p Politeness) Option {
 	return func(c *config) {
+		// PerSecond and Delay say one thing: a later one replaces an
+		// earlier other.
+		if p.PerSecond != 0 && p.Delay == 0 {
+			c.polite.Delay = 0
+		}
+		if p.Delay != 0 && p.PerSecond == 0 {
+			c.polite.PerSecond = 0
+		}
+		mergeNonZero(&c.polite.PerSecond, p.PerSecond)
 		mergeNonZero(&c.polite.Delay, p.Delay)
 		mergeNonZero(&c.polite.HostConcurrency, p.HostConcurrency)
 		mergeNonZero(&c.polite.Adaptive, p.Adaptive)
@@ -450,6 +470,9 @@ func (c *config) resolve() error {
 		return err
 	}
 	p := &c.polite
+	if p.PerSecond > 0 {
+		p.Delay = max(time.Duration(float64(time.Second)/p.PerSecond), 1) // 1 ns: as good as none
+	}
 	switch {
 	case p.Delay == 0 && p.Adaptive == 0:
 		p.Delay, p.Adaptive = time.Second, 10
@@ -484,6 +507,10 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: workers must be at least 1, got %d", c.workers)
 	case p.Delay < 0 && p.Delay != NoDelay:
 		return fmt.Errorf("trawl: Politeness.Delay must not be negative, got %v (NoDelay means none)", p.Delay)
+	case p.PerSecond < 0 || math.IsNaN(p.PerSecond) || math.IsInf(p.PerSecond, 0):
+		return fmt.Errorf("trawl: Politeness.PerSecond must be a positive number, got %v", p.PerSecond)
+	case p.PerSecond > 0 && p.Delay != 0:
+		return fmt.Errorf("trawl: Politeness.PerSecond (%v) and Delay (%v) both set: they say the same thing, give one", p.PerSecond, p.Delay)
 	case p.HostConcurrency < 0:
 		return fmt.Errorf("trawl: Politeness.HostConcurrency must not be negative, got %d", p.HostConcurrency)
 	case p.BackoffBase < 0 || p.BackoffMax < 0:

@@ -35,6 +35,9 @@
 // The summary's "distinct URLs queued" are URLs; "links and redirects in
 // scope" (Stats.URLs.Discovered) counts every reference that passed the
 // filters, most of them to URLs already seen, and is not a count of pages.
+// The summary also says what rested the hosts after each request
+// (trawl.Stats.Pace: the delay, the adaptive delay, a Crawl-delay,
+// back-off) and the longest rest.
 // The ids are stable, for tests and for readers who link into the file.
 //
 // The mean delay of a host is the time between its first and its last

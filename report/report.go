@@ -116,6 +116,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			{"URLs still queued", n(st.URLs.Queued)}, {"deepest page", n(st.Fetch.Deepest)},
 			{"hosts", n(int64(r.HostsTotal))}, {"duration", st.Elapsed.Round(time.Millisecond).String()},
 			{"pages per second", trimFloat(st.Fetch.PerSecond(st.Elapsed))},
+			// What rested the hosts after each request (Stats.Pace).
+			{"host rests set by the delay / adaptive delay / Crawl-delay / back-off",
+				fmt.Sprintf("%d / %d / %d / %d", st.Pace.Delay, st.Pace.Adaptive, st.Pace.CrawlDelay, st.Pace.Backoff)},
+			{"longest host rest", st.Pace.Longest.Round(time.Millisecond).String()},
 		}
 	}
 	var status, depths, errs, dups, skipped []bar

@@ -113,7 +113,7 @@ func TestReportFigures(t *testing.T) {
 // TestReportFailuresTable: the HTML lists the failed URLs with their
 // error, says how many there were, and the body bytes have a unit.
 func TestReportFailuresTable(t *testing.T) {
-	rep := &report.Report{Stats: &trawl.Stats{Fetch: trawl.FetchStats{Bytes: 50671746}},
+	rep := &report.Report{Stats: &trawl.Stats{Fetch: trawl.FetchStats{Bytes: 50671746}, Pace: trawl.PaceStats{Delay: 7, Adaptive: 2, CrawlDelay: 1}},
 		Failed: 3, Failures: []report.Failure{{URL: "http://a.test/x", Kind: "status-4xx", Status: 404, Error: "fetch: 404 Not Found"}}}
 	var buf bytes.Buffer
 	if err := rep.WriteHTML(&buf); err != nil {
@@ -121,7 +121,8 @@ func TestReportFailuresTable(t *testing.T) {
 	}
 	html := buf.String()
 	for _, want := range []string{"The first 1 of 3 URLs that failed", "<td>http://a.test/x</td><td>status-4xx</td><td>404</td><td class=\"error\">fetch: 404 Not Found</td>",
-		"<td>body bytes (decoded)</td><td>50671746 bytes (50.7MB)</td>"} {
+		"<td>body bytes (decoded)</td><td>50671746 bytes (50.7MB)</td>",
+		"<td>host rests set by the delay / adaptive delay / Crawl-delay / back-off</td><td>7 / 2 / 1 / 0</td>"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)
 		}

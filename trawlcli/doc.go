@@ -27,9 +27,14 @@
 // # Flags and exit status
 //
 // Session.Options turns the common flags into trawl options: -max-pages,
-// -max-depth and -host-budget into trawl.Limits; -delay, -adaptive and
-// -host-concurrency into trawl.Politeness, with -delay 0 as trawl.NoDelay
-// and -adaptive 0 as off (Adaptive: -1). -delay D given without -adaptive
+// -max-depth and -host-budget into trawl.Limits; -rate (or -delay),
+// -adaptive and -host-concurrency into trawl.Politeness, with -delay 0 as
+// trawl.NoDelay and -adaptive 0 as off (Adaptive: -1). -rate R is the rate
+// a host gets, at most R requests a second (-delay 1/R, the gap after each
+// response); the progress line shows it and the rules that held hosts
+// longer, and the summary's "politeness:" line says after how many
+// requests each rule (the delay, the adaptive delay, a Crawl-delay,
+// back-off) rested the host (trawl.Stats.Pace). -delay D given without -adaptive
 // turns adaptive politeness off: the gap between two requests to a host is
 // then D, as a user who writes -delay means, not 10 × the last fetch time
 // when that is longer; -adaptive F sets the factor whatever -delay says.
