@@ -130,6 +130,20 @@ func followed(cfg *config) kindSet {
 // setupFetcher makes the default fetcher unless WithFetcher gave one.
 func (c *Crawler) setupFetcher() error {
 	cfg := &c.cfg
+	if err := c.buildFetcher(); err != nil {
+		return err
+	}
+	if cfg.fetchWrap != nil {
+		if c.fetcher = cfg.fetchWrap(c.fetcher); c.fetcher == nil {
+			return errors.New("trawl: WithFetchWrapper's function returned nil")
+		}
+	}
+	return nil
+}
+
+// buildFetcher sets c.fetcher: WithFetcher's, or one of its own.
+func (c *Crawler) buildFetcher() error {
+	cfg := &c.cfg
 	if cfg.fetcher != nil {
 		c.fetcher = cfg.fetcher
 		return nil

@@ -63,6 +63,7 @@ type config struct {
 	frontier   FrontierFunc
 	shared     Shared
 	fetcher    fetch.Fetcher
+	fetchWrap  func(fetch.Fetcher) fetch.Fetcher
 	fetchOpts  fetch.Options
 	fetchSet   bool // WithFetchOptions was given
 	normalizer *urlnorm.Normalizer
@@ -363,6 +364,16 @@ func WithFrontier(fn FrontierFunc) Option { return func(c *config) { c.frontier 
 // configure your fetcher instead. Default: fetch.New with the user agent,
 // dialer and private-network options.
 func WithFetcher(f fetch.Fetcher) Option { return func(c *config) { c.fetcher = f } }
+
+// WithFetchWrapper puts wrap around the crawler's fetcher (its own, built
+// from the other options, or the one WithFetcher gives): a cache or an
+// archive that answers some URLs itself and hands the others to the
+// fetcher it wraps, such as store.Replay's Wrap (-replay DIR on the
+// spiders), which re-runs a crawl from its WARC files. robots.txt is
+// fetched through it too. Default: none.
+func WithFetchWrapper(wrap func(fetch.Fetcher) fetch.Fetcher) Option {
+	return func(c *config) { c.fetchWrap = wrap }
+}
 
 // WithFetchOptions sets the default fetcher's options (timeouts, size
 // limits, accepted types, TLS). UserAgent, DialContext, Proxy and

@@ -18,6 +18,12 @@
 //     (Scrapy's -o) or Overwrite (Scrapy's -O), so that running a program
 //     twice neither doubles its records nor loses the first run's.
 //   - [Func] adapts a function to a trawl.Store.
+//   - [Replay] is not a store but reads one: a fetcher that answers the
+//     URLs a WARC store's files hold from them, byte for byte as recorded
+//     (https too), and hands the others to the crawler's own fetcher
+//     (trawl.WithFetchWrapper(rp.Wrap); -replay DIR on the spiders), as
+//     Colly's CacheDir and Scrapy's HTTPCACHE do: a scraper rewritten is
+//     run again offline, on the same responses.
 //
 // # Quick start
 //

@@ -3,7 +3,7 @@
 // clusterspider), public
 // so that a crawler of your own can take the same flags: the common flags
 // (-max-pages, -delay, -out, ...), the -demo web, the progress line, the
-// summary, and the built-in features -v, -warc, -jsonl, -state, -spill,
+// summary, and the built-in features -v, -warc, -replay, -jsonl, -state, -spill,
 // -metrics, -report, -decisions, -recrawl and -duration.
 // What makes a spider what it is stays in its main.go, in plain trawl: the
 // trawl.New call, its options and its scope Filter.
@@ -78,7 +78,9 @@
 // (package store's JSONL), and turns main-text extraction on; a FILE that
 // holds records already is refused unless -jsonl-mode says append
 // (Scrapy's -o) or overwrite (-O), and a crawl resumed from an existing
-// -state directory appends.
+// -state directory appends. With -replay DIR (an earlier -warc DIR) the
+// URLs its WARC files hold are answered from them and the others fetched
+// (store.Replay), so a scraper rewritten runs again without fetching again.
 //
 // Seeing a crawl (observe.go): -metrics ADDR serves Prometheus metrics
 // (package metrics) at http://ADDR/metrics while the crawl runs, on

@@ -43,7 +43,7 @@ type Feature struct {
 
 // Builtin returns the features every Command has, after the common flags:
 // -v (failed URLs as they happen; the summary lists the first ten),
-// -warc (WARC files), -jsonl (pages as JSON Lines), -state / -spill
+// -warc (WARC files), -replay (answers from them, a development cache), -jsonl (pages as JSON Lines), -state / -spill
 // (where the frontier lives), -metrics / -report / -decisions (seeing
 // the crawl) and -recrawl / -duration (a continuous crawl, a time limit).
 // To
@@ -53,6 +53,7 @@ func Builtin() []Feature {
 	return []Feature{
 		failuresFeature(),
 		warcFeature(),
+		replayFeature(),
 		jsonlFeature(),
 		stateFeature(),
 		observeFeature(),
