@@ -75,7 +75,9 @@
 // cookies (WithCookies), go through proxies (WithProxy,
 // ProxyFromEnvironment), and send credentials to one host
 // (WithBasicAuth). Crawler.Enqueue and Element.Follow queue URLs from
-// callbacks, with metadata that reaches Page.Meta of the page fetched.
+// callbacks, with metadata that reaches Page.Meta of the page fetched, and
+// with Handler(name), which gives the page fetched to the handler
+// WithHandler registered under name (Scrapy's callback=).
 //
 // # The crawl loop
 //

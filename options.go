@@ -64,6 +64,7 @@ type config struct {
 	shared     Shared
 	fetcher    fetch.Fetcher
 	fetchWrap  func(fetch.Fetcher) fetch.Fetcher
+	handlers   map[string]func(context.Context, *Page) // WithHandler
 	fetchOpts  fetch.Options
 	fetchSet   bool // WithFetchOptions was given
 	normalizer *urlnorm.Normalizer
