@@ -49,7 +49,7 @@
 //
 // WithHTML calls a function for every element that matches a CSS selector
 // (Colly's OnHTML, Scrapy's response.css); the Element gives its text,
-// attributes and children, follows links (Element.Follow) and emits
+// attributes and children (Find chains as goquery's does), follows links (Element.Follow) and emits
 // items to the ItemSink set with WithItems, such as a JSON Lines or CSV
 // file (store.JSONL, store.CSV):
 //

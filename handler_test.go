@@ -2,6 +2,7 @@ package trawl_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -58,5 +59,28 @@ func TestHandlers(t *testing.T) {
 	}
 	if n := c.Stats().Errors.Kinds["handler"]; n != 1 {
 		t.Errorf("Errors.Kinds[handler] = %d, want 1 (the page queued for a dropped handler)", n)
+	}
+}
+
+// TestElementFind: goquery-style chaining over Find.
+func TestElementFind(t *testing.T) {
+	s := newSite(t, map[string]string{
+		"a.test/": `<div id="shop"><ul class="items"><li><a href="/p1" data-sku="s1">Pen</a></li><li><a href="/p2">Ink</a></li></ul>` +
+			`<ul class="items"><li><span>Cap</span></li></ul></div>`,
+	})
+	var got []string
+	run(t, append(s.opts("http://a.test/"), trawl.WithFollow(),
+		trawl.WithHTML("#shop", func(_ context.Context, e *trawl.Element) {
+			items := e.Find("ul.items").Find("li")
+			sku, ok := items.Find("a").Attr("data-sku")
+			_, none := items.Find("span").Attr("data-sku")
+			got = append(got,
+				fmt.Sprintf("%d %d %s %s", e.Find("ul.items").Length(), items.Length(), e.Find("a").First().Text(), items.Text()),
+				fmt.Sprintf("%s %v %v %d %v", sku, ok, none, e.Find("table").Find("td").Length(), e.Find("table").First().Text() == ""))
+			items.Each(func(i int, li *trawl.Element) { got = append(got, fmt.Sprintf("%d %s", i, li.Text())) })
+		}))...)
+	want := []string{"2 3 Pen Pen Ink Cap", "s1 true false 0 true", "0 Pen", "1 Ink", "2 Cap"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

@@ -107,7 +107,7 @@ func (d *document) baseURL() *url.URL {
 // may hand it to no other goroutine).
 //
 // The selectors its methods take (ChildText, ChildTexts, ChildAttr,
-// ChildAttrs, ForEach) are compiled on first use and cached. A bad one
+// ChildAttrs, ForEach, Find) are compiled on first use and cached. A bad one
 // ("a[") matches nothing and is a bug of the program's, which the crawl
 // does not let pass silently: each call is counted in
 // Stats.Errors.Kinds["selector"] and given to Events.OnError with the
@@ -196,6 +196,81 @@ func (e *Element) ChildAttrs(selector, name string) []string {
 func (e *Element) ForEach(selector string, fn func(i int, child *Element)) {
 	for i, n := range e.queryAll("ForEach", selector) {
 		fn(i, &Element{node: n, doc: e.doc})
+	}
+}
+
+// Find returns the descendants that match selector, in document order,
+// as goquery's Find does: e.Find("ul.items").Find("li").Length(). A bad
+// selector finds nothing and is reported as for ChildText.
+func (e *Element) Find(selector string) Elements {
+	nodes := e.queryAll("Find", selector)
+	out := make(Elements, len(nodes))
+	for i, n := range nodes {
+		out[i] = &Element{node: n, doc: e.doc}
+	}
+	return out
+}
+
+// Elements is what Find returns: elements in document order, with
+// goquery's chaining methods. The zero Elements is empty and every method
+// works on it.
+type Elements []*Element
+
+// Length returns how many elements there are.
+func (es Elements) Length() int { return len(es) }
+
+// Find returns the descendants of each element that match selector, in
+// order, each once.
+func (es Elements) Find(selector string) Elements {
+	var out Elements
+	seen := make(map[*html.Node]bool)
+	for _, e := range es {
+		for _, f := range e.Find(selector) {
+			if !seen[f.node] {
+				seen[f.node] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// First returns the first element alone (empty when there is none).
+func (es Elements) First() Elements {
+	if len(es) == 0 {
+		return nil
+	}
+	return es[:1]
+}
+
+// Text returns the Text of the elements joined by a space ("" for none),
+// as goquery's Text joins them (without its spaces' quirks).
+func (es Elements) Text() string {
+	parts := make([]string, 0, len(es))
+	for _, e := range es {
+		if t := e.Text(); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Attr returns the attribute name of the first element that has it, and
+// whether one has.
+func (es Elements) Attr(name string) (string, bool) {
+	name = strings.ToLower(name)
+	for _, e := range es {
+		if v, ok := lookupAttr(e.node, name); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// Each calls fn for every element with its index.
+func (es Elements) Each(fn func(i int, e *Element)) {
+	for i, e := range es {
+		fn(i, e)
 	}
 }
 
