@@ -51,9 +51,11 @@ type Crawler struct {
 	private   privateHosts     // hosts found on private addresses (admit.go)
 	seedFails seedFailures     // the seeds that failed, for Run's error
 
-	html          []htmlCallback // WithHTML callbacks, compiled
-	sels          selectors      // selectors compiled by Element methods
-	plainRequests bool           // no header, hook, cookie or auth: fetch requests carry no header
+	html          []htmlCallback        // WithHTML callbacks, compiled
+	sels          selectors             // selectors compiled by Element methods
+	badSelector   atomic.Pointer[error] // the first bad selector an Element method was given; Run returns it
+	pace          pacer                 // which politeness rule rests a host (PaceStats)
+	plainRequests bool                  // no header, hook, cookie or auth: fetch requests carry no header
 }
 
 // New returns a Crawler configured by opts, or an error naming the first
@@ -80,6 +82,12 @@ func New(opts ...Option) (*Crawler, error) {
 		Speculative: c.follows.has(extract.Speculative), Scripts: c.follows.has(extract.Script)}
 	c.seedFails.failed = make(map[string]error)
 	for _, s := range cfg.seeds {
+		if t := strings.TrimSpace(s); schemeless(t) {
+			// "example.com" is a host, not a URL; WHATWG's message for it
+			// ("missing a scheme, because it does not begin with an ASCII
+			// alpha") misleads.
+			return nil, fmt.Errorf("trawl: seed %q is not a URL (it has no scheme): did you mean %q (or http:// for a site without TLS)?", s, "https://"+t)
+		}
 		n, err := c.norm.Normalize(strings.TrimSpace(s))
 		if err != nil {
 			return nil, fmt.Errorf("trawl: seed %q: %w", s, err)
@@ -123,6 +131,20 @@ func followed(cfg *config) kindSet {
 
 // setupFetcher makes the default fetcher unless WithFetcher gave one.
 func (c *Crawler) setupFetcher() error {
+	cfg := &c.cfg
+	if err := c.buildFetcher(); err != nil {
+		return err
+	}
+	if cfg.fetchWrap != nil {
+		if c.fetcher = cfg.fetchWrap(c.fetcher); c.fetcher == nil {
+			return errors.New("trawl: WithFetchWrapper's function returned nil")
+		}
+	}
+	return nil
+}
+
+// buildFetcher sets c.fetcher: WithFetcher's, or one of its own.
+func (c *Crawler) buildFetcher() error {
 	cfg := &c.cfg
 	if cfg.fetcher != nil {
 		c.fetcher = cfg.fetcher
@@ -172,6 +194,7 @@ func (c *Crawler) frontierOptions() frontier.MemoryOptions {
 // options ask of it.
 func (c *Crawler) setupFrontier() error {
 	opts := c.frontierOptions()
+	c.pace = newPacer(opts.Politeness)
 	if c.cfg.frontier == nil {
 		c.front = frontier.NewMemory(&opts)
 	} else {
@@ -217,7 +240,9 @@ func (c *Crawler) Stats() Stats {
 // fetches finish (a cancelled ctx cuts them short), closes the Store, and
 // returns only when every goroutine it started has exited. It returns
 // ctx.Err() when ctx was cancelled, the frontier's error (from Next) if it
-// failed, the Store's Close error if any, and nil otherwise. Run may be
+// failed, the Store's Close error if any, the first bad selector a WithHTML
+// callback gave an Element method (the crawl goes on; see Element), and nil
+// otherwise. Run may be
 // called once.
 func (c *Crawler) Run(ctx context.Context) error {
 	if !c.ran.CompareAndSwap(false, true) {
@@ -256,6 +281,17 @@ func (c *Crawler) Run(ctx context.Context) error {
 	return err
 }
 
+// schemeless reports whether a seed looks like a host (and path) without a
+// scheme: "example.com", "example.com/docs/", "localhost:8080/" (a colon
+// followed by a digit is a port), but not "mailto:a@b".
+func schemeless(seed string) bool {
+	if seed == "" || strings.Contains(seed, "://") {
+		return false
+	}
+	_, rest, colon := strings.Cut(seed, ":")
+	return !colon || (rest != "" && rest[0] >= '0' && rest[0] <= '9')
+}
+
 // shutdown closes what Run owns once the workers are done: the store, the
 // item sink, the frontier and the fetcher's idle connections. It returns
 // the errors of the crawl as a whole.
@@ -265,6 +301,9 @@ func (c *Crawler) shutdown() error {
 		err = fmt.Errorf("trawl: frontier: %w", *ferr)
 	}
 	err = errors.Join(err, c.seedFails.err(len(c.seeds), c.private.seeds.Load(), c.cfg.private))
+	if bad := c.badSelector.Load(); bad != nil {
+		err = errors.Join(err, *bad) // a bug of the program's: say it loudly
+	}
 	if c.cfg.store != nil {
 		if cerr := c.cfg.store.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("trawl: closing store: %w", cerr))
@@ -357,7 +396,9 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 			}
 			return
 		}
-		if err := c.front.Done(req, c.visit(ctx, &v, req)); err != nil {
+		out := c.visit(ctx, &v, req)
+		c.paced(&out)
+		if err := c.front.Done(req, out); err != nil {
 			c.log.Error("frontier done failed", "url", req.URL, "err", err)
 		}
 	}

@@ -195,13 +195,14 @@ const maxRobotsSitemaps = 1000
 // offerSitemaps queues the sitemaps a host's robots.txt names, or the
 // host's /sitemap.xml when it names none, at depth.
 func (c *Crawler) offerSitemaps(ctx context.Context, u *url.URL, lines []string, depth int) {
-	if len(lines) == 0 {
+	guessed := len(lines) == 0
+	if guessed {
 		lines = []string{u.Scheme + "://" + u.Host + "/sitemap.xml"}
 	}
 	var reqs []frontier.Request
 	// The robots.txt of u's host speaks for the whole host: its sitemaps
 	// may list any URL of it, wherever they are (sitemaps.org).
-	data, _ := (&urlData{sitemap: 1, scope: originKey(u)}).encode()
+	data, _ := (&urlData{sitemap: 1, scope: originKey(u), guessed: guessed}).encode()
 	for _, raw := range lines[:min(len(lines), maxRobotsSitemaps)] {
 		n, err := c.norm.Normalize(raw)
 		if err != nil {

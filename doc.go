@@ -3,7 +3,12 @@
 // A crawler is assembled from small packages through one functional-options
 // [Crawler] type:
 //
-//	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+//	// Ctrl-C or SIGTERM cancels ctx: Run stops the crawl and closes the
+//	// store, so nothing fetched is lost (without it, Ctrl-C kills the
+//	// process at once, and a store's buffer with it).
+//	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+//	defer stop()
+//	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 //	defer cancel()
 //	c, err := trawl.New(
 //		trawl.WithSeeds("https://example.com/"),
@@ -15,9 +20,9 @@
 //	if err != nil {
 //		log.Fatal(err)
 //	}
-//	// The time limit ending the crawl is a normal end: Run has closed the
+//	// Ctrl-C and the time limit are normal ends: Run has closed the
 //	// store, and every page fetched is in it.
-//	if err := c.Run(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+//	if err := c.Run(ctx); err != nil && !errors.Is(err, ctx.Err()) {
 //		log.Fatal(err)
 //	}
 //	fmt.Println(c.Stats().Pages.Stored, "pages stored")
@@ -44,11 +49,11 @@
 //
 // WithHTML calls a function for every element that matches a CSS selector
 // (Colly's OnHTML, Scrapy's response.css); the Element gives its text,
-// attributes and children, follows links (Element.Follow) and emits
+// attributes and children (Find chains as goquery's does), follows links (Element.Follow) and emits
 // items to the ItemSink set with WithItems, such as a JSON Lines or CSV
 // file (store.JSONL, store.CSV):
 //
-//	items, err := store.NewJSONL("items.jsonl")
+//	items, err := store.NewJSONL("items.jsonl", nil) // refuses a file with records: see store.FileOptions
 //	...
 //	c, err := trawl.New(
 //		trawl.WithSeeds("https://shop.example.com/"),
@@ -70,7 +75,9 @@
 // cookies (WithCookies), go through proxies (WithProxy,
 // ProxyFromEnvironment), and send credentials to one host
 // (WithBasicAuth). Crawler.Enqueue and Element.Follow queue URLs from
-// callbacks, with metadata that reaches Page.Meta of the page fetched.
+// callbacks, with metadata that reaches Page.Meta of the page fetched, and
+// with Handler(name), which gives the page fetched to the handler
+// WithHandler registered under name (Scrapy's callback=).
 //
 // # The crawl loop
 //

@@ -67,7 +67,7 @@ func ExampleWithHTML() {
 }
 
 // Exports: items emitted from selector callbacks go to the ItemSink, here
-// a JSON Lines store (store.NewJSONL("items.jsonl") writes a file). Run
+// a JSON Lines store (store.NewJSONL("items.jsonl", nil) writes a file). Run
 // closes it, which flushes it.
 func ExampleWithItems() {
 	web, opts := demoWeb(1, 6)

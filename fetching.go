@@ -57,8 +57,20 @@ func (c *Crawler) fetchFailed(ctx context.Context, v *visit, err error) step {
 		v.out.Retry = true
 		return end(Decision{URL: req.URL, Outcome: DecisionWait, Reason: ReasonRetry, ErrorKind: fetch.Kind(err), Depth: req.Depth}, nil)
 	}
+	if v.data.guessed && missing(err) {
+		// The /sitemap.xml a robots.txt without Sitemap lines made the
+		// crawl try is not there: the site has none, not an error. The
+		// fetch's own decision (DecisionFetched, its status) says so.
+		return step{done: true}
+	}
 	c.rc.failed(v, &v.out)
 	return end(failure(req.URL, fetch.Kind(err), err), err)
+}
+
+// missing reports whether err is an HTTP 404 or 410 answer.
+func missing(err error) bool {
+	var fe *fetch.Error
+	return errors.As(err, &fe) && (fe.StatusCode == http.StatusNotFound || fe.StatusCode == http.StatusGone)
 }
 
 // counted adds a fetch's answer to the stats.

@@ -105,6 +105,14 @@ func (d *document) baseURL() *url.URL {
 // Element is an HTML element a WithHTML selector matched. It is valid
 // during the callback only, and not safe for concurrent use (a callback
 // may hand it to no other goroutine).
+//
+// The selectors its methods take (ChildText, ChildTexts, ChildAttr,
+// ChildAttrs, ForEach, Find) are compiled on first use and cached. A bad one
+// ("a[") matches nothing and is a bug of the program's, which the crawl
+// does not let pass silently: each call is counted in
+// Stats.Errors.Kinds["selector"] and given to Events.OnError with the
+// page's URL, and Run, which finishes the crawl, returns the first one
+// (joined with its other errors), so that a scraper's test fails.
 type Element struct {
 	node *html.Node
 	doc  *document
@@ -140,9 +148,9 @@ func (e *Element) Attr(name string) string { return attr(e.node, strings.ToLower
 // ChildText returns the Text of the first descendant that matches
 // selector, or "" when none does (Colly's ChildText joins the text of
 // every match: ChildTexts gives them all). A bad selector matches nothing
-// and is logged.
+// and fails the crawl loudly: see [Element] for what it does.
 func (e *Element) ChildText(selector string) string {
-	if n := e.query(selector); n != nil {
+	if n := e.query("ChildText", selector); n != nil {
 		return nodeText(n)
 	}
 	return ""
@@ -152,7 +160,7 @@ func (e *Element) ChildText(selector string) string {
 // in document order.
 func (e *Element) ChildTexts(selector string) []string {
 	var out []string
-	for _, n := range e.queryAll(selector) {
+	for _, n := range e.queryAll("ChildTexts", selector) {
 		out = append(out, nodeText(n))
 	}
 	return out
@@ -162,7 +170,7 @@ func (e *Element) ChildTexts(selector string) []string {
 // matches selector and has it, or "".
 func (e *Element) ChildAttr(selector, name string) string {
 	name = strings.ToLower(name)
-	for _, n := range e.queryAll(selector) {
+	for _, n := range e.queryAll("ChildAttr", selector) {
 		if v, ok := lookupAttr(n, name); ok {
 			return v
 		}
@@ -175,7 +183,7 @@ func (e *Element) ChildAttr(selector, name string) string {
 func (e *Element) ChildAttrs(selector, name string) []string {
 	name = strings.ToLower(name)
 	var out []string
-	for _, n := range e.queryAll(selector) {
+	for _, n := range e.queryAll("ChildAttrs", selector) {
 		if v, ok := lookupAttr(n, name); ok {
 			out = append(out, v)
 		}
@@ -186,8 +194,83 @@ func (e *Element) ChildAttrs(selector, name string) []string {
 // ForEach calls fn for every descendant that matches selector, in
 // document order, with its index among them.
 func (e *Element) ForEach(selector string, fn func(i int, child *Element)) {
-	for i, n := range e.queryAll(selector) {
+	for i, n := range e.queryAll("ForEach", selector) {
 		fn(i, &Element{node: n, doc: e.doc})
+	}
+}
+
+// Find returns the descendants that match selector, in document order,
+// as goquery's Find does: e.Find("ul.items").Find("li").Length(). A bad
+// selector finds nothing and is reported as for ChildText.
+func (e *Element) Find(selector string) Elements {
+	nodes := e.queryAll("Find", selector)
+	out := make(Elements, len(nodes))
+	for i, n := range nodes {
+		out[i] = &Element{node: n, doc: e.doc}
+	}
+	return out
+}
+
+// Elements is what Find returns: elements in document order, with
+// goquery's chaining methods. The zero Elements is empty and every method
+// works on it.
+type Elements []*Element
+
+// Length returns how many elements there are.
+func (es Elements) Length() int { return len(es) }
+
+// Find returns the descendants of each element that match selector, in
+// order, each once.
+func (es Elements) Find(selector string) Elements {
+	var out Elements
+	seen := make(map[*html.Node]bool)
+	for _, e := range es {
+		for _, f := range e.Find(selector) {
+			if !seen[f.node] {
+				seen[f.node] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// First returns the first element alone (empty when there is none).
+func (es Elements) First() Elements {
+	if len(es) == 0 {
+		return nil
+	}
+	return es[:1]
+}
+
+// Text returns the Text of the elements joined by a space ("" for none),
+// as goquery's Text joins them (without its spaces' quirks).
+func (es Elements) Text() string {
+	parts := make([]string, 0, len(es))
+	for _, e := range es {
+		if t := e.Text(); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Attr returns the attribute name of the first element that has it, and
+// whether one has.
+func (es Elements) Attr(name string) (string, bool) {
+	name = strings.ToLower(name)
+	for _, e := range es {
+		if v, ok := lookupAttr(e.node, name); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// Each calls fn for every element with its index.
+func (es Elements) Each(fn func(i int, e *Element)) {
+	for i, e := range es {
+		fn(i, e)
 	}
 }
 
@@ -232,56 +315,80 @@ func (e *Element) Emit(item any) error {
 	return err
 }
 
-func (e *Element) query(selector string) *html.Node {
-	m := e.doc.c.selector(selector)
+func (e *Element) query(method, selector string) *html.Node {
+	m := e.matcher(method, selector)
 	if m == nil {
 		return nil
 	}
 	return cascadia.Query(e.node, m)
 }
 
-func (e *Element) queryAll(selector string) []*html.Node {
-	m := e.doc.c.selector(selector)
+func (e *Element) queryAll(method, selector string) []*html.Node {
+	m := e.matcher(method, selector)
 	if m == nil {
 		return nil
 	}
 	return cascadia.QueryAll(e.node, m)
 }
 
+// matcher returns selector compiled, or nil for a bad one, which it
+// reports: counted in Stats.Errors.Kinds["selector"], given to
+// Events.OnError with the page's URL, and the first one returned by Run.
+func (e *Element) matcher(method, selector string) cascadia.Matcher {
+	c := e.doc.c
+	m, err := c.selector(selector)
+	if err != nil {
+		err = fmt.Errorf("trawl: Element.%s(%q): bad selector: %w", method, selector, err)
+		c.stats.errorKind("selector")
+		c.badSelector.CompareAndSwap(nil, &err)
+		c.onError(e.doc.ctx, e.doc.page.URL.String(), err)
+	}
+	return m
+}
+
 // selectors caches the selectors Element methods compile; a bad one is
-// kept as nil and logged once.
+// kept with its error, and logged once.
 type selectors struct {
 	mu sync.RWMutex
-	m  map[string]cascadia.Matcher
+	m  map[string]compiledSelector
+}
+
+type compiledSelector struct {
+	m   cascadia.Matcher // nil for a bad selector
+	err error
 }
 
 // maxCachedSelectors bounds the cache (selectors built from page content
 // would otherwise grow it without end).
 const maxCachedSelectors = 1024
 
-func (c *Crawler) selector(sel string) cascadia.Matcher {
+func (c *Crawler) selector(sel string) (cascadia.Matcher, error) {
 	c.sels.mu.RLock()
-	m, ok := c.sels.m[sel]
+	cs, ok := c.sels.m[sel]
 	c.sels.mu.RUnlock()
 	if ok {
-		return m
+		return cs.m, cs.err
 	}
 	g, err := cascadia.ParseGroup(sel)
 	if err != nil {
 		c.log.Warn("bad selector in an Element method: it matches nothing", "selector", sel, "err", err)
+		cs.err = err
 	} else {
-		m = g
+		cs.m = g
 	}
 	c.sels.mu.Lock()
 	if c.sels.m == nil || len(c.sels.m) >= maxCachedSelectors {
-		c.sels.m = make(map[string]cascadia.Matcher)
+		c.sels.m = make(map[string]compiledSelector)
 	}
-	c.sels.m[sel] = m
+	c.sels.m[sel] = cs
 	c.sels.mu.Unlock()
-	return m
+	return cs.m, cs.err
 }
 
-func (c *Crawler) baseSel() cascadia.Matcher { return c.selector("base[href]") }
+func (c *Crawler) baseSel() cascadia.Matcher {
+	m, _ := c.selector("base[href]")
+	return m
+}
 
 func lookupAttr(n *html.Node, name string) (string, bool) {
 	for _, a := range n.Attr {

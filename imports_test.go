@@ -33,7 +33,7 @@ var allowedImports = map[string][]string{
 	"recrawl":                  {},
 	"fetch":                    {},
 	"crawltest":                {},
-	"store":                    {"", "internal/jsonenc"},
+	"store":                    {"", "internal/jsonenc", "fetch"}, // fetch: Replay reads archived responses through a fetch.HTTP
 	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},

@@ -11,7 +11,8 @@ import (
 
 // keep is the loop's fourth stage: it judges the page (duplicate of an
 // earlier page, repeat of an earlier page of its host, its score), shows
-// it to Events.OnPage and the WithHTML callbacks, and stores it unless it
+// it to Events.OnPage, the WithHTML callbacks and its WithHandler handler,
+// and stores it unless it
 // said noindex or is a duplicate not to be stored. A store error is the
 // page's error; the visit goes on to follow its links.
 func (c *Crawler) keep(ctx context.Context, v *visit) step {
@@ -38,6 +39,7 @@ func (c *Crawler) keep(ctx context.Context, v *visit) step {
 		ev(ctx, p)
 	}
 	c.runHTML(ctx, p)
+	c.runHandler(ctx, p)
 	switch {
 	case p.NoIndex:
 		add(&c.stats.live.Pages.NoIndex, 1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/netip"
 	"time"
@@ -62,6 +63,8 @@ type config struct {
 	frontier   FrontierFunc
 	shared     Shared
 	fetcher    fetch.Fetcher
+	fetchWrap  func(fetch.Fetcher) fetch.Fetcher
+	handlers   map[string]func(context.Context, *Page) // WithHandler
 	fetchOpts  fetch.Options
 	fetchSet   bool // WithFetchOptions was given
 	normalizer *urlnorm.Normalizer
@@ -121,6 +124,16 @@ const NoDelay time.Duration = -1
 // fetched 5.0 pages/s, exactly as 1 did; for about 20 pages/s from one
 // host, set Delay to 50 ms (19.7 pages/s).
 type Politeness struct {
+	// PerSecond and HostConcurrency say the rate a host gets: at most
+	// PerSecond requests a second, at most HostConcurrency of them in
+	// flight at once. PerSecond sets Delay to 1/PerSecond (so it is a
+	// ceiling: a request starts that long after the previous one ended,
+	// and slow responses lower the rate), and like Delay it turns the
+	// adaptive delay off unless Adaptive is set too; a robots.txt
+	// Crawl-delay and back-off can still slow a host (Stats.Pace says
+	// which did). Give PerSecond or Delay, not both. Default 0: Delay's
+	// default, about 1 request a second.
+	PerSecond float64
 	// Delay is the least time between the end of one request to a host
 	// and the start of the next. NoDelay means none. Setting it also
 	// turns the adaptive delay off unless Adaptive is set too: the delay
@@ -158,6 +171,15 @@ type Politeness struct {
 // a host, one at a time, adaptive delay 10, back-off 2 s to 10 min).
 func WithPoliteness(p Politeness) Option {
 	return func(c *config) {
+		// PerSecond and Delay say one thing: a later one replaces an
+		// earlier other.
+		if p.PerSecond != 0 && p.Delay == 0 {
+			c.polite.Delay = 0
+		}
+		if p.Delay != 0 && p.PerSecond == 0 {
+			c.polite.PerSecond = 0
+		}
+		mergeNonZero(&c.polite.PerSecond, p.PerSecond)
 		mergeNonZero(&c.polite.Delay, p.Delay)
 		mergeNonZero(&c.polite.HostConcurrency, p.HostConcurrency)
 		mergeNonZero(&c.polite.Adaptive, p.Adaptive)
@@ -346,6 +368,16 @@ func WithFrontier(fn FrontierFunc) Option { return func(c *config) { c.frontier 
 // dialer and private-network options.
 func WithFetcher(f fetch.Fetcher) Option { return func(c *config) { c.fetcher = f } }
 
+// WithFetchWrapper puts wrap around the crawler's fetcher (its own, built
+// from the other options, or the one WithFetcher gives): a cache or an
+// archive that answers some URLs itself and hands the others to the
+// fetcher it wraps, such as store.Replay's Wrap (-replay DIR on the
+// spiders), which re-runs a crawl from its WARC files. robots.txt is
+// fetched through it too. Default: none.
+func WithFetchWrapper(wrap func(fetch.Fetcher) fetch.Fetcher) Option {
+	return func(c *config) { c.fetchWrap = wrap }
+}
+
 // WithFetchOptions sets the default fetcher's options (timeouts, size
 // limits, accepted types, TLS). UserAgent, DialContext, Proxy and
 // AllowPrivateNetworks have options of their own, which robots.txt and the
@@ -368,8 +400,12 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // Default false.
 func WithFollowNofollow(follow bool) Option { return func(c *config) { c.nofollow = follow } }
 
-// WithEvents sets hooks called during the crawl. Default: none.
-func WithEvents(e Events) Option { return func(c *config) { c.events = e } }
+// WithEvents adds hooks called during the crawl. Hooks add up, as
+// Colly's OnError callbacks do: a later WithEvents adds its hooks to the
+// earlier ones' (JoinEvents: called in the order given), never replaces
+// them, so a library's observers (trawlcli's features, a report recorder)
+// and a program's own hooks all see the crawl. Default: none.
+func WithEvents(e Events) Option { return func(c *config) { c.events = JoinEvents(c.events, e) } }
 
 // WithProgress calls fn with a Stats snapshot every interval while the crawl
 // runs, and once more when it ends. Default: none.
@@ -461,6 +497,9 @@ func (c *config) resolve() error {
 		return err
 	}
 	p := &c.polite
+	if p.PerSecond > 0 {
+		p.Delay = max(time.Duration(float64(time.Second)/p.PerSecond), 1) // 1 ns: as good as none
+	}
 	switch {
 	case p.Delay == 0 && p.Adaptive == 0:
 		p.Delay, p.Adaptive = time.Second, 10
@@ -495,6 +534,10 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: workers must be at least 1, got %d", c.workers)
 	case p.Delay < 0 && p.Delay != NoDelay:
 		return fmt.Errorf("trawl: Politeness.Delay must not be negative, got %v (NoDelay means none)", p.Delay)
+	case p.PerSecond < 0 || math.IsNaN(p.PerSecond) || math.IsInf(p.PerSecond, 0):
+		return fmt.Errorf("trawl: Politeness.PerSecond must be a positive number, got %v", p.PerSecond)
+	case p.PerSecond > 0 && p.Delay != 0:
+		return fmt.Errorf("trawl: Politeness.PerSecond (%v) and Delay (%v) both set: they say the same thing, give one", p.PerSecond, p.Delay)
 	case p.HostConcurrency < 0:
 		return fmt.Errorf("trawl: Politeness.HostConcurrency must not be negative, got %d", p.HostConcurrency)
 	case p.BackoffBase < 0 || p.BackoffMax < 0:

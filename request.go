@@ -233,6 +233,49 @@ type enqueueOptions struct {
 	anchor   string
 	meta     map[string]string
 	priority float64
+	handler  string
+}
+
+// HandlerKey is the Page.Meta key that names the handler (WithHandler) a
+// URL was queued for with Handler.
+const HandlerKey = "trawl.handler"
+
+// WithHandler registers fn as the page handler called name: a URL queued
+// with Handler(name) (Crawler.Enqueue, Element.Follow) is given to fn when
+// it has been fetched, as Scrapy's Request(callback=...) is, after
+// Events.OnPage and the WithHTML callbacks. The handler's name travels
+// with the URL (Page.Meta[HandlerKey]), so it holds across a resume
+// (frontier/disk) and across a cluster's agents (each registers the same
+// handlers), and through redirects; the links of the page it handles do
+// not inherit it. Default: no handlers.
+func WithHandler(name string, fn func(ctx context.Context, p *Page)) Option {
+	return func(c *config) {
+		if c.handlers == nil {
+			c.handlers = make(map[string]func(context.Context, *Page))
+		}
+		c.handlers[name] = fn
+	}
+}
+
+// Handler queues the URL for the page handler name (see WithHandler);
+// Enqueue fails for a name WithHandler did not register.
+func Handler(name string) EnqueueOption { return func(o *enqueueOptions) { o.handler = name } }
+
+// runHandler gives p to the handler its URL was queued for, if any. A
+// name no handler has (a crawl resumed by a program that no longer
+// registers it) is an error of the crawl, reported as a bad selector is.
+func (c *Crawler) runHandler(ctx context.Context, p *Page) {
+	name := p.Meta[HandlerKey]
+	if name == "" {
+		return
+	}
+	if fn := c.cfg.handlers[name]; fn != nil {
+		fn(ctx, p)
+		return
+	}
+	err := fmt.Errorf("trawl: page %s was queued for handler %q, which WithHandler did not register", p.URL, name)
+	c.stats.errorKind("handler")
+	c.onError(ctx, p.URL.String(), err)
 }
 
 // FromPage says the URL was found on p: a relative URL is resolved
@@ -286,6 +329,7 @@ func (c *Crawler) Enqueue(ctx context.Context, rawURL string, opts ...EnqueueOpt
 		depth, referrer = p.Depth+1, p.URL.String()
 		if len(p.Meta) > 0 {
 			meta = maps.Clone(p.Meta)
+			delete(meta, HandlerKey) // a handler is the URL's, not its links'
 		}
 	}
 	if o.depth > 0 {
@@ -296,6 +340,15 @@ func (c *Crawler) Enqueue(ctx context.Context, rawURL string, opts ...EnqueueOpt
 			meta = make(map[string]string, len(o.meta))
 		}
 		maps.Copy(meta, o.meta)
+	}
+	if o.handler != "" {
+		if c.cfg.handlers[o.handler] == nil {
+			return false, fmt.Errorf("trawl: enqueue %q: no handler %q (WithHandler registers them)", rawURL, o.handler)
+		}
+		if meta == nil {
+			meta = make(map[string]string, 1)
+		}
+		meta[HandlerKey] = o.handler
 	}
 	n, err := c.norm.Normalize(abs)
 	if err != nil {

@@ -24,6 +24,7 @@ type Stats struct {
 	Found   FoundStats   // sitemaps and feeds read
 	Errors  ErrorStats   // failures
 	Items   ItemStats    // items emitted by WithHTML callbacks (Emit)
+	Pace    PaceStats    // what held each host to its rate
 	Recrawl RecrawlStats // a continuous crawl (WithRecrawl); zero otherwise
 }
 
@@ -112,7 +113,9 @@ type FoundStats struct {
 type ErrorStats struct {
 	// Kinds counts URLs given up on (after retries) by kind: "timeout",
 	// "connection", "status-5xx", "content-type", "bomb", "private",
-	// "robots", ...
+	// "robots", ...; and "selector", calls of Element methods with a bad
+	// selector. A 404 or 410 for the /sitemap.xml the crawl tries when a
+	// robots.txt names no sitemap is not an error (the site has none).
 	Kinds map[string]int64
 	Store int64 // failed Store.Put calls
 }
@@ -124,6 +127,21 @@ func (e ErrorStats) Total() int64 {
 		sum += n
 	}
 	return sum
+}
+
+// PaceStats says what held the hosts to their rate: after each request
+// (robots.txt included) a host rests before its next one for the longest
+// of the politeness rules, and each counter counts the requests after which
+// that rule was the longest. A crawl whose requests all count under Delay
+// ran at the rate Politeness set (at most 1/Delay, or PerSecond, requests a
+// second a host); the others say which hosts' answers slowed it.
+type PaceStats struct {
+	Delay      int64 // the delay set (Politeness.Delay or PerSecond; 1 s by default)
+	CrawlDelay int64 // the host's robots.txt Crawl-delay (up to Politeness.MaxCrawlDelay)
+	Adaptive   int64 // the adaptive delay: Politeness.Adaptive × the response time
+	Backoff    int64 // back-off after a 429, a 503, a timeout or a Retry-After
+	// Longest is the longest rest any host was given.
+	Longest time.Duration
 }
 
 // ItemStats counts items emitted by WithHTML callbacks.
@@ -230,6 +248,7 @@ func (s *stats) snapshot() Stats {
 		}
 		st.Elapsed = end.Sub(st.Start)
 	}
+	st.Pace.Longest = time.Duration(atomic.LoadInt64((*int64)(&s.live.Pace.Longest)))
 	s.mu.Lock()
 	st.Errors.Kinds = maps.Clone(s.errorKinds)
 	maps.Copy(st.Fetch.Codes, s.otherCodes)

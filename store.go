@@ -24,7 +24,9 @@ type Events struct {
 	// after extraction and before storing.
 	OnPage func(ctx context.Context, p *Page)
 	// OnError is called for every URL that failed (fetch error, HTTP error
-	// status, robots.txt failure, store error) with the URL and the error.
+	// status, robots.txt failure, store error) with the URL and the error,
+	// and for every call of an Element method with a bad selector (with
+	// the page's URL).
 	OnError func(ctx context.Context, rawURL string, err error)
 	// OnDecision is called for every decision about a URL: discovered
 	// and queued or dropped (and why), fetched, failed, left waiting; see

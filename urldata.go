@@ -29,6 +29,10 @@ type urlData struct {
 	// (sitemaps.org's cross-submission). "" for other sitemaps, which may
 	// list only URLs under their own directory.
 	scope string
+	// guessed marks a sitemap queued as the host's /sitemap.xml because
+	// its robots.txt named none: a 404 or 410 there is an answer, not an
+	// error.
+	guessed bool
 }
 
 // The encoding: a version byte, a flags byte, then the parts the flags
@@ -46,6 +50,7 @@ const (
 	flagMeta         = 1 << 3
 	flagGetNext      = 1 << 4
 	flagScope        = 1 << 5
+	flagGuessed      = 1 << 6
 )
 
 var changeFreqs = [...]string{"", "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
@@ -55,7 +60,7 @@ var changeFreqs = [...]string{"", "always", "hourly", "daily", "weekly", "monthl
 var errMetaTooLarge = fmt.Errorf("trawl: metadata larger than %d bytes encoded", frontier.MaxData)
 
 func (d *urlData) empty() bool {
-	return len(d.meta) == 0 && d.sitemap == 0 && d.info == nil && !d.getNext && d.scope == ""
+	return len(d.meta) == 0 && d.sitemap == 0 && d.info == nil && !d.getNext && d.scope == "" && !d.guessed
 }
 
 // encode returns d's encoding, nil for an empty d.
@@ -81,6 +86,9 @@ func (d *urlData) encode() ([]byte, error) {
 	}
 	if d.scope != "" {
 		flags |= flagScope
+	}
+	if d.guessed {
+		flags |= flagGuessed
 	}
 	b := []byte{dataVersion, flags}
 	if in := d.info; in != nil {
@@ -135,6 +143,7 @@ func decodeURLData(b []byte) (urlData, error) {
 		d.sitemap = 1
 	}
 	d.getNext = flags&flagGetNext != 0
+	d.guessed = flags&flagGuessed != 0
 	if flags&flagInfo != 0 {
 		var ok bool
 		if d.info, r, ok = decodeInfo(r); !ok {

@@ -29,8 +29,16 @@
 // repeated pages, URLs dropped by each trap rule); the most frequent
 // reasons URLs were not fetched (chart-skipped); and a table per host
 // (table-hosts: pages, bytes, errors, URLs robots.txt denied, mean delay
-// between requests, robots.txt outcome). The ids are stable, for tests and
-// for readers who link into the file.
+// between requests, robots.txt outcome); and the first URLs that failed,
+// with their error kind, status and message (table-failures,
+// Options.FailureRows of them, 20 by default, and how many failed in all).
+// The summary's "distinct URLs queued" are URLs; "links and redirects in
+// scope" (Stats.URLs.Discovered) counts every reference that passed the
+// filters, most of them to URLs already seen, and is not a count of pages.
+// The summary also says what rested the hosts after each request
+// (trawl.Stats.Pace: the delay, the adaptive delay, a Crawl-delay,
+// back-off) and the longest rest.
+// The ids are stable, for tests and for readers who link into the file.
 //
 // The mean delay of a host is the time between its first and its last
 // page request divided by the gaps between them: the politeness the host

@@ -29,6 +29,9 @@ type Options struct {
 	HostRows int
 	// TopReasons is how many skip reasons the report charts. Default 15.
 	TopReasons int
+	// FailureRows is how many failed URLs, the first to fail, the report
+	// lists with their error. Default 20.
+	FailureRows int
 }
 
 func (o *Options) withDefaults() Options {
@@ -50,6 +53,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if d.TopReasons <= 0 {
 		d.TopReasons = 15
+	}
+	if d.FailureRows <= 0 {
+		d.FailureRows = 20
 	}
 	return d
 }
@@ -74,6 +80,8 @@ type Recorder struct {
 	errKinds map[string]int64
 	skipped  map[string]int64
 	traps    map[string]int64
+	failures []Failure // the first Options.FailureRows
+	failed   int64     // all DecisionErrors
 }
 
 type hostAcc struct {
@@ -230,6 +238,10 @@ func (r *Recorder) decision(_ context.Context, d trawl.Decision) {
 	case trawl.DecisionError:
 		r.host(hostOf(d.URL)).errors++
 		r.errKinds[d.ErrorKind]++
+		r.failed++
+		if len(r.failures) < r.opts.FailureRows {
+			r.failures = append(r.failures, Failure{URL: d.URL, Kind: d.ErrorKind, Status: d.Status, Error: d.Error})
+		}
 	case trawl.DecisionRobots:
 		r.host(hostOf(d.URL)).denied++
 	case trawl.DecisionRobotsTxt:
@@ -257,6 +269,8 @@ func (r *Recorder) Report(title string) *Report {
 		Errors:    countsByValue(r.errKinds, 0),
 		Skipped:   countsByValue(r.skipped, r.opts.TopReasons),
 		TrapRules: countsByValue(r.traps, 0),
+		Failures:  slices.Clone(r.failures),
+		Failed:    r.failed,
 	}
 	if r.hasLast {
 		st := r.last

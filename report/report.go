@@ -28,6 +28,19 @@ type Report struct {
 	// HostsTotal is how many hosts have figures, listed or not (past
 	// Options.MaxHosts, the rest share one row, "(other hosts)").
 	HostsTotal int
+	// Failures are the first URLs that failed (Options.FailureRows of
+	// them), in the order they failed, with their error; Failed counts
+	// them all.
+	Failures []Failure
+	Failed   int64
+}
+
+// Failure is a URL the crawl gave up on, from its DecisionError.
+type Failure struct {
+	URL    string
+	Kind   string // the error's kind, as in Stats.Errors.Kinds
+	Status int    // the HTTP status, 0 if none
+	Error  string // the error message
 }
 
 // Host is one row of the per-host table.
@@ -92,12 +105,21 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		st = *r.Stats
 		n := func(v int64) string { return strconv.FormatInt(v, 10) }
 		p.Summary = []row{
-			{"pages fetched", n(st.Fetch.Pages)}, {"pages stored", n(st.Pages.Stored)}, {"body bytes", n(st.Fetch.Bytes)},
-			{"URLs discovered", n(st.URLs.Discovered)}, {"duplicate URLs", n(st.URLs.Duplicate)}, {"URLs filtered", n(st.URLs.Filtered + st.URLs.Traps)},
+			{"pages fetched", n(st.Fetch.Pages)}, {"pages stored", n(st.Pages.Stored)},
+			{"body bytes (decoded)", n(st.Fetch.Bytes) + " bytes (" + human(float64(st.Fetch.Bytes)) + "B)"},
+			// Discovered counts links, most of them to URLs seen before:
+			// not pages.
+			{"distinct URLs queued", n(st.URLs.Discovered - st.URLs.Duplicate)},
+			{"links and redirects in scope", n(st.URLs.Discovered)}, {"of them to a URL already seen", n(st.URLs.Duplicate)},
+			{"URLs filtered", n(st.URLs.Filtered + st.URLs.Traps)},
 			{"robots.txt denied", n(st.Robots.Denied)}, {"errors", n(st.Errors.Total())}, {"retries", n(st.Fetch.Retries)},
 			{"URLs still queued", n(st.URLs.Queued)}, {"deepest page", n(st.Fetch.Deepest)},
 			{"hosts", n(int64(r.HostsTotal))}, {"duration", st.Elapsed.Round(time.Millisecond).String()},
 			{"pages per second", trimFloat(st.Fetch.PerSecond(st.Elapsed))},
+			// What rested the hosts after each request (Stats.Pace).
+			{"host rests set by the delay / adaptive delay / Crawl-delay / back-off",
+				fmt.Sprintf("%d / %d / %d / %d", st.Pace.Delay, st.Pace.Adaptive, st.Pace.CrawlDelay, st.Pace.Backoff)},
+			{"longest host rest", st.Pace.Longest.Round(time.Millisecond).String()},
 		}
 	}
 	var status, depths, errs, dups, skipped []bar
@@ -184,6 +206,7 @@ th, td { padding: 3px 10px; border-bottom: 1px solid #e3e7ec; text-align: right;
 th:first-child, td:first-child { text-align: left; }
 th { background: #f0f3f6; }
 td.robots-disallow-all { color: #c53030; }
+td.error { text-align: left; font-family: ui-monospace, monospace; font-size: 12px; }
 </style>`
 
 // write writes the document. The report's text (titles, host names,
@@ -230,5 +253,30 @@ func (p *page) write(w *bufio.Writer) {
 	if len(p.Hosts) == 0 {
 		w.WriteString("<tr><td>no hosts</td><td></td><td></td><td></td><td></td><td></td><td></td></tr>\n")
 	}
-	w.WriteString("</tbody>\n</table>\n</body>\n</html>\n")
+	w.WriteString("</tbody>\n</table>\n")
+	p.writeFailures(w)
+	w.WriteString("</body>\n</html>\n")
+}
+
+// writeFailures writes the table of the first failed URLs.
+func (p *page) writeFailures(w *bufio.Writer) {
+	e := html.EscapeString
+	w.WriteString("\n<h2>Failed URLs</h2>\n")
+	switch {
+	case p.Failed == 0 && len(p.Failures) == 0:
+		w.WriteString("<p class=\"note\">No URL failed.</p>\n")
+	case p.Failed > int64(len(p.Failures)):
+		fmt.Fprintf(w, "<p class=\"note\">The first %d of %d URLs that failed, in the order they failed (a decision log, -decisions, has them all).</p>\n", len(p.Failures), p.Failed)
+	default:
+		fmt.Fprintf(w, "<p class=\"note\">The %d URLs that failed, in the order they failed.</p>\n", len(p.Failures))
+	}
+	w.WriteString("<table id=\"table-failures\">\n<thead><tr><th>URL</th><th>kind</th><th>status</th><th>error</th></tr></thead>\n<tbody>\n")
+	for _, f := range p.Failures {
+		status := "–"
+		if f.Status != 0 {
+			status = strconv.Itoa(f.Status)
+		}
+		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%s</td><td class=\"error\">%s</td></tr>\n", e(f.URL), e(f.Kind), status, e(f.Error))
+	}
+	w.WriteString("</tbody>\n</table>\n")
 }

@@ -99,6 +99,34 @@ func TestReportFigures(t *testing.T) {
 			t.Errorf("skip reasons not most frequent first: %v", rep.Skipped)
 		}
 	}
+	// The failed URLs are listed with their error: the first 20.
+	if rep.Failed != st.Errors.Total() || int64(len(rep.Failures)) != min(rep.Failed, 20) || len(rep.Failures) == 0 {
+		t.Errorf("%d failures listed of %d; Stats has %d errors: want them all counted, the first 20 listed", len(rep.Failures), rep.Failed, st.Errors.Total())
+	}
+	for _, f := range rep.Failures {
+		if f.URL == "" || f.Kind == "" || f.Error == "" {
+			t.Errorf("failure %+v lacks its URL, kind or error", f)
+		}
+	}
+}
+
+// TestReportFailuresTable: the HTML lists the failed URLs with their
+// error, says how many there were, and the body bytes have a unit.
+func TestReportFailuresTable(t *testing.T) {
+	rep := &report.Report{Stats: &trawl.Stats{Fetch: trawl.FetchStats{Bytes: 50671746}, Pace: trawl.PaceStats{Delay: 7, Adaptive: 2, CrawlDelay: 1}},
+		Failed: 3, Failures: []report.Failure{{URL: "http://a.test/x", Kind: "status-4xx", Status: 404, Error: "fetch: 404 Not Found"}}}
+	var buf bytes.Buffer
+	if err := rep.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	for _, want := range []string{"The first 1 of 3 URLs that failed", "<td>http://a.test/x</td><td>status-4xx</td><td>404</td><td class=\"error\">fetch: 404 Not Found</td>",
+		"<td>body bytes (decoded)</td><td>50671746 bytes (50.7MB)</td>",
+		"<td>host rests set by the delay / adaptive delay / Crawl-delay / back-off</td><td>7 / 2 / 1 / 0</td>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
 }
 
 func TestRecorderBounds(t *testing.T) {
@@ -220,7 +248,7 @@ func TestReportEmpty(t *testing.T) {
 
 // reportIDs are the ids of every chart and table.
 var reportIDs = []string{"table-summary", "chart-pages-rate", "chart-bytes-rate", "chart-queue", "chart-status",
-	"chart-depth", "chart-errors", "chart-duplicates", "chart-skipped", "table-hosts"}
+	"chart-depth", "chart-errors", "chart-duplicates", "chart-skipped", "table-hosts", "table-failures"}
 
 func writeReport(t *testing.T, rep *report.Report) string {
 	t.Helper()

@@ -159,10 +159,11 @@ func appendLower(b []byte, s string) []byte {
 }
 
 // cdxjWriter appends index lines as records are written, through a 64 KiB
-// buffer flushed whenever a WARC file is closed (a crash loses the lines
-// of the last records, which any CDXJ indexer, warcio cdx-index for one,
-// can make again from the WARC files), and sorts the file when closed, as
-// CDXJ readers expect.
+// buffer flushed whenever a WARC file is closed and at most
+// WARCOptions.FlushInterval after a line entered it (a hard kill loses the
+// lines of the last second's records, which any CDXJ indexer, warcio
+// cdx-index for one, can make again from the WARC files; the index is then
+// not sorted), and sorts the file when closed, as CDXJ readers expect.
 type cdxjWriter struct {
 	mu       sync.Mutex
 	path     string
@@ -170,14 +171,16 @@ type cdxjWriter struct {
 	f        *os.File
 	bw       *bufio.Writer
 	lines    int64
+	timer    flushTimer
+	onTick   func() // tests: called after each timer flush, outside mu
 }
 
-func newCDXJWriter(path string) (*cdxjWriter, error) {
+func newCDXJWriter(path string, flushInterval time.Duration) (*cdxjWriter, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &cdxjWriter{path: path, runBytes: sortRunBytes, f: f, bw: bufio.NewWriterSize(f, 64<<10)}, nil
+	return &cdxjWriter{path: path, runBytes: sortRunBytes, f: f, bw: bufio.NewWriterSize(f, 64<<10), timer: newFlushTimer(flushInterval)}, nil
 }
 
 // add appends line (one entry's, see cdxjEntry.appendLine).
@@ -191,7 +194,25 @@ func (c *cdxjWriter) add(line []byte) error {
 		return fmt.Errorf("store: CDXJ index: %w", err)
 	}
 	c.lines++
+	if c.bw.Buffered() > 0 {
+		c.timer.arm(c.tick)
+	}
 	return nil
+}
+
+// tick is the timer's flush; a write error comes back from the next add
+// or from close (bufio.Writer keeps it).
+func (c *cdxjWriter) tick() {
+	c.mu.Lock()
+	c.timer.fired()
+	if c.f != nil {
+		_ = c.bw.Flush()
+	}
+	onTick := c.onTick
+	c.mu.Unlock()
+	if onTick != nil {
+		onTick()
+	}
 }
 
 // flush writes the buffered lines (when a WARC file is closed).
@@ -215,6 +236,7 @@ func (c *cdxjWriter) close() error {
 	if c.f == nil {
 		return nil
 	}
+	c.timer.cancel()
 	err := c.bw.Flush()
 	if cerr := c.f.Close(); err == nil {
 		err = cerr

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -45,11 +44,13 @@ import (
 // nanoseconds; nil pointers and nil interfaces as empty cells; any other
 // value (slice, map, nested struct) as its JSON encoding.
 //
-// NewCSV appends to an existing file and takes its first row as the header,
-// so a resumed crawl continues the same columns. Buffering, crash safety
-// and concurrency are JSONL's: a 64 KiB buffer flushed when full, by Flush
-// and by Close; rows written whole, so a crash loses at most the buffered
-// rows; safe for concurrent use.
+// NewCSV with FileOptions.Mode Append adds to an existing file and takes
+// its first row as the header, so a resumed crawl continues the same
+// columns. Buffering, crash safety
+// and concurrency are JSONL's: a 64 KiB buffer written out when full, at
+// most FileOptions.FlushInterval (1 s) after a row entered it, by Flush
+// and by Close; rows written whole, so a hard kill loses at most the rows
+// of the last second; safe for concurrent use.
 type CSV struct {
 	lw *lineWriter // its mu also guards header
 
@@ -67,12 +68,17 @@ type csvField struct {
 	index []int
 }
 
-// NewCSV opens path for a CSV store, creating it if needed. An existing
-// non-empty file is appended to and its first row is the header. Close
-// closes the file.
-func NewCSV(path string) (*CSV, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+// NewCSV opens path for a CSV store, creating it if needed. A file that
+// exists and is not empty is refused unless opts.Mode is Append (its first
+// row is then the header, and rows must fit its columns) or Overwrite.
+// Close closes the file. opts may be nil.
+func NewCSV(path string, opts *FileOptions) (*CSV, error) {
+	f, err := openFile(path, opts)
 	if err != nil {
+		return nil, fmt.Errorf("store: csv: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
 		return nil, fmt.Errorf("store: csv: %w", err)
 	}
 	header, err := csv.NewReader(f).Read()
@@ -87,15 +93,16 @@ func NewCSV(path string) (*CSV, error) {
 		f.Close()
 		return nil, fmt.Errorf("store: csv: %w", err)
 	}
-	c := &CSV{lw: newLineWriter(f, f)}
+	c := &CSV{lw: newLineWriter(f, f, opts)}
 	c.setHeader(header)
 	return c, nil
 }
 
 // NewCSVWriter returns a CSV store writing to w, starting with a header
-// row. Close flushes but does not close w.
+// row, flushed as a file is (FileOptions' defaults). Close flushes but does
+// not close w.
 func NewCSVWriter(w io.Writer) *CSV {
-	return &CSV{lw: newLineWriter(w, nil)}
+	return &CSV{lw: newLineWriter(w, nil, nil)}
 }
 
 func (c *CSV) setHeader(h []string) {

@@ -13,9 +13,17 @@
 //     [PageRecord]: URL, status, depth, title, main text, ...) and is also a
 //     trawl.ItemSink, writing the items a scraper emits (trawl.WithItems),
 //     one JSON line or CSV row each, as Scrapy's feed exports do. They
-//     buffer 64 KiB and write whole lines, so a crash loses at most the
-//     buffered tail.
+//     buffer 64 KiB and write whole lines (see Crash safety). A file that
+//     holds records already is refused unless FileOptions.Mode says Append
+//     (Scrapy's -o) or Overwrite (Scrapy's -O), so that running a program
+//     twice neither doubles its records nor loses the first run's.
 //   - [Func] adapts a function to a trawl.Store.
+//   - [Replay] is not a store but reads one: a fetcher that answers the
+//     URLs a WARC store's files hold from them, byte for byte as recorded
+//     (https too), and hands the others to the crawler's own fetcher
+//     (trawl.WithFetchWrapper(rp.Wrap); -replay DIR on the spiders), as
+//     Colly's CacheDir and Scrapy's HTTPCACHE do: a scraper rewritten is
+//     run again offline, on the same responses.
 //
 // # Quick start
 //
@@ -24,6 +32,32 @@
 //	c, err := trawl.New(trawl.WithSeeds("https://example.com/"), trawl.WithStore(st))
 //	...
 //	err = c.Run(ctx) // closes st, which writes out/stats.txt
+//
+// # Crash safety: Ctrl-C and kill -9
+//
+// A crawl stopped through its context (Ctrl-C caught with
+// signal.NotifyContext, as the README's programs and the example spiders
+// do) loses nothing: Run returns after closing its Store and item sink,
+// which writes out every buffer. A hard kill (SIGKILL, the out-of-memory
+// killer, a second Ctrl-C that the program does not catch) loses at most
+// the last second of records, and never leaves half a line:
+//
+//   - JSONL and CSV buffer up to 64 KiB and write the buffer out when it
+//     fills and at most FileOptions.FlushInterval (1 s by default) after a
+//     record entered it (a timer armed by the first record in an empty
+//     buffer: an idle store keeps no timer);
+//   - Dir writes each page's file and its urls.txt line unbuffered, so it
+//     loses only the page being written (the last line of urls.txt may be
+//     cut, and NewDir drops it when the crawl is resumed); stats.txt is
+//     written by Close only;
+//   - WARC writes each exchange's records to the file in one unbuffered
+//     write, and its CDXJ index through a buffer written out at most
+//     WARCOptions.FlushInterval after a line entered it (the index is
+//     sorted by Close only).
+//
+// Nothing is fsynced: a power failure loses what the kernel had not
+// written. The tests kill a child process with SIGINT and with SIGKILL
+// and count the records left (kill_test.go).
 //
 // # WARC
 //
@@ -137,8 +171,10 @@
 // the last member; the tests cut a file inside its last record and check
 // that warcio.js reads every record before it). Nothing is fsynced: a
 // power failure can lose what the kernel had not written. The index is
-// written through a buffer flushed when a file is closed; after a crash,
-// rebuild it from the files (warcio cdx-index). PutExchange and Put are
+// written through a buffer flushed when a file is closed and at most
+// WARCOptions.FlushInterval (1 s) after a line entered it; after a crash,
+// it lacks the last second's records and is not sorted: rebuild it from
+// the files (warcio cdx-index). PutExchange and Put are
 // safe for concurrent use: records are built and compressed by the
 // calling workers in parallel (as many at once as there are CPUs, each
 // with a compressor and buffers kept for the next exchange) and only the

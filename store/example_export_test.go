@@ -16,7 +16,7 @@ func ExampleJSONL() {
 		URL   string `json:"url"`
 		Title string `json:"title"`
 	}
-	j := store.NewJSONLWriter(os.Stdout) // store.NewJSONL("items.jsonl") for a file
+	j := store.NewJSONLWriter(os.Stdout) // store.NewJSONL("items.jsonl", nil) for a file
 	ctx := context.Background()
 	if err := j.PutItem(ctx, article{URL: "https://example.com/a", Title: "A <b> & c"}); err != nil {
 		log.Fatal(err)
@@ -39,7 +39,7 @@ func ExampleCSV() {
 		Price float64 `csv:"price"`
 		Note  string  `csv:"note"`
 	}
-	c := store.NewCSVWriter(os.Stdout) // store.NewCSV("items.csv") for a file
+	c := store.NewCSVWriter(os.Stdout) // store.NewCSV("items.csv", nil) for a file
 	ctx := context.Background()
 	for _, p := range []product{{"pen", 1.5, ""}, {"ink, blue", 3, `says "hi"`}} {
 		if err := c.PutItem(ctx, p); err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -60,7 +61,7 @@ type product struct {
 
 func TestJSONLPagesAndItems(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.jsonl")
-	j, err := NewJSONL(path)
+	j, err := NewJSONL(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestJSONLPagesAndItems(t *testing.T) {
 func TestJSONLAppends(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.jsonl")
 	for i := range 2 {
-		j, err := NewJSONL(path)
+		j, err := NewJSONL(path, &FileOptions{Mode: Append})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +144,7 @@ func TestJSONLErrors(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Errorf("second Close = %v", err)
 	}
-	if _, err := NewJSONL(filepath.Join(t.TempDir(), "missing", "x.jsonl")); err == nil {
+	if _, err := NewJSONL(filepath.Join(t.TempDir(), "missing", "x.jsonl"), nil); err == nil {
 		t.Error("NewJSONL in a missing directory succeeded")
 	}
 }
@@ -334,7 +335,7 @@ func TestCSVColumns(t *testing.T) {
 func TestCSVPagesAndResume(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pages.csv")
 	for range 2 {
-		c, err := NewCSV(path)
+		c, err := NewCSV(path, &FileOptions{Mode: Append})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -363,7 +364,7 @@ func TestCSVPagesAndResume(t *testing.T) {
 	if err := os.WriteFile(other, []byte("name,price\npen,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCSV(other)
+	c, err := NewCSV(other, &FileOptions{Mode: Append})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,5 +468,67 @@ func BenchmarkCSVPutItem(b *testing.B) {
 		if buf.Len() > 1<<20 {
 			buf.Reset()
 		}
+	}
+}
+
+// TestFileModes: a JSONL or CSV file that exists and is not empty is
+// refused by default (and left as it was), appended to with Append,
+// replaced with Overwrite; a missing or empty file is written in any mode.
+func TestFileModes(t *testing.T) {
+	type sink interface {
+		PutItem(context.Context, any) error
+		Close() error
+	}
+	type opener func(path string, opts *FileOptions) (sink, error)
+	openers := map[string]opener{
+		"jsonl": func(p string, o *FileOptions) (sink, error) {
+			return NewJSONL(p, o)
+		},
+		"csv": func(p string, o *FileOptions) (sink, error) {
+			return NewCSV(p, o)
+		},
+	}
+	want := map[string]map[Mode]string{
+		"jsonl": {Refuse: "{\"run\":0}\n", Append: "{\"run\":0}\n{\"run\":1}\n", Overwrite: "{\"run\":1}\n"},
+		"csv":   {Refuse: "run\n0\n", Append: "run\n0\n1\n", Overwrite: "run\n1\n"},
+	}
+	for name, open := range openers {
+		for _, mode := range []Mode{Refuse, Append, Overwrite} {
+			t.Run(name+"/"+mode.String(), func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "out."+name)
+				if err := os.WriteFile(path, nil, 0o644); err != nil { // empty: written in any mode
+					t.Fatal(err)
+				}
+				for run := range 2 {
+					st, err := open(path, &FileOptions{Mode: mode})
+					if mode == Refuse && run == 1 {
+						if !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), "choose Append") {
+							t.Errorf("second run = %v, want a refusal matching fs.ErrExist", err)
+						}
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := st.PutItem(context.Background(), map[string]int{"run": run}); err != nil {
+						t.Fatal(err)
+					}
+					if err := st.Close(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got := readFile(t, path); got != want[name][mode] {
+					t.Errorf("file = %q, want %q", got, want[name][mode])
+				}
+			})
+		}
+	}
+	for _, s := range []string{"refuse", "append", "overwrite"} {
+		if m, err := ParseMode(s); err != nil || m.String() != s {
+			t.Errorf("ParseMode(%q) = %v, %v", s, m, err)
+		}
+	}
+	if _, err := ParseMode("truncate"); err == nil {
+		t.Error("ParseMode(truncate) succeeded")
 	}
 }

@@ -79,6 +79,11 @@ type WARCOptions struct {
 	// when that many are remembered, the oldest is forgotten for the next.
 	// Default DefaultMaxRevisitDigests; negative: no bound.
 	MaxRevisitDigests int
+	// FlushInterval bounds how long a line of the CDXJ index waits in its
+	// buffer (records go to the WARC file as they are put, unbuffered).
+	// Default DefaultFlushInterval (1 s); negative: the index is written
+	// when its buffer fills and when a WARC file is closed.
+	FlushInterval time.Duration
 }
 
 // DefaultMaxRevisitDigests is WARCOptions.MaxRevisitDigests when it is
@@ -191,7 +196,7 @@ func NewWARC(dir string, opts *WARCOptions) (*WARC, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	names := &warcNames{prefix: o.Prefix, now: o.Now, host: hostName(), pid: os.Getpid()}
-	cdx, err := newCDXJWriter(filepath.Join(dir, fmt.Sprintf("%s-%s-%d-%s.cdxj", o.Prefix, stamp17(o.Now()), names.pid, randomHex())))
+	cdx, err := newCDXJWriter(filepath.Join(dir, fmt.Sprintf("%s-%s-%d-%s.cdxj", o.Prefix, stamp17(o.Now()), names.pid, randomHex())), o.FlushInterval)
 	if err != nil {
 		return nil, err
 	}

@@ -111,6 +111,7 @@ type flags struct {
 	concurrency     int
 	hostConcurrency int
 	delay           time.Duration
+	rate            float64
 	adaptive        float64
 	userAgent       string
 	out             string
@@ -131,6 +132,7 @@ func (s *Session) register() {
 	fs.IntVar(&f.hostBudget, "host-budget", 0, "queue at most `N` URLs of any one host over the whole crawl (0 = the library's default, 100000; -1 = no cap)")
 	fs.IntVar(&f.concurrency, "concurrency", 16, "fetches in flight at once, over all hosts")
 	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host; requests to a host still start at least -delay apart, so a host gets at most 1/delay requests a second whatever N is, and N above 1 helps only when responses take longer than -delay")
+	fs.Float64Var(&f.rate, "rate", 0, "at most `R` requests a second to one host (with -host-concurrency in flight): sets -delay to 1/R, the gap after each response, so slow responses lower the rate; Crawl-delay and back-off can slow a host further, and the summary says which did")
 	fs.DurationVar(&f.delay, "delay", time.Second, "minimum gap between requests to one host; giving -delay without -adaptive turns adaptive politeness off, so the gap is exactly this (plus robots.txt Crawl-delay and back-off)")
 	fs.Float64Var(&f.adaptive, "adaptive", 10, "adaptive politeness: a host rests at least `FACTOR` × its last fetch time (0 = off; off when -delay is given without -adaptive)")
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
@@ -246,9 +248,19 @@ func (s *Session) setup() int {
 	// adaptive factor are set explicitly either way, whatever the
 	// library's defaults. -delay 0 means no delay, -adaptive 0 off.
 	delay, adaptive := f.delay, f.adaptive
-	if s.FlagSet("delay") && !s.FlagSet("adaptive") {
+	if s.FlagSet("rate") {
+		if s.FlagSet("delay") {
+			return s.fail(Exit(2, errors.New("-rate and -delay say the same thing (-rate R is -delay 1/R): give one")))
+		}
+		if f.rate <= 0 {
+			return s.fail(Exit(2, fmt.Errorf("-rate must be positive, got %v", f.rate)))
+		}
+		delay = max(time.Duration(float64(time.Second)/f.rate), 1)
+	}
+	if (s.FlagSet("delay") || s.FlagSet("rate")) && !s.FlagSet("adaptive") {
 		adaptive = 0
 	}
+	s.line.pace = describePace(delay, adaptive, f.hostConcurrency)
 	if delay == 0 {
 		delay = trawl.NoDelay
 	}
@@ -385,7 +397,7 @@ func (s *Session) Run(ctx context.Context, c *trawl.Crawler) error {
 		}
 		fmt.Fprintln(s.stdout)
 	}
-	summary(s.stdout, st, s.f.out, s.demoOut != "")
+	summary(s.stdout, st, s.line.pace, s.f.out, s.demoOut != "")
 	for _, ft := range s.features {
 		if ft.Summary != nil {
 			ft.Summary(s.stdout, st)
@@ -402,9 +414,8 @@ func (s *Session) AddStore(st trawl.Store) { s.stores = append(s.stores, st) }
 
 // AddEvents adds hooks to the crawl's (a feature's Setup calls it):
 // Options joins every feature's Events with trawl.JoinEvents into one
-// trawl.WithEvents, so that features do not replace each other's hooks. A
-// program that passes its own trawl.WithEvents after s.Options() replaces
-// them all: let it add its hooks here too.
+// trawl.WithEvents. A program may as well pass its own trawl.WithEvents,
+// before or after s.Options(): WithEvents adds hooks, never replaces them.
 func (s *Session) AddEvents(ev trawl.Events) { s.events = append(s.events, ev) }
 
 // FlagSet reports whether the flag name was given on the command line.

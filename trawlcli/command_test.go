@@ -49,6 +49,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "unknown flag", args: []string{"-bogus"}, code: 2, want: "flag provided but not defined"},
 		{name: "no urls", args: nil, code: 2, want: "no start URLs"},
 		{name: "bad url", args: []string{"mailto:a@b"}, code: 2, want: "seed"},
+		{name: "no scheme", args: []string{"example.com"}, code: 2, want: `did you mean "https://example.com"`},
 		{name: "bad number", args: []string{"-max-pages", "x", "http://a.test/"}, code: 2, want: "invalid value"},
 		{name: "negative", args: []string{"-concurrency", "0", "http://a.test/"}, code: 2, want: "workers"},
 		{name: "bad follow kind", args: []string{"-follow", "navigation,pictures", "http://a.test/"}, code: 2, want: `unknown link kind "pictures"`},

@@ -3,7 +3,7 @@
 // clusterspider), public
 // so that a crawler of your own can take the same flags: the common flags
 // (-max-pages, -delay, -out, ...), the -demo web, the progress line, the
-// summary, and the built-in features -warc, -jsonl, -state, -spill,
+// summary, and the built-in features -v, -warc, -replay, -jsonl, -state, -spill,
 // -metrics, -report, -decisions, -recrawl and -duration.
 // What makes a spider what it is stays in its main.go, in plain trawl: the
 // trawl.New call, its options and its scope Filter.
@@ -27,14 +27,26 @@
 // # Flags and exit status
 //
 // Session.Options turns the common flags into trawl options: -max-pages,
-// -max-depth and -host-budget into trawl.Limits; -delay, -adaptive and
-// -host-concurrency into trawl.Politeness, with -delay 0 as trawl.NoDelay
-// and -adaptive 0 as off (Adaptive: -1). -delay D given without -adaptive
+// -max-depth and -host-budget into trawl.Limits; -rate (or -delay),
+// -adaptive and -host-concurrency into trawl.Politeness, with -delay 0 as
+// trawl.NoDelay and -adaptive 0 as off (Adaptive: -1). -rate R is the rate
+// a host gets, at most R requests a second (-delay 1/R, the gap after each
+// response); the progress line shows it and the rules that held hosts
+// longer, and the summary's "politeness:" line says after how many
+// requests each rule (the delay, the adaptive delay, a Crawl-delay,
+// back-off) rested the host (trawl.Stats.Pace). -delay D given without -adaptive
 // turns adaptive politeness off: the gap between two requests to a host is
 // then D, as a user who writes -delay means, not 10 × the last fetch time
 // when that is longer; -adaptive F sets the factor whatever -delay says.
 // -demo serves crawltest's synthetic web on loopback and stores its pages in
 // a temporary directory removed at the end, unless -out is given.
+//
+// The summary gives byte counts with units (KiB, MiB), says how many
+// distinct URLs were queued (the links found are counted apart: most of
+// them lead to URLs already seen) and lists the first 10 failed URLs with
+// their error; -v prints every failure on stderr as it happens. A seed
+// without a scheme ("example.com") is refused with the URL meant
+// ("https://example.com").
 //
 // Command.Run returns 0 on success, 2 for bad flags or URLs (anything that
 // fails before the crawl starts, unless wrapped by Exit), 1 when the crawl
@@ -63,7 +75,12 @@
 // command writes what it fetched as WARC files (package store's WARC),
 // alongside -out or alone; with -jsonl FILE it writes each stored page's
 // URL, title and main text (and the rest of store.PageRecord) as JSON Lines
-// (package store's JSONL), and turns main-text extraction on.
+// (package store's JSONL), and turns main-text extraction on; a FILE that
+// holds records already is refused unless -jsonl-mode says append
+// (Scrapy's -o) or overwrite (-O), and a crawl resumed from an existing
+// -state directory appends. With -replay DIR (an earlier -warc DIR) the
+// URLs its WARC files hold are answered from them and the others fetched
+// (store.Replay), so a scraper rewritten runs again without fetching again.
 //
 // Seeing a crawl (observe.go): -metrics ADDR serves Prometheus metrics
 // (package metrics) at http://ADDR/metrics while the crawl runs, on

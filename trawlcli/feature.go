@@ -42,7 +42,8 @@ type Feature struct {
 }
 
 // Builtin returns the features every Command has, after the common flags:
-// -warc (WARC files), -jsonl (pages as JSON Lines), -state / -spill
+// -v (failed URLs as they happen; the summary lists the first ten),
+// -warc (WARC files), -replay (answers from them, a development cache), -jsonl (pages as JSON Lines), -state / -spill
 // (where the frontier lives), -metrics / -report / -decisions (seeing
 // the crawl) and -recrawl / -duration (a continuous crawl, a time limit).
 // To
@@ -50,7 +51,9 @@ type Feature struct {
 // it here.
 func Builtin() []Feature {
 	return []Feature{
+		failuresFeature(),
 		warcFeature(),
+		replayFeature(),
 		jsonlFeature(),
 		stateFeature(),
 		observeFeature(),

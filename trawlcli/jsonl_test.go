@@ -47,12 +47,30 @@ func TestJSONLFlag(t *testing.T) {
 		t.Error("no page has a main text: -jsonl did not turn on WithMainText")
 	}
 
-	code, stdout, stderr = run(t, "-demo", "-max-pages", "3", "-progress=false", "-jsonl", file)
+	// A second run refuses the file by default, leaving it as it was.
+	code, _, stderr = run(t, "-demo", "-max-pages", "3", "-progress=false", "-jsonl", file)
+	if code != 1 || !strings.Contains(stderr, "-jsonl-mode append") {
+		t.Errorf("second run without -jsonl-mode: exit %d, stderr %q; want 1 and the modes named", code, stderr)
+	}
+	if got := len(readJSONL(t, file)); got != first {
+		t.Errorf("a refused run changed the file: %d lines, want %d", got, first)
+	}
+	code, stdout, stderr = run(t, "-demo", "-max-pages", "3", "-progress=false", "-jsonl", file, "-jsonl-mode", "append")
 	if code != 0 {
 		t.Fatalf("second run: exit %d: %s", code, stderr)
 	}
 	if got, want := len(readJSONL(t, file)), first+stored(stdout); got != want {
 		t.Errorf("after a second run the file has %d lines, want %d (appended)", got, want)
+	}
+	code, stdout, stderr = run(t, "-demo", "-max-pages", "3", "-progress=false", "-jsonl", file, "-jsonl-mode", "overwrite")
+	if code != 0 {
+		t.Fatalf("third run: exit %d: %s", code, stderr)
+	}
+	if got, want := len(readJSONL(t, file)), stored(stdout); got != want {
+		t.Errorf("after -jsonl-mode overwrite the file has %d lines, want %d", got, want)
+	}
+	if code, _, stderr := run(t, "-demo", "-jsonl", file, "-jsonl-mode", "truncate"); code != 2 || !strings.Contains(stderr, "unknown mode") {
+		t.Errorf("-jsonl-mode truncate: exit %d, %q; want 2", code, stderr)
 	}
 }
 

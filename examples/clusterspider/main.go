@@ -7,6 +7,15 @@
 //	clusterspider -redis redis://127.0.0.1:6379 -agent a1 https://example.com/ &
 //	clusterspider -redis redis://127.0.0.1:6379 -agent a2 https://example.com/ &
 //
+// A host is crawled by one agent, its owner (consistent hashing over the
+// host names), so that its politeness holds cluster-wide: a cluster pays
+// when a crawl has many hosts, each agent taking its share of them; on one
+// site one agent does all the fetching and the others only wait (three
+// agents on one site took twice as long as one process, in issue 34). A -crawl NAME
+// lives in Redis after its agents leave: started again, its agents resume
+// it, or, when it has finished, fetch nothing and say so; a new NAME
+// starts a new crawl.
+//
 // Every agent may be given the same start URLs. It takes the flags of
 // sitespider (-max-pages counts over the whole cluster) plus -redis,
 // -agent, -crawl, -lease and -max-local; run it with -h for them all. The
@@ -41,7 +50,9 @@ func main() {
 	cmd := &trawlcli.Command{
 		Name: "clusterspider",
 		Usage: "clusterspider crawls the hosts of the start URLs and nothing else, together with the other agents " +
-			"of its crawl on the same Redis: each agent takes a share of the hosts.",
+			"of its crawl on the same Redis: each agent takes a share of the hosts, and one host is crawled by one agent only, " +
+			"so a cluster is faster only when the crawl has many hosts (on one site, one agent does all the work). " +
+			"A crawl (-crawl NAME) stays in Redis: the same NAME again resumes it, or does nothing once it has finished; a new NAME starts afresh.",
 		Crawl:    cf.crawl,
 		Features: []trawlcli.Feature{cf.feature()},
 	}
@@ -57,8 +68,9 @@ type clusterFlags struct {
 	lease     time.Duration
 	maxLocal  int
 
-	a       *cluster.Agent
-	crawler atomic.Pointer[trawl.Crawler]
+	a        *cluster.Agent
+	crawler  atomic.Pointer[trawl.Crawler]
+	maxPages int64
 }
 
 func (cf *clusterFlags) feature() trawlcli.Feature {
@@ -88,6 +100,7 @@ func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
 		return fmt.Errorf("-redis: %w", err)
 	}
 	maxPages, _ := strconv.Atoi(s.Flag("max-pages"))
+	cf.maxPages = int64(maxPages)
 	rdb := redis.NewClient(ropts)
 	defer rdb.Close()
 	jctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -130,8 +143,9 @@ func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
 }
 
 // summary leaves the crawl and writes the cluster's lines: each agent's
-// pages, as they published them.
-func (cf *clusterFlags) summary(w io.Writer, _ trawl.Stats) {
+// pages, as they published them, and why this agent fetched nothing when
+// it did not.
+func (cf *clusterFlags) summary(w io.Writer, mine trawl.Stats) {
 	if cf.a == nil {
 		return
 	}
@@ -161,7 +175,30 @@ func (cf *clusterFlags) summary(w io.Writer, _ trawl.Stats) {
 		total += st.Fetch.Pages
 		fmt.Fprintf(w, "agent %s: %d pages\n", n, st.Fetch.Pages)
 	}
-	fmt.Fprintf(w, "cluster %q: %d agents, %d pages\n", cf.crawlName, len(names), total)
+	fmt.Fprintf(w, "cluster %q: %d agents, %d pages (as each agent last published them: one still crawling publishes more, and the last to leave has the whole crawl's)\n",
+		cf.crawlName, len(names), total)
+	if note := idleNote(cf.crawlName, mine, cf.maxPages, total); note != "" {
+		fmt.Fprintln(w, note)
+	}
+}
+
+// idleNote says why an agent fetched nothing, when the reason is the
+// crawl's state in Redis rather than the web: a crawl of that name that
+// reached its page limit, or that has seen every start URL (it finished,
+// or other agents crawl it). "" when the agent fetched pages.
+func idleNote(crawl string, mine trawl.Stats, maxPages, clusterPages int64) string {
+	if mine.Fetch.Pages > 0 {
+		return ""
+	}
+	switch {
+	case maxPages > 0 && clusterPages >= maxPages:
+		return fmt.Sprintf("cluster %q: this agent fetched nothing: the crawl has reached -max-pages %d, counted over the whole cluster and over earlier runs with this -crawl name; "+
+			"give a new -crawl NAME to crawl again", crawl, maxPages)
+	case mine.URLs.Discovered > 0 && mine.URLs.Discovered == mine.URLs.Duplicate:
+		return fmt.Sprintf("cluster %q: this agent fetched nothing: the crawl had seen every start URL already (an earlier run with this -crawl name, or the agents crawling it now); "+
+			"if it is finished, give a new -crawl NAME to crawl again; to resume a crawl that was stopped, start its agents with the same -crawl NAME, as this one was", crawl)
+	}
+	return ""
 }
 
 // quiet is a go-redis logger that drops what it is given.

@@ -340,3 +340,22 @@ func TestBadFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestRerunFinishedCrawl: an agent started again with the -crawl name of a
+// finished crawl fetches nothing and says why, and how to crawl again.
+func TestRerunFinishedCrawl(t *testing.T) {
+	srv := redistest.Start(t)
+	bin := buildSpider(t)
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 7, Hosts: 2, PagesPerHost: 8, LoopbackIPs: true})
+	first := startAgent(t, bin, srv.URL(), "again", "a0", web)
+	first.wait(t)
+	if strings.Contains(first.out.String(), "fetched nothing") {
+		t.Errorf("the first run says it fetched nothing:\n%s", first.out.String())
+	}
+	second := startAgent(t, bin, srv.URL(), "again", "a1", web)
+	second.wait(t)
+	out := second.out.String()
+	if !strings.Contains(out, `cluster "again": this agent fetched nothing: the crawl had seen every start URL already`) || !strings.Contains(out, "give a new -crawl NAME") {
+		t.Errorf("the second run does not say the crawl was finished:\n%s", out)
+	}
+}

@@ -9,6 +9,8 @@
 // Only the start URL's host is crawled (the scope filter), politely:
 // robots.txt obeyed, one request at a time per host, 1 s apart, at most
 // -max-pages pages. Ctrl-C (or SIGTERM) stops it; what was scraped is kept.
+// It refuses to start when -out holds articles already, rather than add
+// them a second time: -mode append or -mode overwrite says which.
 package main
 
 import (
@@ -47,7 +49,8 @@ func main() {
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("scraper", flag.ContinueOnError)
-	out := fs.String("out", "articles.jsonl", "JSON Lines file the articles are appended to")
+	out := fs.String("out", "articles.jsonl", "JSON Lines file the articles are written to")
+	mode := fs.String("mode", "refuse", "what to do when -out holds articles already: refuse to start, append (Scrapy's -o) or overwrite (Scrapy's -O)")
 	maxPages := fs.Int("max-pages", 500, "stop after this many pages")
 	demo := fs.Bool("demo", false, "crawl a synthetic web served on loopback (no network needed)")
 	if err := fs.Parse(args); err != nil {
@@ -71,7 +74,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return errors.New("give a start URL, or -demo")
 	}
 
-	items, err := store.NewJSONL(*out)
+	m, err := store.ParseMode(*mode)
+	if err != nil {
+		return err
+	}
+	items, err := store.NewJSONL(*out, &store.FileOptions{Mode: m})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,27 @@ func TestDemo(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), " articles in "+out) {
 		t.Errorf("summary missing: %q", stdout.String())
+	}
+	// Run again: refused, then replaced with -mode overwrite.
+	err = run(context.Background(), []string{"-demo", "-out", out, "-max-pages", "20"}, &strings.Builder{})
+	if err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("second run = %v, want a refusal", err)
+	}
+	var again strings.Builder
+	if err := run(context.Background(), []string{"-demo", "-out", out, "-max-pages", "20", "-mode", "overwrite"}, &again); err != nil {
+		t.Fatal(err)
+	}
+	var emitted int
+	summary := again.String()
+	if _, err := fmt.Sscanf(summary[strings.LastIndex(summary[:strings.LastIndex(summary, " articles in ")], "\n")+1:], "%d articles in", &emitted); err != nil {
+		t.Fatalf("no article count in %q: %v", summary, err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(data), "\n"); got != emitted || emitted == 0 {
+		t.Errorf("after -mode overwrite: %d articles in the file, want the %d of the last run", got, emitted)
 	}
 }
 
