@@ -14,8 +14,12 @@ import (
 
 // Extract returns the main content of the HTML page read from r (the
 // article, post or story, without navigation, advertising, related links,
-// comments and footers) as plain text: one paragraph per block, separated
-// by blank lines, with <br> kept as a line break. It returns "" when the
+// comments and footers) as plain text shaped as the page is: paragraphs,
+// headings and code blocks separated by blank lines; code (pre) with its
+// line breaks and indentation; the items of a list, the rows of a table
+// and the terms and definitions of a definition list one a line, the
+// cells of a row joined by " | "; <br> kept as a line break. White space
+// outside code is collapsed. It returns "" when the
 // page has no text or no part of it reads as an article (a link list, a
 // menu, fragments without sentences): never the whole page instead.
 // [ExtractWithReason] says which. See the package documentation for the
@@ -380,20 +384,94 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		}
 	}
 	sb.Grow(size)
+	prev := mcPlace{item: -1, cell: -1, list: -1}
 	for i, k := range keep {
 		if !k {
 			continue
 		}
 		b := w.blocks[i]
+		at := w.place(b.elem)
 		if sb.Len() > 0 {
-			sb.WriteString("\n\n")
+			sb.WriteString(w.separator(prev, at))
 		}
+		prev = at
 		sb.Write(w.buf[b.start:b.end])
 	}
 	if sb.Len() == 0 {
 		return "", ReasonNoArticle
 	}
 	return sb.String(), ReasonFound
+}
+
+// mcPlace is where a block sits in the lists and tables of the page: the
+// innermost item (li, dt, dd or table row) around it, the table cell (td,
+// th) it is in when that is inside the item, and the list the item belongs
+// to (ul, ol, menu, dl or table); -1 for none.
+type mcPlace struct{ item, cell, list int32 }
+
+// place returns the place of a block whose innermost block element is e.
+func (w *mcWalker) place(e int32) mcPlace {
+	p := mcPlace{item: -1, cell: -1, list: -1}
+	for ; e >= 0; e = w.elems[e].parent {
+		switch t := w.elems[e].tag; {
+		case p.item < 0 && (t == atom.Td || t == atom.Th):
+			if p.cell < 0 {
+				p.cell = e
+			}
+		case p.item < 0 && (t == atom.Li || t == atom.Dt || t == atom.Dd || t == atom.Tr):
+			p.item = e
+		case p.item >= 0 && mcListOf(w.elems[p.item].tag, t):
+			p.list = e
+			return p
+		}
+	}
+	return p
+}
+
+// mcListOf reports whether an element named list holds items named item.
+func mcListOf(item, list atom.Atom) bool {
+	switch item {
+	case atom.Li:
+		return list == atom.Ul || list == atom.Ol || list == atom.Menu || list == atom.Dir
+	case atom.Dt, atom.Dd:
+		return list == atom.Dl
+	case atom.Tr:
+		return list == atom.Table
+	}
+	return false
+}
+
+// within reports whether element e is x or inside it.
+func (w *mcWalker) within(e, x int32) bool {
+	for ; e >= 0; e = w.elems[e].parent {
+		if e == x {
+			return true
+		}
+	}
+	return false
+}
+
+// separator returns what is written between two kept blocks, the first at
+// place a, the next at place b: " | " between the cells of one table row,
+// a line break between the items of one list (or a list and the items
+// nested in it: one item, one row, one term or definition a line), a blank
+// line otherwise (paragraphs, headings, code, and paragraphs inside one
+// item).
+func (w *mcWalker) separator(a, b mcPlace) string {
+	switch {
+	case a.item < 0 || b.item < 0:
+		return "\n\n"
+	case a.item == b.item:
+		if a.cell >= 0 && b.cell >= 0 && a.cell != b.cell && w.elems[a.item].tag == atom.Tr {
+			return " | "
+		}
+		return "\n\n"
+	case a.list >= 0 && a.list == b.list,
+		w.within(b.item, a.item),                // a list nested in the item before
+		b.list >= 0 && w.within(a.item, b.list): // the next item after a nested list
+		return "\n"
+	}
+	return "\n\n"
 }
 
 // weak reports whether block b is a fragment rather than running text: no

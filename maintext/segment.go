@@ -72,6 +72,7 @@ type mcWalker struct {
 	stops                     int
 	inWord, space             bool
 	nonASCII                  bool // the block holds a character other than ASCII
+	inPre                     int  // pre elements open: white space is kept
 	dot                       bool // the last character was a '.' counted as a stop (after a digit)
 	inLink                    int
 	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
@@ -153,6 +154,10 @@ func (w *mcWalker) text(s string) {
 		i += n
 		if r < utf8.RuneSelf && (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') || r >= utf8.RuneSelf && unicode.IsSpace(r) {
 			w.inWord = false
+			if w.inPre > 0 {
+				w.preSpace(r)
+				continue
+			}
 			w.space = len(w.buf) > w.curStart
 			continue
 		}
@@ -210,6 +215,24 @@ func (w *mcWalker) text(s string) {
 	}
 }
 
+// preSpace writes white space r inside preformatted text (pre) as it is:
+// line breaks and indentation are the code's. Line breaks before the
+// block's first character are left out (flush trims those after its last);
+// other white space is written as a space, a tab as a tab.
+func (w *mcWalker) preSpace(r rune) {
+	switch r {
+	case '\n', '\r', '\f', '\v', '\u2028', '\u2029':
+		if len(w.buf) > w.curStart {
+			w.buf = append(w.buf, '\n')
+		}
+	case '\t':
+		w.buf = append(w.buf, '\t')
+	default:
+		w.buf = append(w.buf, ' ')
+	}
+	w.space = false
+}
+
 // mcPlainASCII reports whether c is an ASCII character that text counts
 // as nothing but part of the word it is in: no space, no control
 // character, no sentence mark.
@@ -229,8 +252,8 @@ func (w *mcWalker) lineBreak() {
 
 // flush ends the current block, attributing it to element elem.
 func (w *mcWalker) flush(elem int32) {
-	// Trim trailing newlines.
-	for len(w.buf) > w.curStart && w.buf[len(w.buf)-1] == '\n' {
+	// Trim trailing white space (line breaks; in code, also spaces).
+	for len(w.buf) > w.curStart && (w.buf[len(w.buf)-1] == '\n' || w.buf[len(w.buf)-1] == ' ' || w.buf[len(w.buf)-1] == '\t') {
 		w.buf = w.buf[:len(w.buf)-1]
 	}
 	w.nfcBlock()
@@ -343,8 +366,14 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	idx := int32(len(w.elems))
 	w.elems[elem].lastChild = idx
 	w.elems = append(w.elems, e)
+	if a == atom.Pre {
+		w.inPre++
+	}
 	w.walk(c, depth, idx, inArticle)
 	w.flush(idx)
+	if a == atom.Pre {
+		w.inPre--
+	}
 	x := &w.elems[idx]
 	x.hi = int32(len(w.blocks))
 	if x.img || x.anyImg {
