@@ -237,6 +237,7 @@ type mcWeights struct {
 	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
 	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
 	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
+	mainWiden       float64 // the container widens to the main element around it when that holds this many code elements or more (see mainAround); 0: never
 }
 
 // mcDefaultWeights returns the default weights: the first ten were tuned
@@ -264,6 +265,7 @@ func mcDefaultWeights() mcWeights {
 		ldGain:          0.5,
 		bodyShare:       0.3,
 		boxShare:        1.0 / 3,
+		mainWiden:       3,
 	}
 }
 
@@ -334,6 +336,17 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 			c = r
 		}
 	}
+	// A reference page (an API class, a manual section) is made of many
+	// small parts, signatures, summary tables, terms and definitions,
+	// and its best element is one of them. When the page marks its main
+	// content (main, role="main") around the container and that holds
+	// code (mainWiden code or pre elements or more: documentation, not
+	// a news story, whose main element holds teasers and pleas as well),
+	// the container is the main element; the rules below still drop
+	// what is not plausible in it.
+	if m := w.mainAround(c); m >= 0 && w.wt.mainWiden > 0 && float64(w.elems[m].codes) >= w.wt.mainWiden {
+		c = w.elems[m]
+	}
 	keep := w.keepBlocks(c, prefix, title)
 	if w.needCaptions(keep, c) || w.photoStory(keep, c) {
 		// A short text beside an image is a caption when there is an
@@ -401,6 +414,17 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		return "", ReasonNoArticle
 	}
 	return sb.String(), ReasonFound
+}
+
+// mainAround returns the innermost element around c that the page marks
+// as its main content (main, role="main"), or -1.
+func (w *mcWalker) mainAround(c mcElem) int32 {
+	for e := c.parent; e >= 0; e = w.elems[e].parent {
+		if w.elems[e].main {
+			return e
+		}
+	}
+	return -1
 }
 
 // mcPlace is where a block sits in the lists and tables of the page: the

@@ -44,6 +44,8 @@ type mcElem struct {
 	ownTeaser      bool   // one of a list of teasers (markTeaserLists)
 	img            bool   // holds an image (not an icon) outside its block children
 	articleBody    bool   // has itemprop=articleBody
+	main           bool   // the page's main content by its markup: a main element or role="main"
+	codes          int32  // code and pre elements inside (counted for main elements only)
 	teaser         int16  // teaser ancestors, itself included (set by resolveHints)
 	anyImg         bool   // holds an image (not an icon) at any depth
 	afterImg       bool   // follows, with no text in between, a sibling holding an image and no text
@@ -71,9 +73,10 @@ type mcWalker struct {
 	linkAt                    int // 1 + the words before the first linked word of the block, 0 for none
 	stops                     int
 	inWord, space             bool
-	nonASCII                  bool // the block holds a character other than ASCII
-	inPre                     int  // pre elements open: white space is kept
-	dot                       bool // the last character was a '.' counted as a stop (after a digit)
+	nonASCII                  bool  // the block holds a character other than ASCII
+	inPre                     int   // pre elements open: white space is kept
+	codes                     int32 // code and pre elements seen so far
+	dot                       bool  // the last character was a '.' counted as a stop (after a digit)
 	inLink                    int
 	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
 	root                      *html.Node
@@ -345,6 +348,9 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		w.negInlineWalk(c, depth, elem, inArticle)
 		return
 	}
+	if a == atom.Code || a == atom.Pre {
+		w.codes++
+	}
 	if !mcIsBlock(a) {
 		if a == atom.A {
 			w.inLink++
@@ -357,7 +363,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	}
 	w.flush(elem)
 	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1,
-		captionClass: mcCaptionClass(c)}
+		captionClass: mcCaptionClass(c), main: a == atom.Main || mcRole(c) == "main"}
 	if prev := w.elems[elem].lastChild; prev >= 0 {
 		p := &w.elems[prev]
 		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
@@ -369,6 +375,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	if a == atom.Pre {
 		w.inPre++
 	}
+	codes := w.codes
 	w.walk(c, depth, idx, inArticle)
 	w.flush(idx)
 	if a == atom.Pre {
@@ -376,6 +383,9 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	}
 	x := &w.elems[idx]
 	x.hi = int32(len(w.blocks))
+	if x.main {
+		x.codes = w.codes - codes
+	}
 	if x.img || x.anyImg {
 		w.elems[elem].anyImg = true
 	}
@@ -534,6 +544,16 @@ func mcHidden(c *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// mcRole returns c's ARIA role, lower case.
+func mcRole(c *html.Node) string {
+	for _, at := range c.Attr {
+		if at.Key == "role" {
+			return strings.ToLower(strings.TrimSpace(at.Val))
+		}
+	}
+	return ""
 }
 
 // mcStyleHides reports whether an inline style contains display:none or

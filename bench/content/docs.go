@@ -245,12 +245,23 @@ const minTruthWords = 5
 // controls are not part of the truth. ok is false when the block is missing
 // or holds fewer than minTruthWords words.
 func DocTruth(gen string, page []byte) (text string, ok bool) {
-	doc, err := html.Parse(bytes.NewReader(page))
-	if err != nil {
+	root, drop := docRoot(gen, page)
+	if root == nil {
 		return "", false
 	}
-	var root *html.Node
-	var drop func(n *html.Node) bool
+	var sb strings.Builder
+	blockText(&sb, root, drop, false)
+	text = tidyLines(sb.String())
+	return text, len(strings.Fields(text)) >= minTruthWords
+}
+
+// docRoot returns the main block of a page made by generator gen and
+// what to leave out of it (see DocTruth); nil when there is none.
+func docRoot(gen string, page []byte) (root *html.Node, drop func(*html.Node) bool) {
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		return nil, nil
+	}
 	switch gen {
 	case "sphinx":
 		root = find(doc, func(n *html.Node) bool { return attr(n, "role") == "main" })
@@ -273,16 +284,8 @@ func DocTruth(gen string, page []byte) (text string, ok bool) {
 	case "mdbook":
 		root = find(doc, isAtom(atom.Main))
 		drop = func(*html.Node) bool { return false }
-	default:
-		return "", false
 	}
-	if root == nil {
-		return "", false
-	}
-	var sb strings.Builder
-	blockText(&sb, root, drop, false)
-	text = tidyLines(sb.String())
-	return text, len(strings.Fields(text)) >= minTruthWords
+	return root, drop
 }
 
 // blockText writes the text under n, a line break around every element
