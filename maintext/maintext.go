@@ -237,6 +237,7 @@ type mcWeights struct {
 	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
 	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
 	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
+	stubWords       float64 // most words of a main element kept whole when no article is found (see keepStub); 0: never
 	mainWiden       float64 // the container widens to the main element around it when that holds this many code elements or more (see mainAround); 0: never
 }
 
@@ -266,6 +267,7 @@ func mcDefaultWeights() mcWeights {
 		bodyShare:       0.3,
 		boxShare:        1.0 / 3,
 		mainWiden:       3,
+		stubWords:       50,
 	}
 }
 
@@ -379,6 +381,12 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 			}
 		}
 	}
+	// A short page whose main element the page marks (a stub of a
+	// manual: a title and one line) is that text, though it has no
+	// sentence.
+	if !w.hasText(keep) && w.wt.stubWords > 0 {
+		w.keepStub(keep)
+	}
 	// Headings alone (a section front's title over its link lists) are
 	// no article.
 	if !w.hasText(keep) {
@@ -414,6 +422,42 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		return "", ReasonNoArticle
 	}
 	return sb.String(), ReasonFound
+}
+
+// keepStub keeps the blocks of the page's one main element (main,
+// role="main") when it holds stubWords words or fewer, at most half of
+// them in links, and a block other than a heading: the whole of a short
+// page, which the rules for articles find too thin.
+func (w *mcWalker) keepStub(keep []bool) {
+	m := int32(-1)
+	for i := range w.elems {
+		if w.elems[i].main {
+			if m >= 0 {
+				return
+			}
+			m = int32(i)
+		}
+	}
+	if m < 0 {
+		return
+	}
+	e := w.elems[m]
+	words := w.wordPrefix[e.hi] - w.wordPrefix[e.lo]
+	links := w.linkPrefix[e.hi] - w.linkPrefix[e.lo]
+	if words == 0 || float64(words) > w.wt.stubWords || 2*links > words {
+		return
+	}
+	clear(keep)
+	text := false
+	for i := e.lo; i < e.hi; i++ {
+		if b := &w.blocks[i]; w.plausible(b, e) {
+			keep[i] = true
+			text = text || b.heading == 0
+		}
+	}
+	if !text {
+		clear(keep[e.lo:e.hi])
+	}
 }
 
 // mainAround returns the innermost element around c that the page marks

@@ -352,7 +352,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		w.codes++
 	}
 	if !mcIsBlock(a) {
-		if a == atom.A {
+		if a == atom.A && !w.selfAnchor(c, elem) {
 			w.inLink++
 			w.walk(c, depth, elem, inArticle)
 			w.inLink--
@@ -389,6 +389,24 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	if x.img || x.anyImg {
 		w.elems[elem].anyImg = true
 	}
+}
+
+// selfAnchor reports whether link c, inside block element elem, is a
+// heading's anchor: a link in a heading to a fragment of the page itself
+// (href="#..."), which documentation generators wrap around or beside
+// every section title. Its words are the heading's, not a link's.
+func (w *mcWalker) selfAnchor(c *html.Node, elem int32) bool {
+	switch w.elems[elem].tag {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+	default:
+		return false
+	}
+	for _, at := range c.Attr {
+		if at.Key == "href" {
+			return strings.HasPrefix(at.Val, "#") && len(at.Val) > 1
+		}
+	}
+	return false
 }
 
 // resolveHints sets the cumulative hint counts of the elements. A

@@ -120,10 +120,15 @@ func rustdocPage(rel string) (string, string, bool) {
 
 // mdbookPage: the chapters of the books rust-doc ships (The Rust
 // Programming Language, the Reference, the Nomicon, Rust by Example, ...:
-// mdBook), not each book's one-page print version or table of contents.
+// mdBook), not each book's one-page print version or table of contents,
+// nor the 264 pages of the book's old editions, each the same notice that
+// the edition is no longer distributed.
 func mdbookPage(rel string) (string, string, bool) {
 	book, name, ok := strings.Cut(rel, "/")
 	if !ok || slices.Contains(rustdocCrates, book) || book == "src" || book == "implementors" {
+		return "", "", false
+	}
+	if book == "book" && (strings.HasPrefix(name, "2018-edition/") || strings.HasPrefix(name, "first-edition/") || strings.HasPrefix(name, "second-edition/")) {
 		return "", "", false
 	}
 	switch filepath.Base(name) {
