@@ -415,7 +415,7 @@ func evalWeightsFromEnv(t *testing.T) mcWeights {
 		"siblingShare": &wt.siblingShare, "teaserLinkShare": &wt.teaserLinkShare,
 		"leadMinWords": &wt.leadMinWords, "tailWords": &wt.tailWords, "bylineWords": &wt.bylineWords,
 		"captionWords": &wt.captionWords, "ldGain": &wt.ldGain, "bodyShare": &wt.bodyShare,
-		"boxShare": &wt.boxShare, "mainWiden": &wt.mainWiden, "stubWords": &wt.stubWords,
+		"boxShare": &wt.boxShare, "mainWiden": &wt.mainWiden, "stubWords": &wt.stubWords, "textBoxes": &wt.textBoxes,
 	}
 	for _, kv := range strings.Split(os.Getenv("TRAWL_CONTENT_WT"), ",") {
 		k, v, ok := strings.Cut(kv, "=")

@@ -162,7 +162,7 @@ func mcSegment(n *html.Node) *mcWalker {
 		root = n
 	}
 	w := &mcWalker{title: mcTitle(n), wt: mcDefaultWeights(), root: root, bodyLen: -1}
-	w.elems = append(w.elems, mcElem{tag: atom.Body, parent: -1, lastChild: -1})
+	w.elems = append(w.elems, mcElem{tag: atom.Body, parent: -1, lastChild: -1, prev: -1, next: -1})
 	w.walk(root, 0, 0, false)
 	w.flush(0)
 	w.elems[0].hi = int32(len(w.blocks))
@@ -237,6 +237,7 @@ type mcWeights struct {
 	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
 	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
 	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
+	textBoxes       float64 // 1: negative hints of boxes of running text inside the text are void (see textBox); 0: never
 	stubWords       float64 // most words of a main element kept whole when no article is found (see keepStub); 0: never
 	mainWiden       float64 // the container widens to the main element around it when that holds this many code elements or more (see mainAround); 0: never
 }
@@ -268,6 +269,7 @@ func mcDefaultWeights() mcWeights {
 		boxShare:        1.0 / 3,
 		mainWiden:       3,
 		stubWords:       50,
+		textBoxes:       1,
 	}
 }
 

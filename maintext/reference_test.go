@@ -77,3 +77,55 @@ func code(s string, asCode bool) string {
 	}
 	return s
 }
+
+// TestMainTextBoxesInText checks that a box of running text with a
+// negative class, set inside the text (a manual's "back to basics" or
+// "note" box), is kept, and that boxes before or after all of the text,
+// or of links, still go.
+func TestMainTextBoxesInText(t *testing.T) {
+	para := func(s string) string {
+		return `<div class="para">` + s + ` The paragraph goes on with more words about the same subject, so that it reads as running text.</div>`
+	}
+	box := func(title, s string) string {
+		return `<div class="sidebar"><p class="title"><strong>` + title + `</strong></p><div class="para">` + s + ` It explains the idea behind the text around it, in a few sentences.</div></div>`
+	}
+	tests := []struct {
+		name, body    string
+		want, wantNot []string
+	}{
+		{
+			name: "boxes inside a section and at its end",
+			body: `<div class="section"><h2>9.2. Remote Login</h2>` + para("It is essential for an administrator to connect to a computer remotely.") +
+				box("BACK TO BASICS Client, server", "A system where processes talk to each other is called client and server.") +
+				`<div class="section"><h3>9.2.1. SSH</h3>` + para("The SSH protocol was designed with security in mind.") + box("CULTURE Telnet is obsolete", "Before SSH, Telnet was the main tool used to log in remotely.") + `</div>` +
+				`<div class="section"><h3>9.2.2. VNC</h3>` + para("VNC allows remote access to graphical desktops.") + para("This tool is mostly used for technical assistance.") + `</div></div>`,
+			want: []string{"BACK TO BASICS Client, server", "A system where processes talk", "Before SSH, Telnet was", "It is essential", "VNC allows remote access"},
+		},
+		{
+			name: "a sidebar column beside the article still goes",
+			body: `<div class="article"><h2>Remote Login</h2>` + para("It is essential for an administrator to connect to a computer remotely.") + para("The SSH protocol was designed with security in mind.") + `</div>` +
+				box("POPULAR", "Our most read story this week is about something else entirely."),
+			want:    []string{"It is essential", "The SSH protocol"},
+			wantNot: []string{"POPULAR", "most read story"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := `<html><head><title>Remote Login</title></head><body><ul class="docnav"><li><a href="/prev">Prev</a></li><li><a href="/next">Next</a></li></ul>` + tt.body + `</body></html>`
+			got, err := Extract(strings.NewReader(page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Extract lacks %q\ngot: %q", w, got)
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(got, w) {
+					t.Errorf("Extract holds %q\ngot: %q", w, got)
+				}
+			}
+		})
+	}
+}

@@ -46,6 +46,7 @@ type mcElem struct {
 	articleBody    bool   // has itemprop=articleBody
 	main           bool   // the page's main content by its markup: a main element or role="main"
 	codes          int32  // code and pre elements inside (counted for main elements only)
+	prev, next     int32  // the block element siblings before and after it, -1 for none
 	teaser         int16  // teaser ancestors, itself included (set by resolveHints)
 	anyImg         bool   // holds an image (not an icon) at any depth
 	afterImg       bool   // follows, with no text in between, a sibling holding an image and no text
@@ -364,7 +365,9 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	w.flush(elem)
 	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1,
 		captionClass: mcCaptionClass(c), main: a == atom.Main || mcRole(c) == "main"}
+	e.prev, e.next = w.elems[elem].lastChild, -1
 	if prev := w.elems[elem].lastChild; prev >= 0 {
+		w.elems[prev].next = int32(len(w.elems))
 		p := &w.elems[prev]
 		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
 	}
@@ -390,6 +393,87 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		w.elems[elem].anyImg = true
 	}
 }
+
+// textBox reports whether element x is a box of running text set inside
+// the text of its parent: its nearest sibling before it that is no such
+// box holds running text or is the parent's heading, and its nearest
+// sibling after it that is no box holds running text, both without a
+// negative hint. Such a box is a note, a tip or a "back to basics" box of
+// a manual, part of the text it interrupts, and its negative hint (a
+// "sidebar" or "note" class) is void. A box of links, of fragments or of
+// one sentence (related stories, a pull quote, a plea to subscribe) is
+// not one, nor is a box before or after all of the text.
+func (w *mcWalker) textBox(x int32) bool {
+	if !w.runningText(x, 1) || w.sentences(x) < 2 {
+		return false
+	}
+	prev := w.elems[x].prev
+	for prev >= 0 && w.elems[prev].ownNeg && w.runningText(prev, 1) {
+		prev = w.elems[prev].prev
+	}
+	if prev < 0 || w.elems[prev].ownNeg || !w.runningText(prev, 1) && !w.headingOnly(prev) {
+		return false
+	}
+	// The text goes on after the box, in its parent or, when the box
+	// ends its section, in the sections after (mcBoxUp levels up).
+	for up, e := 0, x; up <= mcBoxUp && e > 0; up, e = up+1, w.elems[e].parent {
+		next := w.elems[e].next
+		for next >= 0 && w.elems[next].ownNeg && w.runningText(next, 1) {
+			next = w.elems[next].next
+		}
+		if next >= 0 {
+			return !w.elems[next].ownNeg && w.runningText(next, 1)
+		}
+	}
+	return false
+}
+
+// mcBoxUp is how many levels above a box textBox looks for the text
+// after it.
+const mcBoxUp = 2
+
+// sentences returns the sentence marks in element x's blocks.
+func (w *mcWalker) sentences(x int32) int32 {
+	e := &w.elems[x]
+	n := int32(0)
+	for i := e.lo; i < e.hi; i++ {
+		n += w.blocks[i].stops
+	}
+	return n
+}
+
+// headingOnly reports whether element x holds headings and nothing else.
+func (w *mcWalker) headingOnly(x int32) bool {
+	e := &w.elems[x]
+	for i := e.lo; i < e.hi; i++ {
+		if w.blocks[i].heading == 0 {
+			return false
+		}
+	}
+	return e.hi > e.lo
+}
+
+// textBlock reports whether b is running text: a sentence mark,
+// mcBoxTextWords words or more, few links.
+func (w *mcWalker) textBlock(b *mcBlock) bool {
+	return b.stops > 0 && b.words >= mcBoxTextWords && 4*b.linkWords < b.words
+}
+
+// runningText reports whether element x holds n or more blocks of
+// running text.
+func (w *mcWalker) runningText(x int32, n int) bool {
+	e := &w.elems[x]
+	for i := e.lo; i < e.hi && n > 0; i++ {
+		if w.textBlock(&w.blocks[i]) {
+			n--
+		}
+	}
+	return n == 0
+}
+
+// mcBoxTextWords is the fewest words of a block of running text in
+// textBox.
+const mcBoxTextWords = 10
 
 // selfAnchor reports whether link c, inside block element elem, is a
 // heading's anchor: a link in a heading to a fragment of the page itself
@@ -444,7 +528,8 @@ func (w *mcWalker) resolveHints() {
 	for i := range w.elems {
 		e := &w.elems[i]
 		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
-		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] {
+		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] ||
+			neg && w.wt.textBoxes > 0 && w.textBox(int32(i)) {
 			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
