@@ -231,11 +231,15 @@ const minTruthWords = 5
 // line, without what no reader of the text wants. Per generator:
 //
 //   - sphinx: the element with role="main" (div.body), without the
-//     permalink marks ("¶", a.headerlink).
+//     permalink marks ("¶", a.headerlink) and the tables of contents of
+//     chapter pages (div.toctree-wrapper: lists of links to the pages of
+//     the chapter).
 //   - docbook (PostgreSQL): the body without the navigation bars above and
-//     below the page (div.navheader, div.navfooter: prev, up, home, next).
+//     below the page (div.navheader, div.navfooter: prev, up, home, next)
+//     and the tables of contents of chapter pages (div.toc).
 //   - publican (Debian Handbook): the body without the site banner
-//     (#banner) and the prev/up/home/next bars (ul.docnav).
+//     (#banner), the prev/up/home/next bars (ul.docnav) and the tables of
+//     contents (div.toc).
 //   - javadoc: the main element without the tab buttons over summary
 //     tables (div.table-tabs: "All Methods", "Static Methods", ...).
 //   - rustdoc: #main-content without the out-of-band links beside headings
@@ -270,13 +274,15 @@ func docRoot(gen string, page []byte) (root *html.Node, drop func(*html.Node) bo
 	switch gen {
 	case "sphinx":
 		root = find(doc, func(n *html.Node) bool { return attr(n, "role") == "main" })
-		drop = func(n *html.Node) bool { return hasClass(n, "headerlink") }
+		drop = func(n *html.Node) bool { return hasClass(n, "headerlink") || hasClass(n, "toctree-wrapper") }
 	case "docbook":
 		root = find(doc, isAtom(atom.Body))
-		drop = func(n *html.Node) bool { return hasClass(n, "navheader") || hasClass(n, "navfooter") }
+		drop = func(n *html.Node) bool {
+			return hasClass(n, "navheader") || hasClass(n, "navfooter") || hasClass(n, "toc")
+		}
 	case "publican":
 		root = find(doc, isAtom(atom.Body))
-		drop = func(n *html.Node) bool { return attr(n, "id") == "banner" || hasClass(n, "docnav") }
+		drop = func(n *html.Node) bool { return attr(n, "id") == "banner" || hasClass(n, "docnav") || hasClass(n, "toc") }
 	case "javadoc":
 		root = find(doc, isAtom(atom.Main))
 		drop = func(n *html.Node) bool { return hasClass(n, "table-tabs") }
