@@ -348,8 +348,10 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	// a news story, whose main element holds teasers and pleas as well),
 	// the container is the main element; the rules below still drop
 	// what is not plausible in it.
+	w.reference = false
 	if m := w.mainAround(c); m >= 0 && w.wt.mainWiden > 0 && float64(w.elems[m].codes) >= w.wt.mainWiden {
 		c = w.elems[m]
+		w.reference = true
 	}
 	keep := w.keepBlocks(c, prefix, title)
 	if w.needCaptions(keep, c) || w.photoStory(keep, c) {
@@ -556,9 +558,11 @@ func (w *mcWalker) weak(b *mcBlock) bool {
 // running text) and headings that head nothing (followed by no kept block,
 // or by a heading of the same or a higher level).
 func (w *mcWalker) trim(keep []bool) {
+	// On a reference page, fragments before and after the text
+	// (signatures, labels, "See also" lines) are part of it.
 	last := -1
 	var dropped []int
-	for i := len(keep) - 1; i >= 0; i-- {
+	for i := len(keep) - 1; i >= 0 && !w.reference; i-- {
 		if !keep[i] {
 			continue
 		}
@@ -575,6 +579,9 @@ func (w *mcWalker) trim(keep []bool) {
 	w.keepListTail(keep, dropped)
 	dropped = dropped[:0]
 	for i := range keep {
+		if w.reference {
+			break
+		}
 		if !keep[i] {
 			continue
 		}
@@ -877,20 +884,24 @@ func (w *mcWalker) keepRegion(keep []bool, e, region mcElem) {
 // a list of teasers below those of the region, and not a one-word
 // fragment repeated three or more times on the page (the label of ad
 // slots or share bars: "Advertisement", "Share"; a table's cells, "Yes"
-// or "No" in every row, are not labels).
+// or "No" in every row, are not labels). On a reference page (the
+// container is a main element holding code) lists of links, lists of
+// entries and repeated labels ("Returns:", "Throws:") are content too;
+// only list items that are one link and nothing else (a table of
+// contents) still go.
 func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	e := &w.elems[b.elem]
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
 	}
-	if b.repeats >= 3 && b.words == 1 && w.weak(b) && !w.inCell(b.elem) {
+	if b.repeats >= 3 && b.words == 1 && w.weak(b) && !w.inCell(b.elem) && !w.reference {
 		return false
 	}
 	if w.negInlineOut(b) {
 		return false
 	}
-	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) && !w.credit(b) &&
-		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
+	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && (e.teaser <= region.teaser || w.reference) && !w.caption(b) && !w.credit(b) &&
+		(float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words) || w.reference && !(e.tag == atom.Li && b.linkWords == b.words))
 }
 
 // evidenced reports whether the page's JSON-LD articleBody holds block b

@@ -17,8 +17,11 @@ func TestMainTextReferencePages(t *testing.T) {
 		sb.WriteString(`<html><head><title>Class Queue</title></head><body><nav><a href="/">Home</a> <a href="/api">API</a></nav><main><h1>Class Queue</h1>`)
 		sb.WriteString(`<p>A queue of URLs that hands each host's URLs out one at a time and remembers which it has seen, so that no URL is fetched twice.</p>`)
 		sb.WriteString(`<h2>Method Summary</h2><div class="summary"><div>void</div><div>` + code("push(URL u)", codes > 0) + `</div><div>Adds a URL</div><div>URL</div><div>` + code("next()", codes > 1) + `</div><div>Takes the next URL</div><div>int</div><div>` + code("len()", codes > 2) + `</div><div>Counts the URLs</div></div>`)
-		sb.WriteString(`<h2>Method Details</h2><h3>push</h3><div>public void push(URL u)</div><dl><dt>Parameters:</dt><dd>u - the URL</dd><dt>Throws:</dt><dd>Full - if no room is left</dd></dl>`)
-		sb.WriteString(`<h3>next</h3><div>public URL next()</div><p>Takes the URL whose host may be contacted soonest, and waits until it may be.</p>`)
+		sb.WriteString(`<h3>Methods declared in class Object</h3><div class="inherited"><code><a href="Object.html#equals">equals</a>, <a href="Object.html#hashCode">hashCode</a>, <a href="Object.html#toString">toString</a></code></div>`)
+		sb.WriteString(`<ul class="contents"><li><a href="#push">push</a></li><li><a href="#next">next</a></li><li><a href="#len">len</a></li></ul>`)
+		sb.WriteString(`<h2>Method Details</h2><h3>push</h3><div>public void push(URL u)</div><dl><dt>Parameters:</dt><dd>u - the URL</dd><dt>Returns:</dt><dd>nothing</dd><dt>Throws:</dt><dd>Full - if no room is left</dd></dl>`)
+		sb.WriteString(`<h3>next</h3><div>public URL next()</div><p>Takes the URL whose host may be contacted soonest, and waits until it may be.</p><dl><dt>Returns:</dt><dd>the URL</dd></dl>`)
+		sb.WriteString(`<h3>len</h3><div>public int len()</div><dl><dt>Returns:</dt><dd>the count</dd><dt>See Also:</dt><dd><a href="#next">next()</a></dd></dl>`)
 		sb.WriteString(`</main><footer>Copyright 2026 Example Inc. All rights reserved.</footer></body></html>`)
 		return sb.String()
 	}
@@ -29,8 +32,9 @@ func TestMainTextReferencePages(t *testing.T) {
 		{
 			name:    "API page with code: the whole main element",
 			page:    api(3),
-			want:    []string{"A queue of URLs", "push(URL u)", "Takes the next URL", "Method Details", "public void push(URL u)", "u - the URL", "Full - if no room is left"},
-			wantNot: []string{"Home", "Copyright"},
+			want: []string{"A queue of URLs", "push(URL u)", "Takes the next URL", "Method Details", "public void push(URL u)", "u - the URL", "Full - if no room is left",
+				"Methods declared in class Object\n\nequals, hashCode, toString", "Returns:\nthe count\nSee Also:\nnext()"},
+			wantNot: []string{"Home", "Copyright", "push\nnext\nlen"},
 		},
 		{
 			name:    "the same page without code: the article rules alone",

@@ -66,6 +66,7 @@ type mcWalker struct {
 	captionsOK bool  // keep image captions (no article around them)
 	negRelax   bool  // blocks under at most negBase negative hints are plausible
 	noHints    bool  // negative hints do not make blocks implausible
+	reference  bool  // the container is a main element holding code: links are part of the text
 	wt         mcWeights
 
 	// accumulators of the block being built
