@@ -30,8 +30,8 @@ func TestMainTextReferencePages(t *testing.T) {
 		want, wantNot []string
 	}{
 		{
-			name:    "API page with code: the whole main element",
-			page:    api(3),
+			name: "API page with code: the whole main element",
+			page: api(3),
 			want: []string{"A queue of URLs", "push(URL u)", "Takes the next URL", "Method Details", "public void push(URL u)", "u - the URL", "Full - if no room is left",
 				"Methods declared in class Object\n\nequals, hashCode, toString", "Returns:\nthe count\nSee Also:\nnext()"},
 			wantNot: []string{"Home", "Copyright", "push\nnext\nlen"},

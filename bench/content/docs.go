@@ -282,7 +282,9 @@ func docRoot(gen string, page []byte) (root *html.Node, drop func(*html.Node) bo
 		}
 	case "publican":
 		root = find(doc, isAtom(atom.Body))
-		drop = func(n *html.Node) bool { return attr(n, "id") == "banner" || hasClass(n, "docnav") || hasClass(n, "toc") }
+		drop = func(n *html.Node) bool {
+			return attr(n, "id") == "banner" || hasClass(n, "docnav") || hasClass(n, "toc")
+		}
 	case "javadoc":
 		root = find(doc, isAtom(atom.Main))
 		drop = func(n *html.Node) bool { return hasClass(n, "table-tabs") }
