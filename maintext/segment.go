@@ -397,9 +397,9 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 
 // textBox reports whether element x is a box of running text set inside
 // the text of its parent: its nearest sibling before it that is no such
-// box holds running text or is the parent's heading, and its nearest
-// sibling after it that is no box holds running text, both without a
-// negative hint. Such a box is a note, a tip or a "back to basics" box of
+// box holds running text or is the parent's heading, and one of the
+// mcBoxNext siblings after it that are no boxes holds running text, all
+// without a negative hint. Such a box is a note, a tip or a "back to basics" box of
 // a manual, part of the text it interrupts, and its negative hint (a
 // "sidebar" or "note" class) is void. A box of links, of fragments or of
 // one sentence (related stories, a pull quote, a plea to subscribe) is
@@ -418,20 +418,34 @@ func (w *mcWalker) textBox(x int32) bool {
 	// The text goes on after the box, in its parent or, when the box
 	// ends its section, in the sections after (mcBoxUp levels up).
 	for up, e := 0, x; up <= mcBoxUp && e > 0; up, e = up+1, w.elems[e].parent {
-		next := w.elems[e].next
-		for next >= 0 && w.elems[next].ownNeg && w.runningText(next, 1) {
-			next = w.elems[next].next
+		// Running text in one of the next mcBoxNext siblings that are
+		// not boxes (a short line introducing a list may come first).
+		next, seen := w.elems[e].next, 0
+		for ; next >= 0 && seen < mcBoxNext; next = w.elems[next].next {
+			if w.elems[next].ownNeg {
+				if w.runningText(next, 1) {
+					continue // another box
+				}
+				return false
+			}
+			if w.runningText(next, 1) {
+				return true
+			}
+			seen++
 		}
-		if next >= 0 {
-			return !w.elems[next].ownNeg && w.runningText(next, 1)
+		if seen > 0 {
+			return false
 		}
 	}
 	return false
 }
 
 // mcBoxUp is how many levels above a box textBox looks for the text
-// after it.
-const mcBoxUp = 2
+// after it, and mcBoxNext how many siblings after it.
+const (
+	mcBoxUp   = 2
+	mcBoxNext = 3
+)
 
 // sentences returns the sentence marks in element x's blocks.
 func (w *mcWalker) sentences(x int32) int32 {
