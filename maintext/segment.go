@@ -403,9 +403,10 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 // a manual, part of the text it interrupts, and its negative hint (a
 // "sidebar" or "note" class) is void. A box of links, of fragments or of
 // one sentence (related stories, a pull quote, a plea to subscribe) is
-// not one, nor is a box before or after all of the text.
+// not one (a box of one sentence needs mcBoxWords words in a block), nor
+// is a box before or after all of the text.
 func (w *mcWalker) textBox(x int32) bool {
-	if !w.runningText(x, 1) || w.sentences(x) < 2 {
+	if !w.runningText(x, 1) || w.sentences(x) < 2 && !w.longText(x) {
 		return false
 	}
 	prev := w.elems[x].prev
@@ -446,6 +447,21 @@ const (
 	mcBoxUp   = 2
 	mcBoxNext = 3
 )
+
+// longText reports whether element x holds a block of running text of
+// mcBoxWords words or more.
+func (w *mcWalker) longText(x int32) bool {
+	e := &w.elems[x]
+	for i := e.lo; i < e.hi; i++ {
+		if b := &w.blocks[i]; w.textBlock(b) && b.words >= mcBoxWords {
+			return true
+		}
+	}
+	return false
+}
+
+// mcBoxWords is the fewest words of a box of one sentence in textBox.
+const mcBoxWords = 20
 
 // sentences returns the sentence marks in element x's blocks.
 func (w *mcWalker) sentences(x int32) int32 {
