@@ -49,6 +49,12 @@ func TestMainTextReferencePages(t *testing.T) {
 			wantNot: []string{"The Unstable Book", "Chapter"},
 		},
 		{
+			name:    "the label of an open disclosure is no text, a summary with a heading is",
+			page:    `<html><head><title>Vec</title></head><body><main><h1>Struct Vec</h1><details open><summary><span>Expand description</span></summary><p>A contiguous growable array type, written as Vec, short for vector.</p><pre><code>let v = vec![1, 2];</code></pre></details><details><summary><h3><code>impl Clone for Vec</code></h3></summary><p>Returns a copy of the value, element by element, as the clone of each.</p></details><p>Vectors grow as elements are pushed, and never shrink by themselves.</p><code>len</code></main></body></html>`,
+			want:    []string{"A contiguous growable array type", "impl Clone for Vec"},
+			wantNot: []string{"Expand description"},
+		},
+		{
 			name:    "stub of links only is no text",
 			page:    `<html><head><title>Index</title></head><body><main><h1>Index</h1><p><a href="/a">Alpha</a> <a href="/b">Beta</a> <a href="/c">Gamma</a></p></main></body></html>`,
 			wantNot: []string{"Alpha", "Index"},

@@ -329,6 +329,12 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	case atom.Nav, atom.Aside, atom.Footer, atom.Menu:
 		return
+	case atom.Summary:
+		// The label of an open disclosure ("Expand description") is a
+		// control; a summary holding a heading or a sentence is text.
+		if mcToggleLabel(c) {
+			return
+		}
 	case atom.Header:
 		if !inArticle {
 			neg = true
@@ -513,6 +519,46 @@ func (w *mcWalker) runningText(x int32, n int) bool {
 // mcBoxTextWords is the fewest words of a block of running text in
 // textBox.
 const mcBoxTextWords = 10
+
+// mcToggleLabel reports whether c, a summary element, is the label of an
+// open details element: a few words, no heading, no sentence mark.
+func mcToggleLabel(c *html.Node) bool {
+	p := c.Parent
+	if p == nil || p.DataAtom != atom.Details || !mcHasAttr(p, "open") {
+		return false
+	}
+	n := 0
+	var walk func(*html.Node) bool
+	walk = func(x *html.Node) bool {
+		for y := x.FirstChild; y != nil; y = y.NextSibling {
+			switch y.Type {
+			case html.ElementNode:
+				if y.DataAtom == atom.H1 || y.DataAtom == atom.H2 || y.DataAtom == atom.H3 || y.DataAtom == atom.H4 || y.DataAtom == atom.H5 || y.DataAtom == atom.H6 || !walk(y) {
+					return false
+				}
+			case html.TextNode:
+				if strings.ContainsAny(y.Data, ".!?") {
+					return false
+				}
+				n += len(strings.Fields(y.Data))
+				if n > 3 {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(c) && n > 0
+}
+
+func mcHasAttr(c *html.Node, key string) bool {
+	for _, at := range c.Attr {
+		if at.Key == key {
+			return true
+		}
+	}
+	return false
+}
 
 // selfAnchor reports whether link c, inside block element elem, is a
 // heading's anchor: a link in a heading to a fragment of the page itself
