@@ -267,7 +267,7 @@ func mcDefaultWeights() mcWeights {
 		ldGain:          0.5,
 		bodyShare:       0.3,
 		boxShare:        1.0 / 3,
-		mainWiden:       3,
+		mainWiden:       2,
 		stubWords:       50,
 		textBoxes:       1,
 	}
