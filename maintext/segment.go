@@ -329,6 +329,12 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	case atom.Nav, atom.Aside, atom.Footer, atom.Menu:
 		return
+	case atom.A:
+		// A permalink mark ("¶", "§", "#" linking to the heading or
+		// definition it follows) is no text.
+		if mcPermalink(c) {
+			return
+		}
 	case atom.Summary:
 		// The label of an open disclosure ("Expand description") is a
 		// control; a summary holding a heading or a sentence is text.
@@ -519,6 +525,29 @@ func (w *mcWalker) runningText(x int32, n int) bool {
 // mcBoxTextWords is the fewest words of a block of running text in
 // textBox.
 const mcBoxTextWords = 10
+
+// mcPermalink reports whether link c is a permalink mark: a link to a
+// fragment of the page (href="#...") whose text is one symbol, no letter
+// or digit.
+func mcPermalink(c *html.Node) bool {
+	href := false
+	for _, at := range c.Attr {
+		if at.Key == "href" {
+			href = len(at.Val) > 1 && at.Val[0] == '#'
+			break
+		}
+	}
+	if !href {
+		return false
+	}
+	t := c.FirstChild
+	if t == nil || t.NextSibling != nil || t.Type != html.TextNode {
+		return false
+	}
+	s := strings.TrimSpace(t.Data)
+	r, n := utf8.DecodeRuneInString(s)
+	return n > 0 && n == len(s) && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
 
 // mcToggleLabel reports whether c, a summary element, is the label of an
 // open details element: a few words, no heading, no sentence mark.

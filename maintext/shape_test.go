@@ -68,10 +68,10 @@ func TestMainTextShape(t *testing.T) {
 			want: []string{"\n\nCrawl-delay\nseconds between two requests\nSitemap\nwhere the sitemap is\n\n"},
 		},
 		{
-			name:    "headings on their own line",
-			body:    "<h1>The frontier</h1>" + shapeIntro + "<h2>Queues <em>and</em> hosts</h2>" + shapeOutro,
+			name:    "headings on their own line, without permalink marks",
+			body:    "<h1>The frontier<a class=\"headerlink\" href=\"#frontier\">¶</a></h1>" + shapeIntro + "<h2>Queues <em>and</em> hosts<a href=\"#q\">§</a></h2>" + shapeOutro,
 			want:    []string{"The frontier\n\nThe crawler reads", "explain in some detail.\n\nQueues and hosts\n\nThat is all"},
-			wantNot: []string{"detail. Queues", "hosts That"},
+			wantNot: []string{"detail. Queues", "hosts That", "¶", "§"},
 		},
 	}
 	for _, tt := range tests {
