@@ -408,10 +408,10 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 }
 
 // textBox reports whether element x is a box of running text set inside
-// the text of its parent: one of the mcBoxNext siblings before it that
-// are no such boxes holds running text or is the parent's heading, and
-// one of the mcBoxNext siblings after it (or after its parent) holds
-// running text, all without a negative hint. Such a box is a note, a tip or a "back to basics" box of
+// the text of its parent: its nearest sibling before it that is no such
+// box holds running text or is the parent's heading, and one of the
+// mcBoxNext siblings after it that are no boxes holds running text, all
+// without a negative hint. Such a box is a note, a tip or a "back to basics" box of
 // a manual, part of the text it interrupts, and its negative hint (a
 // "sidebar" or "note" class) is void. A box of links, of fragments or of
 // one sentence (related stories, a pull quote, a plea to subscribe) is
@@ -421,28 +421,20 @@ func (w *mcWalker) textBox(x int32) bool {
 	if !w.runningText(x, 1) || w.sentences(x) < 2 && !w.longText(x) {
 		return false
 	}
-	// Text (or the section's heading) in one of the mcBoxNext siblings
-	// before it that are not boxes (a figure may come between).
-	before := false
-	for prev, seen := w.elems[x].prev, 0; prev >= 0 && seen < mcBoxNext && !before; prev = w.elems[prev].prev {
-		if w.elems[prev].ownNeg {
-			if w.runningText(prev, 1) {
-				continue // another box
-			}
-			return false
-		}
-		before = w.runningText(prev, 1) || w.headingOnly(prev)
-		seen++
+	prev := w.elems[x].prev
+	for prev >= 0 && w.elems[prev].ownNeg && w.runningText(prev, 1) {
+		prev = w.elems[prev].prev
 	}
-	if !before {
+	if prev < 0 || w.elems[prev].ownNeg || !w.runningText(prev, 1) && !w.headingOnly(prev) {
 		return false
 	}
-	// The text goes on after the box, in one of the next mcBoxNext
-	// siblings that are not boxes (a short line introducing a list or a
-	// figure may come first) or, when the box ends its section, in the
-	// sections after (mcBoxUp levels up).
+	// The text goes on after the box, in its parent or, when the box
+	// ends its section, in the sections after (mcBoxUp levels up).
 	for up, e := 0, x; up <= mcBoxUp && e > 0; up, e = up+1, w.elems[e].parent {
-		for next, seen := w.elems[e].next, 0; next >= 0 && seen < mcBoxNext; next = w.elems[next].next {
+		// Running text in one of the next mcBoxNext siblings that are
+		// not boxes (a short line introducing a list may come first).
+		next, seen := w.elems[e].next, 0
+		for ; next >= 0 && seen < mcBoxNext; next = w.elems[next].next {
 			if w.elems[next].ownNeg {
 				if w.runningText(next, 1) {
 					continue // another box
@@ -454,8 +446,8 @@ func (w *mcWalker) textBox(x int32) bool {
 			}
 			seen++
 		}
-		if w.elems[e].next >= 0 {
-			return false // the parent's text ends with the box's siblings
+		if seen > 0 {
+			return false
 		}
 	}
 	return false
