@@ -89,6 +89,11 @@ type Result struct {
 // a caller can tell a page without an article (Reason ReasonNoArticle or
 // ReasonNoText, Text empty) from one whose article was found.
 func ExtractWithReason(r io.Reader) (Result, error) {
+	return extractFrom(r, false)
+}
+
+// extractFrom is ExtractWithReason, rendering Markdown when md is set.
+func extractFrom(r io.Reader, md bool) (Result, error) {
 	// A reader that can seek back (bytes.Reader, as the crawler passes
 	// the body) is parsed as it is read, without a copy of the page; it
 	// is read again only for the BTE fallback.
@@ -100,7 +105,7 @@ func ExtractWithReason(r io.Reader) (Result, error) {
 				return Result{}, fmt.Errorf("maintext: %w", er.err)
 			}
 			if err == nil {
-				return ExtractNodeWithReason(doc), nil
+				return extractNode(doc, md), nil
 			}
 			if _, err := rs.Seek(start, io.SeekStart); err != nil {
 				return Result{}, fmt.Errorf("maintext: %w", err)
@@ -118,7 +123,7 @@ func ExtractWithReason(r io.Reader) (Result, error) {
 		s, err := BTE(bytes.NewReader(page))
 		return Result{Text: s, Reason: ReasonUnparsed}, err
 	}
-	return ExtractNodeWithReason(doc), nil
+	return extractNode(doc, md), nil
 }
 
 // mcErrReader remembers the first error other than io.EOF returned by r,
@@ -147,21 +152,31 @@ func ExtractNode(n *html.Node) string {
 
 // ExtractNodeWithReason is [ExtractNode] with the reason for its result.
 func ExtractNodeWithReason(n *html.Node) Result {
+	return extractNode(n, false)
+}
+
+// extractNode is ExtractNodeWithReason, rendering Markdown when md is set.
+func extractNode(n *html.Node, md bool) Result {
 	if n == nil {
 		return Result{Reason: ReasonNoText}
 	}
-	w := mcSegment(n)
+	w := mcSegmentLinks(n, md)
+	w.markdown = md
 	text, reason := w.mainText(w.title)
 	return Result{Text: text, Reason: reason}
 }
 
 // mcSegment splits the page under n into blocks.
-func mcSegment(n *html.Node) *mcWalker {
+func mcSegment(n *html.Node) *mcWalker { return mcSegmentLinks(n, false) }
+
+// mcSegmentLinks is mcSegment, recording the links of the text when links
+// is set.
+func mcSegmentLinks(n *html.Node, links bool) *mcWalker {
 	root := mcFind(n, atom.Body)
 	if root == nil {
 		root = n
 	}
-	w := &mcWalker{title: mcTitle(n), wt: mcDefaultWeights(), root: root, bodyLen: -1}
+	w := &mcWalker{title: mcTitle(n), wt: mcDefaultWeights(), root: root, bodyLen: -1, wantLinks: links}
 	w.elems = append(w.elems, mcElem{tag: atom.Body, parent: -1, lastChild: -1, prev: -1, next: -1})
 	w.walk(root, 0, 0, false)
 	w.flush(0)
@@ -398,6 +413,9 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	}
 	if w.beforeRender != nil {
 		w.beforeRender(keep, c)
+	}
+	if w.markdown {
+		return w.renderMarkdown(keep), ReasonFound
 	}
 	// A text the article repeats is written each time: a note under
 	// every function it applies to, a table's values.

@@ -75,10 +75,13 @@ type mcWalker struct {
 	linkAt                    int // 1 + the words before the first linked word of the block, 0 for none
 	stops                     int
 	inWord, space             bool
-	nonASCII                  bool  // the block holds a character other than ASCII
-	inPre                     int   // pre elements open: white space is kept
-	codes                     int32 // code and pre elements seen so far
-	dot                       bool  // the last character was a '.' counted as a stop (after a digit)
+	nonASCII                  bool     // the block holds a character other than ASCII
+	inPre                     int      // pre elements open: white space is kept
+	wantLinks                 bool     // record links (for Markdown)
+	links                     []mcLink // the links of the blocks, in order (when wantLinks)
+	markdown                  bool     // render the kept blocks as Markdown
+	codes                     int32    // code and pre elements seen so far
+	dot                       bool     // the last character was a '.' counted as a stop (after a digit)
 	inLink                    int
 	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
 	root                      *html.Node
@@ -261,7 +264,9 @@ func (w *mcWalker) flush(elem int32) {
 	for len(w.buf) > w.curStart && (w.buf[len(w.buf)-1] == '\n' || w.buf[len(w.buf)-1] == ' ' || w.buf[len(w.buf)-1] == '\t') {
 		w.buf = w.buf[:len(w.buf)-1]
 	}
-	w.nfcBlock()
+	if w.nfcBlock() {
+		w.dropLinks(w.curStart) // offsets changed: the block is written without its links
+	}
 	if n := w.words + (w.cjk+1)/2; n > 0 && len(w.buf) > w.curStart {
 		b := mcBlock{
 			start:     int32(w.curStart),
@@ -282,6 +287,7 @@ func (w *mcWalker) flush(elem int32) {
 		w.blocks = append(w.blocks, b)
 	} else {
 		w.buf = w.buf[:w.curStart]
+		w.dropLinks(w.curStart)
 	}
 	w.curStart = len(w.buf)
 	w.words, w.link, w.cjk, w.linkCJK, w.stops = 0, 0, 0, 0, 0
@@ -367,9 +373,13 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	}
 	if !mcIsBlock(a) {
 		if a == atom.A && !w.selfAnchor(c, elem) {
+			start := len(w.buf)
 			w.inLink++
 			w.walk(c, depth, elem, inArticle)
 			w.inLink--
+			if w.wantLinks {
+				w.addLink(c, start)
+			}
 			return
 		}
 		w.walk(c, depth, elem, inArticle)
@@ -579,6 +589,41 @@ func mcHasAttr(c *html.Node, key string) bool {
 		}
 	}
 	return false
+}
+
+// mcLink is a link in the text: buf[start:end] is its text.
+type mcLink struct {
+	start, end int32
+	href       string
+}
+
+// addLink records link c, whose text starts at start in buf, when it has
+// text and points elsewhere than a fragment of the page.
+func (w *mcWalker) addLink(c *html.Node, start int) {
+	href := ""
+	for _, at := range c.Attr {
+		if at.Key == "href" {
+			href = strings.TrimSpace(at.Val)
+			break
+		}
+	}
+	if href == "" || href[0] == '#' || len(href) >= 11 && strings.EqualFold(href[:11], "javascript:") {
+		return
+	}
+	if start < len(w.buf) && w.buf[start] == ' ' {
+		start++ // the space before the link's first word
+	}
+	if start < w.curStart || start >= len(w.buf) {
+		return
+	}
+	w.links = append(w.links, mcLink{start: int32(start), end: int32(len(w.buf)), href: href})
+}
+
+// dropLinks forgets the links at or after offset from.
+func (w *mcWalker) dropLinks(from int) {
+	for len(w.links) > 0 && int(w.links[len(w.links)-1].start) >= from {
+		w.links = w.links[:len(w.links)-1]
+	}
 }
 
 // selfAnchor reports whether link c, inside block element elem, is a
