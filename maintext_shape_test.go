@@ -16,8 +16,23 @@ import (
 
 // TestMainTextShapeInJSONL crawls a documentation page and checks that
 // the JSONL record's main_text keeps the page's shape: the code's lines
-// and indentation, one table row a line.
+// and indentation, one table row a line; with MainTextMarkdown, as
+// Markdown.
 func TestMainTextShapeInJSONL(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		fn   trawl.MainTextFunc
+		want []string
+	}{
+		{"text", trawl.MainText, []string{"Loops\n\nA loop runs", "for i in range(3):\n    print(i)  # indented", "Name | Meaning\nbreak | leaves the loop"}},
+		{"markdown", trawl.MainTextMarkdown, []string{"# Loops\n\nA loop runs", "```\nfor i in range(3):\n    print(i)  # indented\n```", "| Name | Meaning |\n|---|---|\n| break | leaves the loop |"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { mainTextInJSONL(t, tt.fn, tt.want) })
+	}
+}
+
+func mainTextInJSONL(t *testing.T, fn trawl.MainTextFunc, want []string) {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
@@ -35,7 +50,7 @@ func TestMainTextShapeInJSONL(t *testing.T) {
 	var out bytes.Buffer
 	c, err := trawl.New(trawl.WithSeeds(srv.URL+"/"), trawl.WithAllowPrivateNetworks(true),
 		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), trawl.WithUserAgent(testUA),
-		trawl.WithMainText(trawl.MainText), trawl.WithStore(store.NewJSONLWriter(&out)))
+		trawl.WithMainText(fn), trawl.WithStore(store.NewJSONLWriter(&out)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,9 +61,9 @@ func TestMainTextShapeInJSONL(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimSpace(out.String())), &rec); err != nil {
 		t.Fatalf("JSONL %q: %v", out.String(), err)
 	}
-	for _, want := range []string{"Loops\n\nA loop runs", "for i in range(3):\n    print(i)  # indented", "Name | Meaning\nbreak | leaves the loop"} {
-		if !strings.Contains(rec.MainText, want) {
-			t.Errorf("main_text lacks %q:\n%s", want, rec.MainText)
+	for _, w := range want {
+		if !strings.Contains(rec.MainText, w) {
+			t.Errorf("main_text lacks %q:\n%s", w, rec.MainText)
 		}
 	}
 }
