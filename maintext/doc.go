@@ -10,7 +10,10 @@
 // Extract reads the page into a DOM (golang.org/x/net/html) and returns its
 // main text as plain text shaped as the page is (paragraphs and headings
 // separated by blank lines, code keeping its line breaks and indentation,
-// one list item, table row, term or definition a line); ExtractNode does the same on a tree already parsed, and
+// one list item, table row, term or definition a line); ExtractMarkdown
+// renders the same content as Markdown (headings, lists, pipe tables,
+// code fences, links), as search indexes and language models take it;
+// ExtractNode does the same on a tree already parsed, and
 // ExtractWithReason and ExtractNodeWithReason also say why the text is
 // empty when it is. BTE is the textbook baseline, the tag/text optimisation
 // of Finn, Kushmerick and Smyth (2001), streaming over the tokenizer with
