@@ -70,25 +70,26 @@ type mcWalker struct {
 	wt         mcWeights
 
 	// accumulators of the block being built
-	curStart                  int
-	words, link, cjk, linkCJK int
-	linkAt                    int // 1 + the words before the first linked word of the block, 0 for none
-	stops                     int
-	inWord, space             bool
-	nonASCII                  bool     // the block holds a character other than ASCII
-	inPre                     int      // pre elements open: white space is kept
-	wantLinks                 bool     // record links (for Markdown)
-	links                     []mcLink // the links of the blocks, in order (when wantLinks)
-	markdown                  bool     // render the kept blocks as Markdown
-	codes                     int32    // code and pre elements seen so far
-	dot                       bool     // the last character was a '.' counted as a stop (after a digit)
-	inLink                    int
-	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
-	root                      *html.Node
-	bodyLen                   int     // text bytes under root, for form decisions; -1 until known
-	bodyMin                   int     // a lower bound of those bytes while bodyLen is unknown
-	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
-	wordPrefix, linkPrefix    []int32 // prefix sums of block words and linked words (set by resolveHints)
+	curStart                           int
+	words, link, cjk, linkCJK          int
+	linkAt                             int // 1 + the words before the first linked word of the block, 0 for none
+	stops                              int
+	inWord, space                      bool
+	nonASCII                           bool     // the block holds a character other than ASCII
+	inPre                              int      // pre elements open: white space is kept
+	wantLinks                          bool     // record links (for Markdown)
+	links                              []mcLink // the links of the blocks, in order (when wantLinks)
+	markdown                           bool     // render the kept blocks as Markdown
+	textPrefix, longPrefix, stopPrefix []int32  // prefix sums of blocks of running text, long ones and sentence marks (boxSums)
+	codes                              int32    // code and pre elements seen so far
+	dot                                bool     // the last character was a '.' counted as a stop (after a digit)
+	inLink                             int
+	inNeg, negWords, negCJK            int // inline elements with a negative hint open; words and CJK runes inside them
+	root                               *html.Node
+	bodyLen                            int     // text bytes under root, for form decisions; -1 until known
+	bodyMin                            int     // a lower bound of those bytes while bodyLen is unknown
+	hasLD                              bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
+	wordPrefix, linkPrefix             []int32 // prefix sums of block words and linked words (set by resolveHints)
 
 	// beforeRender, when set, is shown (and may change) the blocks
 	// mainText keeps, and the container, before they are rendered. Only
@@ -474,12 +475,32 @@ const (
 // mcBoxWords words or more.
 func (w *mcWalker) longText(x int32) bool {
 	e := &w.elems[x]
-	for i := e.lo; i < e.hi; i++ {
-		if b := &w.blocks[i]; w.textBlock(b) && b.words >= mcBoxWords {
-			return true
-		}
+	w.boxSums()
+	return w.longPrefix[e.hi] > w.longPrefix[e.lo]
+}
+
+// boxSums fills the prefix sums textBox reads (once a page), so that each
+// question about an element is answered in constant time.
+func (w *mcWalker) boxSums() {
+	if w.textPrefix != nil {
+		return
 	}
-	return false
+	n := len(w.blocks) + 1
+	sums := make([]int32, 3*n)
+	w.textPrefix, w.longPrefix, w.stopPrefix = sums[:n:n], sums[n:2*n:2*n], sums[2*n:]
+	for i := range w.blocks {
+		b := &w.blocks[i]
+		t, l := int32(0), int32(0)
+		if w.textBlock(b) {
+			t = 1
+			if b.words >= mcBoxWords {
+				l = 1
+			}
+		}
+		w.textPrefix[i+1] = w.textPrefix[i] + t
+		w.longPrefix[i+1] = w.longPrefix[i] + l
+		w.stopPrefix[i+1] = w.stopPrefix[i] + b.stops
+	}
 }
 
 // mcBoxWords is the fewest words of a box of one sentence in textBox.
@@ -488,11 +509,8 @@ const mcBoxWords = 20
 // sentences returns the sentence marks in element x's blocks.
 func (w *mcWalker) sentences(x int32) int32 {
 	e := &w.elems[x]
-	n := int32(0)
-	for i := e.lo; i < e.hi; i++ {
-		n += w.blocks[i].stops
-	}
-	return n
+	w.boxSums()
+	return w.stopPrefix[e.hi] - w.stopPrefix[e.lo]
 }
 
 // headingOnly reports whether element x holds headings and nothing else.
@@ -516,12 +534,8 @@ func (w *mcWalker) textBlock(b *mcBlock) bool {
 // running text.
 func (w *mcWalker) runningText(x int32, n int) bool {
 	e := &w.elems[x]
-	for i := e.lo; i < e.hi && n > 0; i++ {
-		if w.textBlock(&w.blocks[i]) {
-			n--
-		}
-	}
-	return n == 0
+	w.boxSums()
+	return int(w.textPrefix[e.hi]-w.textPrefix[e.lo]) >= n
 }
 
 // mcBoxTextWords is the fewest words of a block of running text in
