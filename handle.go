@@ -138,3 +138,12 @@ func (c *Crawler) readHTML(ctx context.Context, p *Page) {
 func MainText(_ context.Context, p *Page) (string, error) {
 	return maintext.Extract(bytes.NewReader(p.Body))
 }
+
+// MainTextMarkdown is a MainTextFunc that renders the same main content
+// as Markdown (maintext.ExtractMarkdown: headings, lists, tables, code
+// fences, links), for search indexes and language models:
+// WithMainText(MainTextMarkdown) puts it in Page.MainText and the JSONL
+// record's main_text.
+func MainTextMarkdown(_ context.Context, p *Page) (string, error) {
+	return maintext.ExtractMarkdown(bytes.NewReader(p.Body))
+}

@@ -307,7 +307,8 @@ func WithPriority(p Priority) Option {
 type MainTextFunc func(ctx context.Context, p *Page) (string, error)
 
 // WithMainText fills Page.MainText of HTML pages with fn, for example
-// MainText (the article without navigation, ads and footers), or another
+// MainText (the article without navigation, ads and footers),
+// MainTextMarkdown (the same as Markdown), or another
 // extractor a program prefers (go-trafilatura, go-readability) without
 // forking the crawler. nil turns it off (WithDuplicateDetection still uses
 // MainText for its own comparison). Default nil.

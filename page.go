@@ -51,7 +51,7 @@ type Page struct {
 	NoFollow  bool    // meta robots or X-Robots-Tag said nofollow (their links are not followed)
 	Links     []Link  // every reference found (HTML, CSS, sitemap, feed, response headers), each with its Kind, nofollow ones included
 	Text      string  // visible text of the page, whitespace collapsed
-	MainText  string  // main content (article text, paragraphs separated by blank lines); filled with WithMainText
+	MainText  string  // main content (paragraphs separated by blank lines, code keeping its lines, one list item or table row a line); filled with WithMainText
 	Score     float64 // Priority.Page's score for this page; 0 without one
 	Relevant  bool    // set by Priority.Page when it judges the page on topic (as topic.Scorer.Observe does); counted in Stats.Pages.Relevant
 	// Duplicate says whether the page's main text duplicates an earlier

@@ -32,6 +32,21 @@ func BenchmarkMainText(b *testing.B) {
 }
 
 // BenchmarkMainTextNode measures the finder alone, on a parsed page.
+func BenchmarkExtractMarkdown(b *testing.B) {
+	for _, n := range contentSizes {
+		page, _ := contentPage(n)
+		b.Run(fmt.Sprintf("%dKB", len(page)>>10), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				if _, err := ExtractMarkdown(strings.NewReader(page)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkMainTextNode(b *testing.B) {
 	for _, n := range contentSizes {
 		page, _ := contentPage(n)

@@ -286,7 +286,7 @@ func TestMainTextBoilerplate(t *testing.T) {
 			inside: `<table><tr><th><p>Rule</p></th><th><p>Obeyed</p></th></tr>` +
 				`<tr><td><p>robots.txt</p></td><td><p>Yes</p></td></tr><tr><td><p>Crawl-delay</p></td><td><p>Yes</p></td></tr>` +
 				`<tr><td><p>nofollow</p></td><td><p>Yes</p></td></tr><tr><td><p>noarchive</p></td><td><p>No</p></td></tr></table>`,
-			kept: []string{"robots.txt\n\nYes", "Crawl-delay\n\nYes", "nofollow\n\nYes"},
+			kept: []string{"robots.txt | Yes", "Crawl-delay | Yes", "nofollow | Yes"},
 		},
 		{
 			name:   "newsletter box",

@@ -58,3 +58,36 @@ func ExampleBTEWindow() {
 	fmt.Println(start, end, tokens[start:end])
 	// Output: 6 10 wwww
 }
+
+func ExampleExtractMarkdown() {
+	page := `<html><head><title>Queue | Docs</title></head><body>
+<nav><a href="/">Home</a> <a href="/api">API</a></nav>
+<main>
+  <h1>Queue</h1>
+  <p>A queue hands out the URLs of each host one at a time; see <a href="/politeness">politeness</a> for the delays it keeps.</p>
+  <pre>q := frontier.NewMemory()
+q.Push(u)</pre>
+  <ul><li>Push adds a URL</li><li>Next waits for the next one</li></ul>
+  <p>A queue is safe for concurrent use by several workers at once.</p>
+</main>
+</body></html>`
+	md, err := maintext.ExtractMarkdown(strings.NewReader(page))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(md)
+	// Output:
+	// # Queue
+	//
+	// A queue hands out the URLs of each host one at a time; see [politeness](/politeness) for the delays it keeps.
+	//
+	// ```
+	// q := frontier.NewMemory()
+	// q.Push(u)
+	// ```
+	//
+	// - Push adds a URL
+	// - Next waits for the next one
+	//
+	// A queue is safe for concurrent use by several workers at once.
+}

@@ -14,8 +14,12 @@ import (
 
 // Extract returns the main content of the HTML page read from r (the
 // article, post or story, without navigation, advertising, related links,
-// comments and footers) as plain text: one paragraph per block, separated
-// by blank lines, with <br> kept as a line break. It returns "" when the
+// comments and footers) as plain text shaped as the page is: paragraphs,
+// headings and code blocks separated by blank lines; code (pre) with its
+// line breaks and indentation; the items of a list, the rows of a table
+// and the terms and definitions of a definition list one a line, the
+// cells of a row joined by " | "; <br> kept as a line break. White space
+// outside code is collapsed. It returns "" when the
 // page has no text or no part of it reads as an article (a link list, a
 // menu, fragments without sentences): never the whole page instead.
 // [ExtractWithReason] says which. See the package documentation for the
@@ -85,6 +89,11 @@ type Result struct {
 // a caller can tell a page without an article (Reason ReasonNoArticle or
 // ReasonNoText, Text empty) from one whose article was found.
 func ExtractWithReason(r io.Reader) (Result, error) {
+	return extractFrom(r, false)
+}
+
+// extractFrom is ExtractWithReason, rendering Markdown when md is set.
+func extractFrom(r io.Reader, md bool) (Result, error) {
 	// A reader that can seek back (bytes.Reader, as the crawler passes
 	// the body) is parsed as it is read, without a copy of the page; it
 	// is read again only for the BTE fallback.
@@ -96,7 +105,7 @@ func ExtractWithReason(r io.Reader) (Result, error) {
 				return Result{}, fmt.Errorf("maintext: %w", er.err)
 			}
 			if err == nil {
-				return ExtractNodeWithReason(doc), nil
+				return extractNode(doc, md), nil
 			}
 			if _, err := rs.Seek(start, io.SeekStart); err != nil {
 				return Result{}, fmt.Errorf("maintext: %w", err)
@@ -114,7 +123,7 @@ func ExtractWithReason(r io.Reader) (Result, error) {
 		s, err := BTE(bytes.NewReader(page))
 		return Result{Text: s, Reason: ReasonUnparsed}, err
 	}
-	return ExtractNodeWithReason(doc), nil
+	return extractNode(doc, md), nil
 }
 
 // mcErrReader remembers the first error other than io.EOF returned by r,
@@ -143,22 +152,32 @@ func ExtractNode(n *html.Node) string {
 
 // ExtractNodeWithReason is [ExtractNode] with the reason for its result.
 func ExtractNodeWithReason(n *html.Node) Result {
+	return extractNode(n, false)
+}
+
+// extractNode is ExtractNodeWithReason, rendering Markdown when md is set.
+func extractNode(n *html.Node, md bool) Result {
 	if n == nil {
 		return Result{Reason: ReasonNoText}
 	}
-	w := mcSegment(n)
+	w := mcSegmentLinks(n, md)
+	w.markdown = md
 	text, reason := w.mainText(w.title)
 	return Result{Text: text, Reason: reason}
 }
 
 // mcSegment splits the page under n into blocks.
-func mcSegment(n *html.Node) *mcWalker {
+func mcSegment(n *html.Node) *mcWalker { return mcSegmentLinks(n, false) }
+
+// mcSegmentLinks is mcSegment, recording the links of the text when links
+// is set.
+func mcSegmentLinks(n *html.Node, links bool) *mcWalker {
 	root := mcFind(n, atom.Body)
 	if root == nil {
 		root = n
 	}
-	w := &mcWalker{title: mcTitle(n), wt: mcDefaultWeights(), root: root, bodyLen: -1}
-	w.elems = append(w.elems, mcElem{tag: atom.Body, parent: -1, lastChild: -1})
+	w := &mcWalker{title: mcTitle(n), wt: mcDefaultWeights(), root: root, bodyLen: -1, wantLinks: links}
+	w.elems = append(w.elems, mcElem{tag: atom.Body, parent: -1, lastChild: -1, prev: -1, next: -1})
 	w.walk(root, 0, 0, false)
 	w.flush(0)
 	w.elems[0].hi = int32(len(w.blocks))
@@ -233,6 +252,9 @@ type mcWeights struct {
 	ldGain          float64 // gain per word of a block found in the JSON-LD articleBody
 	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
 	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
+	textBoxes       float64 // 1: negative hints of boxes of running text inside the text are void (see textBox); 0: never
+	stubWords       float64 // most words of a main element kept whole when no article is found (see keepStub); 0: never
+	mainWiden       float64 // the container widens to the main element around it when that holds this many code elements or more (see mainAround); 0: never
 }
 
 // mcDefaultWeights returns the default weights: the first ten were tuned
@@ -260,6 +282,9 @@ func mcDefaultWeights() mcWeights {
 		ldGain:          0.5,
 		bodyShare:       0.3,
 		boxShare:        1.0 / 3,
+		mainWiden:       2,
+		stubWords:       50,
+		textBoxes:       1,
 	}
 }
 
@@ -330,6 +355,19 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 			c = r
 		}
 	}
+	// A reference page (an API class, a manual section) is made of many
+	// small parts, signatures, summary tables, terms and definitions,
+	// and its best element is one of them. When the page marks its main
+	// content (main, role="main") around the container and that holds
+	// code (mainWiden code or pre elements or more: documentation, not
+	// a news story, whose main element holds teasers and pleas as well),
+	// the container is the main element; the rules below still drop
+	// what is not plausible in it.
+	w.reference = false
+	if m := w.mainAround(c); m >= 0 && w.wt.mainWiden > 0 && float64(w.elems[m].codes) >= w.wt.mainWiden {
+		c = w.elems[m]
+		w.reference = true
+	}
 	keep := w.keepBlocks(c, prefix, title)
 	if w.needCaptions(keep, c) || w.photoStory(keep, c) {
 		// A short text beside an image is a caption when there is an
@@ -362,6 +400,12 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 			}
 		}
 	}
+	// A short page whose main element the page marks (a stub of a
+	// manual: a title and one line) is that text, though it has no
+	// sentence.
+	if !w.hasText(keep) && w.wt.stubWords > 0 {
+		w.keepStub(keep)
+	}
 	// Headings alone (a section front's title over its link lists) are
 	// no article.
 	if !w.hasText(keep) {
@@ -369,6 +413,9 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 	}
 	if w.beforeRender != nil {
 		w.beforeRender(keep, c)
+	}
+	if w.markdown {
+		return w.renderMarkdown(keep), ReasonFound
 	}
 	// A text the article repeats is written each time: a note under
 	// every function it applies to, a table's values.
@@ -380,20 +427,141 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		}
 	}
 	sb.Grow(size)
+	prev := mcPlace{item: -1, cell: -1, list: -1}
 	for i, k := range keep {
 		if !k {
 			continue
 		}
 		b := w.blocks[i]
+		at := w.place(b.elem)
 		if sb.Len() > 0 {
-			sb.WriteString("\n\n")
+			sb.WriteString(w.separator(prev, at))
 		}
+		prev = at
 		sb.Write(w.buf[b.start:b.end])
 	}
 	if sb.Len() == 0 {
 		return "", ReasonNoArticle
 	}
 	return sb.String(), ReasonFound
+}
+
+// keepStub keeps the blocks of the page's one main element (main,
+// role="main") when it holds stubWords words or fewer, at most half of
+// them in links, and a block other than a heading: the whole of a short
+// page, which the rules for articles find too thin.
+func (w *mcWalker) keepStub(keep []bool) {
+	m := int32(-1)
+	for i := range w.elems {
+		if w.elems[i].main {
+			if m >= 0 {
+				return
+			}
+			m = int32(i)
+		}
+	}
+	if m < 0 {
+		return
+	}
+	e := w.elems[m]
+	words := w.wordPrefix[e.hi] - w.wordPrefix[e.lo]
+	links := w.linkPrefix[e.hi] - w.linkPrefix[e.lo]
+	if words == 0 || float64(words) > w.wt.stubWords || 2*links > words {
+		return
+	}
+	clear(keep)
+	text := false
+	for i := e.lo; i < e.hi; i++ {
+		if b := &w.blocks[i]; w.plausible(b, e) {
+			keep[i] = true
+			text = text || b.heading == 0
+		}
+	}
+	if !text {
+		clear(keep[e.lo:e.hi])
+	}
+}
+
+// mainAround returns the innermost element around c that the page marks
+// as its main content (main, role="main"), or -1.
+func (w *mcWalker) mainAround(c mcElem) int32 {
+	for e := c.parent; e >= 0; e = w.elems[e].parent {
+		if w.elems[e].main {
+			return e
+		}
+	}
+	return -1
+}
+
+// mcPlace is where a block sits in the lists and tables of the page: the
+// innermost item (li, dt, dd or table row) around it, the table cell (td,
+// th) it is in when that is inside the item, and the list the item belongs
+// to (ul, ol, menu, dl or table); -1 for none.
+type mcPlace struct{ item, cell, list int32 }
+
+// place returns the place of a block whose innermost block element is e.
+func (w *mcWalker) place(e int32) mcPlace {
+	p := mcPlace{item: -1, cell: -1, list: -1}
+	for ; e >= 0; e = w.elems[e].parent {
+		switch t := w.elems[e].tag; {
+		case p.item < 0 && (t == atom.Td || t == atom.Th):
+			if p.cell < 0 {
+				p.cell = e
+			}
+		case p.item < 0 && (t == atom.Li || t == atom.Dt || t == atom.Dd || t == atom.Tr):
+			p.item = e
+		case p.item >= 0 && mcListOf(w.elems[p.item].tag, t):
+			p.list = e
+			return p
+		}
+	}
+	return p
+}
+
+// mcListOf reports whether an element named list holds items named item.
+func mcListOf(item, list atom.Atom) bool {
+	switch item {
+	case atom.Li:
+		return list == atom.Ul || list == atom.Ol || list == atom.Menu || list == atom.Dir
+	case atom.Dt, atom.Dd:
+		return list == atom.Dl
+	case atom.Tr:
+		return list == atom.Table
+	}
+	return false
+}
+
+// within reports whether element e is x or inside it.
+func (w *mcWalker) within(e, x int32) bool {
+	for ; e >= 0; e = w.elems[e].parent {
+		if e == x {
+			return true
+		}
+	}
+	return false
+}
+
+// separator returns what is written between two kept blocks, the first at
+// place a, the next at place b: " | " between the cells of one table row,
+// a line break between the items of one list (or a list and the items
+// nested in it: one item, one row, one term or definition a line), a blank
+// line otherwise (paragraphs, headings, code, and paragraphs inside one
+// item).
+func (w *mcWalker) separator(a, b mcPlace) string {
+	switch {
+	case a.item < 0 || b.item < 0:
+		return "\n\n"
+	case a.item == b.item:
+		if a.cell >= 0 && b.cell >= 0 && a.cell != b.cell && w.elems[a.item].tag == atom.Tr {
+			return " | "
+		}
+		return "\n\n"
+	case a.list >= 0 && a.list == b.list,
+		w.within(b.item, a.item),                // a list nested in the item before
+		b.list >= 0 && w.within(a.item, b.list): // the next item after a nested list
+		return "\n"
+	}
+	return "\n\n"
 }
 
 // weak reports whether block b is a fragment rather than running text: no
@@ -408,9 +576,11 @@ func (w *mcWalker) weak(b *mcBlock) bool {
 // running text) and headings that head nothing (followed by no kept block,
 // or by a heading of the same or a higher level).
 func (w *mcWalker) trim(keep []bool) {
+	// On a reference page, fragments before and after the text
+	// (signatures, labels, "See also" lines) are part of it.
 	last := -1
 	var dropped []int
-	for i := len(keep) - 1; i >= 0; i-- {
+	for i := len(keep) - 1; i >= 0 && !w.reference; i-- {
 		if !keep[i] {
 			continue
 		}
@@ -427,6 +597,9 @@ func (w *mcWalker) trim(keep []bool) {
 	w.keepListTail(keep, dropped)
 	dropped = dropped[:0]
 	for i := range keep {
+		if w.reference {
+			break
+		}
 		if !keep[i] {
 			continue
 		}
@@ -729,20 +902,24 @@ func (w *mcWalker) keepRegion(keep []bool, e, region mcElem) {
 // a list of teasers below those of the region, and not a one-word
 // fragment repeated three or more times on the page (the label of ad
 // slots or share bars: "Advertisement", "Share"; a table's cells, "Yes"
-// or "No" in every row, are not labels).
+// or "No" in every row, are not labels). On a reference page (the
+// container is a main element holding code) lists of links, lists of
+// entries and repeated labels ("Returns:", "Throws:") are content too;
+// only list items that are one link and nothing else (a table of
+// contents) still go.
 func (w *mcWalker) plausible(b *mcBlock, region mcElem) bool {
 	e := &w.elems[b.elem]
 	if w.wt.ldGain > 0 && w.evidenced(b) {
 		return true
 	}
-	if b.repeats >= 3 && b.words == 1 && w.weak(b) && !w.inCell(b.elem) {
+	if b.repeats >= 3 && b.words == 1 && w.weak(b) && !w.inCell(b.elem) && !w.reference {
 		return false
 	}
 	if w.negInlineOut(b) {
 		return false
 	}
-	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && e.teaser <= region.teaser && !w.caption(b) && !w.credit(b) &&
-		float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words)
+	return (e.neg <= region.neg || w.noHints || w.negRelax && e.neg <= w.negBase) && (e.teaser <= region.teaser || w.reference) && !w.caption(b) && !w.credit(b) &&
+		(float64(b.linkWords) <= w.wt.maxLinkShare*float64(b.words) || w.reference && !(e.tag == atom.Li && b.linkWords == b.words))
 }
 
 // evidenced reports whether the page's JSON-LD articleBody holds block b

@@ -331,6 +331,13 @@ func FuzzMainText(f *testing.F) {
 		if again, _ := Extract(strings.NewReader(in)); again != got {
 			t.Errorf("Extract(%q) not deterministic: %q then %q", in, got, again)
 		}
+		md, err := ExtractMarkdown(strings.NewReader(in))
+		if err != nil {
+			t.Fatalf("ExtractMarkdown(%q): %v", in, err)
+		}
+		if !utf8.ValidString(md) || (md == "") != (got == "") {
+			t.Errorf("ExtractMarkdown(%q) = %q (Extract %q): invalid UTF-8, or empty when Extract is not or the reverse", in, md, got)
+		}
 		bte, err := BTE(strings.NewReader(in))
 		if err != nil {
 			t.Fatalf("BTE(%q): %v", in, err)

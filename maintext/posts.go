@@ -278,7 +278,7 @@ func mcBareURL(text []byte) bool {
 }
 
 // nfcBlock composes the decomposed characters in the text of the block
-// being ended, w.buf[w.curStart:]: a page may spell "ü" as "u" and a
+// being ended, w.buf[w.curStart:], and reports whether it rewrote it: a page may spell "ü" as "u" and a
 // combining diaeresis, or a Bengali vowel sign in its two parts, and
 // that text is the same as the composed one readers search for and
 // compare with. Each sequence of a character and the marks that combine
@@ -288,10 +288,10 @@ func mcBareURL(text []byte) bool {
 // Kelvin sign stays one, not a "K", and so does a CJK compatibility
 // ideograph. The check is one pass over the block (ASCII passes
 // at once); only a block that fails it is rewritten, in one more pass.
-func (w *mcWalker) nfcBlock() {
+func (w *mcWalker) nfcBlock() (changed bool) {
 	b := w.buf[w.curStart:]
 	if !w.nonASCII || norm.NFC.IsNormal(b) { // ASCII text is in form C
-		return
+		return false
 	}
 	out := make([]byte, 0, len(b))
 	var it norm.Iter
@@ -305,4 +305,5 @@ func (w *mcWalker) nfcBlock() {
 		out = append(out, seg...)
 	}
 	w.buf = append(w.buf[:w.curStart], out...)
+	return true
 }

@@ -233,7 +233,7 @@ func TestMainTextRecall(t *testing.T) {
 <div class="post"><h1>Crawl rates in July</h1><p>` + ps[0] + `</p><p>` + ps[1] + `</p><div class="chart"><table><tr><th>Host</th><th>Pages</th><th>Change</th></tr>` +
 				strings.Repeat(`<tr><td>Alpha</td><td>120</td><td>3.1%</td></tr><tr><td>Beta</td><td>85</td><td>-2.4%</td></tr><tr><td>Gamma</td><td>310</td><td>0.5%</td></tr>`, 8) +
 				`<tr><td>Delta</td><td>4711</td><td>9.9%</td></tr></table></div><p>` + ps[2] + `</p><p>` + ps[3] + `</p></div><div class="footer"><a href="/about">About us</a></div></body></html>`,
-			want:    []string{"Crawl rates in July", ps[0], "Delta\n\n4711\n\n9.9%", ps[3]},
+			want:    []string{"Crawl rates in July", ps[0], "Delta | 4711 | 9.9%", ps[3]},
 			wantNot: []string{"Home", "About us"},
 		},
 		{

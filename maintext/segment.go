@@ -44,6 +44,9 @@ type mcElem struct {
 	ownTeaser      bool   // one of a list of teasers (markTeaserLists)
 	img            bool   // holds an image (not an icon) outside its block children
 	articleBody    bool   // has itemprop=articleBody
+	main           bool   // the page's main content by its markup: a main element or role="main"
+	codes          int32  // code and pre elements inside (counted for main elements only)
+	prev, next     int32  // the block element siblings before and after it, -1 for none
 	teaser         int16  // teaser ancestors, itself included (set by resolveHints)
 	anyImg         bool   // holds an image (not an icon) at any depth
 	afterImg       bool   // follows, with no text in between, a sibling holding an image and no text
@@ -63,23 +66,30 @@ type mcWalker struct {
 	captionsOK bool  // keep image captions (no article around them)
 	negRelax   bool  // blocks under at most negBase negative hints are plausible
 	noHints    bool  // negative hints do not make blocks implausible
+	reference  bool  // the container is a main element holding code: links are part of the text
 	wt         mcWeights
 
 	// accumulators of the block being built
-	curStart                  int
-	words, link, cjk, linkCJK int
-	linkAt                    int // 1 + the words before the first linked word of the block, 0 for none
-	stops                     int
-	inWord, space             bool
-	nonASCII                  bool // the block holds a character other than ASCII
-	dot                       bool // the last character was a '.' counted as a stop (after a digit)
-	inLink                    int
-	inNeg, negWords, negCJK   int // inline elements with a negative hint open; words and CJK runes inside them
-	root                      *html.Node
-	bodyLen                   int     // text bytes under root, for form decisions; -1 until known
-	bodyMin                   int     // a lower bound of those bytes while bodyLen is unknown
-	hasLD                     bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
-	wordPrefix, linkPrefix    []int32 // prefix sums of block words and linked words (set by resolveHints)
+	curStart                           int
+	words, link, cjk, linkCJK          int
+	linkAt                             int // 1 + the words before the first linked word of the block, 0 for none
+	stops                              int
+	inWord, space                      bool
+	nonASCII                           bool     // the block holds a character other than ASCII
+	inPre                              int      // pre elements open: white space is kept
+	wantLinks                          bool     // record links (for Markdown)
+	links                              []mcLink // the links of the blocks, in order (when wantLinks)
+	markdown                           bool     // render the kept blocks as Markdown
+	textPrefix, longPrefix, stopPrefix []int32  // prefix sums of blocks of running text, long ones and sentence marks (boxSums)
+	codes                              int32    // code and pre elements seen so far
+	dot                                bool     // the last character was a '.' counted as a stop (after a digit)
+	inLink                             int
+	inNeg, negWords, negCJK            int // inline elements with a negative hint open; words and CJK runes inside them
+	root                               *html.Node
+	bodyLen                            int     // text bytes under root, for form decisions; -1 until known
+	bodyMin                            int     // a lower bound of those bytes while bodyLen is unknown
+	hasLD                              bool    // blocks have ld set: the page has a JSON-LD articleBody used as evidence
+	wordPrefix, linkPrefix             []int32 // prefix sums of block words and linked words (set by resolveHints)
 
 	// beforeRender, when set, is shown (and may change) the blocks
 	// mainText keeps, and the container, before they are rendered. Only
@@ -153,6 +163,10 @@ func (w *mcWalker) text(s string) {
 		i += n
 		if r < utf8.RuneSelf && (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') || r >= utf8.RuneSelf && unicode.IsSpace(r) {
 			w.inWord = false
+			if w.inPre > 0 {
+				w.preSpace(r)
+				continue
+			}
 			w.space = len(w.buf) > w.curStart
 			continue
 		}
@@ -210,6 +224,24 @@ func (w *mcWalker) text(s string) {
 	}
 }
 
+// preSpace writes white space r inside preformatted text (pre) as it is:
+// line breaks and indentation are the code's. Line breaks before the
+// block's first character are left out (flush trims those after its last);
+// other white space is written as a space, a tab as a tab.
+func (w *mcWalker) preSpace(r rune) {
+	switch r {
+	case '\n', '\r', '\f', '\v', '\u2028', '\u2029':
+		if len(w.buf) > w.curStart {
+			w.buf = append(w.buf, '\n')
+		}
+	case '\t':
+		w.buf = append(w.buf, '\t')
+	default:
+		w.buf = append(w.buf, ' ')
+	}
+	w.space = false
+}
+
 // mcPlainASCII reports whether c is an ASCII character that text counts
 // as nothing but part of the word it is in: no space, no control
 // character, no sentence mark.
@@ -229,11 +261,13 @@ func (w *mcWalker) lineBreak() {
 
 // flush ends the current block, attributing it to element elem.
 func (w *mcWalker) flush(elem int32) {
-	// Trim trailing newlines.
-	for len(w.buf) > w.curStart && w.buf[len(w.buf)-1] == '\n' {
+	// Trim trailing white space (line breaks; in code, also spaces).
+	for len(w.buf) > w.curStart && (w.buf[len(w.buf)-1] == '\n' || w.buf[len(w.buf)-1] == ' ' || w.buf[len(w.buf)-1] == '\t') {
 		w.buf = w.buf[:len(w.buf)-1]
 	}
-	w.nfcBlock()
+	if w.nfcBlock() {
+		w.dropLinks(w.curStart) // offsets changed: the block is written without its links
+	}
 	if n := w.words + (w.cjk+1)/2; n > 0 && len(w.buf) > w.curStart {
 		b := mcBlock{
 			start:     int32(w.curStart),
@@ -254,6 +288,7 @@ func (w *mcWalker) flush(elem int32) {
 		w.blocks = append(w.blocks, b)
 	} else {
 		w.buf = w.buf[:w.curStart]
+		w.dropLinks(w.curStart)
 	}
 	w.curStart = len(w.buf)
 	w.words, w.link, w.cjk, w.linkCJK, w.stops = 0, 0, 0, 0, 0
@@ -301,6 +336,18 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		return
 	case atom.Nav, atom.Aside, atom.Footer, atom.Menu:
 		return
+	case atom.A:
+		// A permalink mark ("¶", "§", "#" linking to the heading or
+		// definition it follows) is no text.
+		if mcPermalink(c) {
+			return
+		}
+	case atom.Summary:
+		// The label of an open disclosure ("Expand description") is a
+		// control; a summary holding a heading or a sentence is text.
+		if mcToggleLabel(c) {
+			return
+		}
 	case atom.Header:
 		if !inArticle {
 			neg = true
@@ -322,11 +369,18 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		w.negInlineWalk(c, depth, elem, inArticle)
 		return
 	}
+	if a == atom.Code || a == atom.Pre {
+		w.codes++
+	}
 	if !mcIsBlock(a) {
-		if a == atom.A {
+		if a == atom.A && !w.selfAnchor(c, elem) {
+			start := len(w.buf)
 			w.inLink++
 			w.walk(c, depth, elem, inArticle)
 			w.inLink--
+			if w.wantLinks {
+				w.addLink(c, start)
+			}
 			return
 		}
 		w.walk(c, depth, elem, inArticle)
@@ -334,8 +388,10 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	}
 	w.flush(elem)
 	e := mcElem{lo: int32(len(w.blocks)), tag: a, parent: elem, ownNeg: neg, ownPos: pos, sig: mcSignature(c), articleBody: mcIsArticleBody(c), lastChild: -1,
-		captionClass: mcCaptionClass(c)}
+		captionClass: mcCaptionClass(c), main: a == atom.Main || mcRole(c) == "main"}
+	e.prev, e.next = w.elems[elem].lastChild, -1
 	if prev := w.elems[elem].lastChild; prev >= 0 {
+		w.elems[prev].next = int32(len(w.elems))
 		p := &w.elems[prev]
 		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
 	}
@@ -343,13 +399,263 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 	idx := int32(len(w.elems))
 	w.elems[elem].lastChild = idx
 	w.elems = append(w.elems, e)
+	if a == atom.Pre {
+		w.inPre++
+	}
+	codes := w.codes
 	w.walk(c, depth, idx, inArticle)
 	w.flush(idx)
+	if a == atom.Pre {
+		w.inPre--
+	}
 	x := &w.elems[idx]
 	x.hi = int32(len(w.blocks))
+	if x.main {
+		x.codes = w.codes - codes
+	}
 	if x.img || x.anyImg {
 		w.elems[elem].anyImg = true
 	}
+}
+
+// textBox reports whether element x is a box of running text set inside
+// the text of its parent: its nearest sibling before it that is no such
+// box holds running text or is the parent's heading, and one of the
+// mcBoxNext siblings after it that are no boxes holds running text, all
+// without a negative hint. Such a box is a note, a tip or a "back to basics" box of
+// a manual, part of the text it interrupts, and its negative hint (a
+// "sidebar" or "note" class) is void. A box of links, of fragments or of
+// one sentence (related stories, a pull quote, a plea to subscribe) is
+// not one (a box of one sentence needs mcBoxWords words in a block), nor
+// is a box before or after all of the text.
+func (w *mcWalker) textBox(x int32) bool {
+	if !w.runningText(x, 1) || w.sentences(x) < 2 && !w.longText(x) {
+		return false
+	}
+	prev := w.elems[x].prev
+	for prev >= 0 && w.elems[prev].ownNeg && w.runningText(prev, 1) {
+		prev = w.elems[prev].prev
+	}
+	if prev < 0 || w.elems[prev].ownNeg || !w.runningText(prev, 1) && !w.headingOnly(prev) {
+		return false
+	}
+	// The text goes on after the box, in its parent or, when the box
+	// ends its section, in the sections after (mcBoxUp levels up).
+	for up, e := 0, x; up <= mcBoxUp && e > 0; up, e = up+1, w.elems[e].parent {
+		// Running text in one of the next mcBoxNext siblings that are
+		// not boxes (a short line introducing a list may come first).
+		next, seen := w.elems[e].next, 0
+		for ; next >= 0 && seen < mcBoxNext; next = w.elems[next].next {
+			if w.elems[next].ownNeg {
+				if w.runningText(next, 1) {
+					continue // another box
+				}
+				return false
+			}
+			if w.runningText(next, 1) {
+				return true
+			}
+			seen++
+		}
+		if seen > 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// mcBoxUp is how many levels above a box textBox looks for the text
+// after it, and mcBoxNext how many siblings after it.
+const (
+	mcBoxUp   = 2
+	mcBoxNext = 3
+)
+
+// longText reports whether element x holds a block of running text of
+// mcBoxWords words or more.
+func (w *mcWalker) longText(x int32) bool {
+	e := &w.elems[x]
+	w.boxSums()
+	return w.longPrefix[e.hi] > w.longPrefix[e.lo]
+}
+
+// boxSums fills the prefix sums textBox reads (once a page), so that each
+// question about an element is answered in constant time.
+func (w *mcWalker) boxSums() {
+	if w.textPrefix != nil {
+		return
+	}
+	n := len(w.blocks) + 1
+	sums := make([]int32, 3*n)
+	w.textPrefix, w.longPrefix, w.stopPrefix = sums[:n:n], sums[n:2*n:2*n], sums[2*n:]
+	for i := range w.blocks {
+		b := &w.blocks[i]
+		t, l := int32(0), int32(0)
+		if w.textBlock(b) {
+			t = 1
+			if b.words >= mcBoxWords {
+				l = 1
+			}
+		}
+		w.textPrefix[i+1] = w.textPrefix[i] + t
+		w.longPrefix[i+1] = w.longPrefix[i] + l
+		w.stopPrefix[i+1] = w.stopPrefix[i] + b.stops
+	}
+}
+
+// mcBoxWords is the fewest words of a box of one sentence in textBox.
+const mcBoxWords = 20
+
+// sentences returns the sentence marks in element x's blocks.
+func (w *mcWalker) sentences(x int32) int32 {
+	e := &w.elems[x]
+	w.boxSums()
+	return w.stopPrefix[e.hi] - w.stopPrefix[e.lo]
+}
+
+// headingOnly reports whether element x holds headings and nothing else.
+func (w *mcWalker) headingOnly(x int32) bool {
+	e := &w.elems[x]
+	for i := e.lo; i < e.hi; i++ {
+		if w.blocks[i].heading == 0 {
+			return false
+		}
+	}
+	return e.hi > e.lo
+}
+
+// textBlock reports whether b is running text: a sentence mark,
+// mcBoxTextWords words or more, few links.
+func (w *mcWalker) textBlock(b *mcBlock) bool {
+	return b.stops > 0 && b.words >= mcBoxTextWords && 4*b.linkWords < b.words
+}
+
+// runningText reports whether element x holds n or more blocks of
+// running text.
+func (w *mcWalker) runningText(x int32, n int) bool {
+	e := &w.elems[x]
+	w.boxSums()
+	return int(w.textPrefix[e.hi]-w.textPrefix[e.lo]) >= n
+}
+
+// mcBoxTextWords is the fewest words of a block of running text in
+// textBox.
+const mcBoxTextWords = 10
+
+// mcPermalink reports whether link c is a permalink mark: a link to a
+// fragment of the page (href="#...") whose text is one symbol, no letter
+// or digit.
+func mcPermalink(c *html.Node) bool {
+	href := false
+	for _, at := range c.Attr {
+		if at.Key == "href" {
+			href = len(at.Val) > 1 && at.Val[0] == '#'
+			break
+		}
+	}
+	if !href {
+		return false
+	}
+	t := c.FirstChild
+	if t == nil || t.NextSibling != nil || t.Type != html.TextNode {
+		return false
+	}
+	s := strings.TrimSpace(t.Data)
+	r, n := utf8.DecodeRuneInString(s)
+	return n > 0 && n == len(s) && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// mcToggleLabel reports whether c, a summary element, is the label of an
+// open details element: a few words, no heading, no sentence mark.
+func mcToggleLabel(c *html.Node) bool {
+	p := c.Parent
+	if p == nil || p.DataAtom != atom.Details || !mcHasAttr(p, "open") {
+		return false
+	}
+	n := 0
+	var walk func(*html.Node) bool
+	walk = func(x *html.Node) bool {
+		for y := x.FirstChild; y != nil; y = y.NextSibling {
+			switch y.Type {
+			case html.ElementNode:
+				if y.DataAtom == atom.H1 || y.DataAtom == atom.H2 || y.DataAtom == atom.H3 || y.DataAtom == atom.H4 || y.DataAtom == atom.H5 || y.DataAtom == atom.H6 || !walk(y) {
+					return false
+				}
+			case html.TextNode:
+				if strings.ContainsAny(y.Data, ".!?") {
+					return false
+				}
+				n += len(strings.Fields(y.Data))
+				if n > 3 {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(c) && n > 0
+}
+
+func mcHasAttr(c *html.Node, key string) bool {
+	for _, at := range c.Attr {
+		if at.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// mcLink is a link in the text: buf[start:end] is its text.
+type mcLink struct {
+	start, end int32
+	href       string
+}
+
+// addLink records link c, whose text starts at start in buf, when it has
+// text and points elsewhere than a fragment of the page.
+func (w *mcWalker) addLink(c *html.Node, start int) {
+	href := ""
+	for _, at := range c.Attr {
+		if at.Key == "href" {
+			href = strings.TrimSpace(at.Val)
+			break
+		}
+	}
+	if href == "" || href[0] == '#' || len(href) >= 11 && strings.EqualFold(href[:11], "javascript:") {
+		return
+	}
+	if start < len(w.buf) && w.buf[start] == ' ' {
+		start++ // the space before the link's first word
+	}
+	if start < w.curStart || start >= len(w.buf) {
+		return
+	}
+	w.links = append(w.links, mcLink{start: int32(start), end: int32(len(w.buf)), href: href})
+}
+
+// dropLinks forgets the links at or after offset from.
+func (w *mcWalker) dropLinks(from int) {
+	for len(w.links) > 0 && int(w.links[len(w.links)-1].start) >= from {
+		w.links = w.links[:len(w.links)-1]
+	}
+}
+
+// selfAnchor reports whether link c, inside block element elem, is a
+// heading's anchor: a link in a heading to a fragment of the page itself
+// (href="#..."), which documentation generators wrap around or beside
+// every section title. Its words are the heading's, not a link's.
+func (w *mcWalker) selfAnchor(c *html.Node, elem int32) bool {
+	switch w.elems[elem].tag {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+	default:
+		return false
+	}
+	for _, at := range c.Attr {
+		if at.Key == "href" {
+			return strings.HasPrefix(at.Val, "#") && len(at.Val) > 1
+		}
+	}
+	return false
 }
 
 // resolveHints sets the cumulative hint counts of the elements. A
@@ -387,7 +693,8 @@ func (w *mcWalker) resolveHints() {
 	for i := range w.elems {
 		e := &w.elems[i]
 		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
-		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] {
+		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] ||
+			neg && w.wt.textBoxes > 0 && w.textBox(int32(i)) {
 			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
@@ -505,6 +812,16 @@ func mcHidden(c *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// mcRole returns c's ARIA role, lower case.
+func mcRole(c *html.Node) string {
+	for _, at := range c.Attr {
+		if at.Key == "role" {
+			return strings.ToLower(strings.TrimSpace(at.Val))
+		}
+	}
+	return ""
 }
 
 // mcStyleHides reports whether an inline style contains display:none or

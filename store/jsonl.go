@@ -87,7 +87,9 @@ type PageRecord struct {
 	Title       string    `json:"title"`
 	Canonical   string    `json:"canonical"`
 	// MainText is empty unless the crawl fills Page.MainText
-	// (trawl.WithMainText).
+	// (trawl.WithMainText); it is written as the crawl found it, line
+	// breaks included (maintext.Extract keeps code's lines and puts list
+	// items and table rows one a line).
 	MainText  string  `json:"main_text"`
 	Bytes     int     `json:"bytes"` // body length after decoding
 	Truncated bool    `json:"truncated"`

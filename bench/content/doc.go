@@ -22,4 +22,26 @@
 // measured in the same run, then every finder's P/R/F1 per fold.
 // TRAWL_CONTENT_EVAL_CORPUS=dragnet or snippets runs one corpus. The
 // library itself never imports the competitors; only this module does.
+//
+// # The documentation corpus
+//
+// A third corpus is built on demand from the Debian documentation packages
+// installed on the machine, read in place from /usr/share/doc and never
+// copied or committed: BuildDocs samples about 5,400 content pages of six
+// sites made by six generators (python3-doc: Sphinx; postgresql-doc-15:
+// DocBook XSL; debian-handbook, 26 languages: DocBook through Publican;
+// openjdk-17-doc: javadoc; rust-doc: rustdoc for the standard library and
+// mdBook for the books), and DocTruth takes each page's truth from the
+// block its generator marks as the main content, minus permalink marks and
+// the navigation inside the block (DocTruth's doc says which, per
+// generator). Generated indexes, tables of contents of whole books and
+// redirect stubs are left out (DocSites says which pages count).
+//
+//	cd bench && TRAWL_DOCS_EVAL=1 go test -run 'TestDocs$' -v ./content   # maintext.Extract, ~15 s
+//	cd bench && TRAWL_DOCS_EVAL=all go test -run 'TestDocs$' -v ./content # and the competitors
+//	cd bench && go run ./content/docscorpus -out /tmp/docs-corpus          # the truths, as JSONL
+//
+// TestDocs reports P/R/F1 (the bag-of-words metric of the Dragnet corpus,
+// macro-averaged over pages) by generator, by site and, for the Handbook,
+// by language, and how many pages keep less than 0.8 of their truth.
 package content
