@@ -45,9 +45,12 @@
 //     requests, when allowed, are also one at a time per page but outside
 //     those hosts' schedules; they are counted, not scheduled.
 //   - robots.txt: [Options.Allowed] is asked about each sub-request
-//     (trawl.WithFetchWrapper passes the crawl's robots.txt cache), and a
+//     (a crawl passes its robots.txt cache through UseRobots), and a
 //     disallowed one is refused ([BlockedRobots]). The page itself was
-//     admitted by the crawler before its fetch.
+//     admitted by the crawler before its fetch. robots.txt is asked before
+//     the request is made, so a request to a private address is often
+//     refused as BlockedRobots: its robots.txt fetch met the guard first.
+//     Either way nothing is dialled.
 //   - Limits: at most [Options.MaxRequests] sub-requests and
 //     [Options.MaxBytes] bytes of sub-responses per page ([BlockedLimit]),
 //     a rendered DOM of at most [Options.MaxDOMBytes] (longer is cut and

@@ -55,8 +55,8 @@ type Options struct {
 	// false, so they are blocked and counted.
 	OtherHosts bool
 	// Allowed, when set, is asked about every sub-request before it is
-	// made: robots.txt, typically (trawl.WithRender sets it to the
-	// crawl's robots.txt cache). Default: nil, all allowed.
+	// made: robots.txt, typically (a crawl sets it to its robots.txt
+	// cache through UseRobots). Default: nil, all allowed.
 	Allowed func(ctx context.Context, u *url.URL) bool
 	// OnRequest, when set, is called with every request a rendered page
 	// made and what was done with it, after the render (not concurrently
@@ -193,24 +193,31 @@ func New(inner fetch.Fetcher, opts *Options) (*Fetcher, error) {
 }
 
 // Wrapper returns what trawl.WithFetchWrapper takes: a func that wraps the
-// crawl's fetcher in a rendering Fetcher whose Allowed is the crawl's
-// robots.txt check (unless opts sets one). It panics if New fails (no
-// Chromium): call FindChromium first to fail gracefully.
-func Wrapper(opts *Options) func(f fetch.Fetcher, allowed func(context.Context, *url.URL) bool) fetch.Fetcher {
+// crawl's fetcher in a rendering Fetcher. The crawl then hands the Fetcher
+// its robots.txt check (UseRobots) unless opts sets Allowed, and closes it
+// when Run returns. The func panics if New fails (no Chromium): call
+// FindChromium first to fail gracefully.
+func Wrapper(opts *Options) func(f fetch.Fetcher) fetch.Fetcher {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	return func(f fetch.Fetcher, allowed func(context.Context, *url.URL) bool) fetch.Fetcher {
+	return func(f fetch.Fetcher) fetch.Fetcher {
 		oo := o
-		if oo.Allowed == nil {
-			oo.Allowed = allowed
-		}
 		r, err := New(f, &oo)
 		if err != nil {
 			panic(err)
 		}
 		return r
+	}
+}
+
+// UseRobots sets the robots.txt check asked about every sub-request
+// (trawl.RobotsUser: a crawl calls it before it starts), unless
+// Options.Allowed was set. Call it before the first Fetch.
+func (f *Fetcher) UseRobots(allowed func(ctx context.Context, u *url.URL) bool) {
+	if f.opts.Allowed == nil {
+		f.opts.Allowed = allowed
 	}
 }
 
