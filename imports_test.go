@@ -35,7 +35,7 @@ var allowedImports = map[string][]string{
 	"render":                   {"fetch"}, // root never imports it: rendering is opt-in
 	"crawltest":                {},
 	"store":                    {"", "internal/jsonenc", "fetch"}, // fetch: Replay reads archived responses through a fetch.HTTP
-	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl"},
+	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl", "render", "fetch"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
 	"examples/spider":          {"", "trawlcli"},
