@@ -32,7 +32,7 @@ var allowedImports = map[string][]string{
 	"dedup":                    {},
 	"recrawl":                  {},
 	"fetch":                    {},
-	"render":                   {"fetch"}, // root never imports it: rendering is opt-in
+	"render":                   {"fetch", "extract", "urlnorm"}, // root never imports it: rendering is opt-in
 	"crawltest":                {},
 	"store":                    {"", "internal/jsonenc", "fetch"}, // fetch: Replay reads archived responses through a fetch.HTTP
 	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl", "render", "fetch"},

@@ -63,8 +63,13 @@ type Options struct {
 	// for one page; concurrently for pages rendered at once).
 	OnRequest func(page *url.URL, r Request)
 	// Render, when set, decides whether an HTML page the inner fetcher
-	// returned is rendered. Default: nil, every 2xx HTML page is.
+	// returned is rendered (before Adaptive). Default: nil, every 2xx
+	// HTML page is.
 	Render func(resp *fetch.Response) bool
+	// Adaptive, when set, renders only the groups of pages where
+	// rendering was seen to pay (see [Adaptive]). Default: nil, every
+	// page is rendered.
+	Adaptive *Adaptive
 	// StartTimeout bounds the start of a browser. Default: 20 s.
 	StartTimeout time.Duration
 	// Logger receives browser starts, crashes and restarts. Default:
@@ -142,6 +147,9 @@ type Stats struct {
 	Failed   int64 // pages not rendered after their retry
 	Retries  int64 // renders retried after a crash or a hang
 	Starts   int64 // browsers started (1 + replacements)
+	// Static counts the HTML pages Adaptive left unrendered; Compared
+	// those it rendered to compare, Gained those where rendering paid.
+	Static, Compared, Gained int64
 	// Requests counts sub-requests by verdict.
 	Requests map[Verdict]int64
 }
@@ -161,7 +169,10 @@ type Fetcher struct {
 	b      *browserProc
 	closed bool
 
+	adapt *adaptive // nil unless Options.Adaptive
+
 	rendered, failed, retries, starts atomic.Int64
+	static, compared, gained          atomic.Int64
 	vmu                               sync.Mutex
 	verdicts                          map[Verdict]int64
 }
@@ -184,6 +195,9 @@ func New(inner fetch.Fetcher, opts *Options) (*Fetcher, error) {
 		return nil, err
 	}
 	f := &Fetcher{inner: inner, opts: o, tabs: make(chan struct{}, o.Tabs), idle: make(chan *tab, o.Tabs), verdicts: make(map[Verdict]int64)}
+	if o.Adaptive != nil {
+		f.adapt = newAdaptive(*o.Adaptive)
+	}
 	if g, ok := inner.(fetch.Getter); ok {
 		f.get = g.Get
 	} else {
@@ -224,7 +238,8 @@ func (f *Fetcher) UseRobots(allowed func(ctx context.Context, u *url.URL) bool) 
 // Stats returns the counters so far.
 func (f *Fetcher) Stats() Stats {
 	s := Stats{Rendered: f.rendered.Load(), Failed: f.failed.Load(), Retries: f.retries.Load(),
-		Starts: f.starts.Load(), Requests: make(map[Verdict]int64)}
+		Starts: f.starts.Load(), Static: f.static.Load(), Compared: f.compared.Load(), Gained: f.gained.Load(),
+		Requests: make(map[Verdict]int64)}
 	f.vmu.Lock()
 	for k, v := range f.verdicts {
 		s.Requests[k] = v
@@ -288,6 +303,16 @@ func (f *Fetcher) Fetch(ctx context.Context, req *fetch.Request) (*fetch.Respons
 	if err != nil || resp == nil || !f.wants(req, resp) {
 		return resp, err
 	}
+	var g string
+	compare := false
+	if f.adapt != nil {
+		var render bool
+		g = group(resp)
+		if render, compare = f.adapt.plan(g); !render {
+			f.static.Add(1)
+			return resp, nil
+		}
+	}
 	start := time.Now()
 	dom, err := f.renderRetry(ctx, resp)
 	if err != nil {
@@ -295,6 +320,14 @@ func (f *Fetcher) Fetch(ctx context.Context, req *fetch.Request) (*fetch.Respons
 		return resp, &fetch.Error{URL: resp.URL.String(), StatusCode: resp.Status, Err: fmt.Errorf("%w: %w", ErrRender, err)}
 	}
 	f.rendered.Add(1)
+	if compare {
+		gain := f.adapt.gains(resp, dom)
+		f.adapt.record(g, gain)
+		f.compared.Add(1)
+		if gain {
+			f.gained.Add(1)
+		}
+	}
 	out := *resp
 	out.Body, out.Charset = dom, "utf-8"
 	if len(out.Body) > f.opts.MaxDOMBytes {

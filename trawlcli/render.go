@@ -12,7 +12,7 @@ import (
 	"github.com/trawl-dev/trawl/render"
 )
 
-// renderFeature is -render never|always and -render-tabs: pages rendered
+// renderFeature is -render never|always|auto and -render-tabs: pages rendered
 // in headless Chromium (package render) before extraction, so that links
 // and content only scripts write are found.
 func renderFeature() Feature {
@@ -23,16 +23,16 @@ func renderFeature() Feature {
 	)
 	return Feature{
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&mode, "render", "never", "render HTML pages in headless Chromium before extracting links: `never` (scripts are read, never run: -follow script finds the URLs they name literally) or always (every page runs its scripts; finds links only running them writes; needs the chromium package; every request the browser makes passes the crawl's guard and robots.txt, non-GET requests and other hosts are refused; several times slower)")
+			fs.StringVar(&mode, "render", "never", "render HTML pages in headless Chromium before extracting links: `never` (scripts are read, never run: -follow script finds the URLs they name literally), always (every page runs its scripts; finds links only running them writes; needs the chromium package; every request the browser makes passes the crawl's guard and robots.txt, non-GET requests and other hosts are refused; many times slower) or auto (renders the first pages of each host and top directory, and keeps rendering only where that found more links or text)")
 			fs.IntVar(&tabs, "render-tabs", 2, "with -render always, pages rendered at once (browser tabs)")
 		},
 		Setup: func(s *Session) ([]trawl.Option, error) {
 			switch mode {
 			case "never":
 				return nil, nil
-			case "always":
+			case "always", "auto":
 			default:
-				return nil, fmt.Errorf("-render: %q is not never or always", mode)
+				return nil, fmt.Errorf("-render: %q is not never, always or auto", mode)
 			}
 			if rp := s.fs.Lookup("replay"); rp != nil && rp.Value.String() != "" {
 				// Both wrap the fetcher (trawl.WithFetchWrapper), and the
@@ -43,12 +43,16 @@ func renderFeature() Feature {
 				return nil, fmt.Errorf("-render-tabs: %d, want at least 1", tabs)
 			}
 			if _, err := render.FindChromium(); err != nil {
-				return nil, Exit(1, fmt.Errorf("-render always: %w", err))
+				return nil, Exit(1, fmt.Errorf("-render %s: %w", mode, err))
 			}
 			wrap := func(f fetch.Fetcher) fetch.Fetcher {
 				var err error
 				// The crawl hands r its robots.txt check (trawl.RobotsUser).
-				r, err = render.New(f, &render.Options{Tabs: tabs})
+				o := &render.Options{Tabs: tabs}
+				if mode == "auto" {
+					o.Adaptive = &render.Adaptive{}
+				}
+				r, err = render.New(f, o)
 				if err != nil { // FindChromium found one above
 					panic(err)
 				}
@@ -74,8 +78,12 @@ func renderFeature() Feature {
 				}
 			}
 			slices.Sort(blocked)
-			fmt.Fprintf(w, "render: %d pages rendered, %d failed (%d retried, %d browsers started); sub-requests: %d fetched",
-				st.Rendered, st.Failed, st.Retries, st.Starts, st.Requests[render.Fetched])
+			fmt.Fprintf(w, "render: %d pages rendered, %d failed (%d retried, %d browsers started)",
+				st.Rendered, st.Failed, st.Retries, st.Starts)
+			if mode == "auto" {
+				fmt.Fprintf(w, ", %d left static (%d compared, %d gained)", st.Static, st.Compared, st.Gained)
+			}
+			fmt.Fprintf(w, "; sub-requests: %d fetched", st.Requests[render.Fetched])
 			if len(blocked) > 0 {
 				fmt.Fprintf(w, ", %s", strings.Join(blocked, ", "))
 			}
