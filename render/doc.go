@@ -58,9 +58,12 @@
 //     fetcher's deadlines.
 //   - A script that moves the main frame elsewhere is refused
 //     ([BlockedNavigate]): the DOM read is the page's.
-//   - What escapes interception (WebSocket handshakes, WebRTC) is sent to a
-//     proxy on a loopback port nothing listens on, with loopback not
-//     bypassed, so it fails.
+//   - What might escape the tab's interception (WebSocket handshakes, a
+//     service worker's requests, WebRTC) is sent to a proxy on a loopback
+//     port nothing listens on, with loopback not bypassed, so it fails.
+//     This is defence in depth and not proven by a test: in Chromium 156
+//     a page's WebSocket to its own loopback server fails even without the
+//     proxy (TestRenderGuards checks only that it never arrives).
 //
 // [Options.OnRequest] reports every request a page made with its
 // [Verdict]; [Fetcher.Stats] counts them.

@@ -115,16 +115,19 @@ document.body.insertAdjacentHTML("beforeend", '<a href="/built-by-script">built<
 fetch("/api/post", {method: "POST", body: "a=1"}).catch(function () {});
 navigator.sendBeacon("/api/beacon", "bye");
 fetch("http://169.254.169.254/latest/meta-data/").then(function () { document.body.dataset.meta = "reached"; }, function () { document.body.dataset.meta = "blocked"; });
+try { new WebSocket("ws://" + location.host + "/ws"); } catch (e) {}
 fetch("/api/data.json").then(function (r) { return r.json(); }).then(function (j) {
   document.body.insertAdjacentHTML("beforeend", '<a href="' + j.next + '">next</a>');
 });
 </script></body></html>`
 
 // TestRenderGuards renders a page whose scripts write links, POST, beacon,
-// ask robots.txt-disallowed and metadata URLs: the DOM has the script's
-// links; the POST and beacon are blocked and counted; the metadata address
-// is refused by the inner fetcher's guard without being dialled; the
-// server saw GETs only, the page itself once.
+// ask robots.txt-disallowed and metadata URLs and open a WebSocket: the
+// DOM has the script's links; the POST and beacon are blocked and counted;
+// the metadata address is refused by the inner fetcher's guard without
+// being dialled; the WebSocket never reaches the server (it fails in this
+// Chromium even without the dead proxy, so this does not prove the proxy
+// works); the server saw GETs only, the page itself once.
 func TestRenderGuards(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
@@ -177,6 +180,9 @@ func TestRenderGuards(t *testing.T) {
 		}
 		if s == "GET /" {
 			pages++
+		}
+		if s == "GET /ws" {
+			t.Errorf("the WebSocket reached the server: the browser went around interception")
 		}
 		if s == "GET /secret.js" {
 			t.Errorf("robots.txt-disallowed /secret.js was fetched")
