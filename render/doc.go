@@ -86,7 +86,9 @@
 // it if the crawler dies (kill -9 included; its children then exit with
 // it). [Fetcher.Close] kills the group and any process still naming the
 // user-data-dir, and removes the directory; trawl's Run calls it when the
-// crawl ends. TestNoOrphanAfterKill and TestCloseLeavesNothing check both
+// crawl ends. After a kill -9 of the crawler no process is left, but the
+// directory (trawl-render-* in the temporary directory) is: nothing is
+// left running to remove it. TestNoOrphanAfterKill and TestCloseLeavesNothing check both
 // through /proc. Tabs are kept open between pages (opening one costs
 // about four times the CPU of a navigation) up to [Options.Tabs], which
 // also bounds the pages rendered at once.
