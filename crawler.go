@@ -114,6 +114,9 @@ func New(opts ...Option) (*Crawler, error) {
 		c.robots = robots.NewCache(fetchRobots,
 			&robots.CacheOptions{FetchTimeout: robots.DefaultFetchTimeout + max(cfg.polite.Delay, 0)})
 	}
+	if r, ok := c.fetcher.(RobotsUser); ok {
+		r.UseRobots(c.robotsAllow)
+	}
 	return c, nil
 }
 
@@ -328,6 +331,11 @@ func (c *Crawler) shutdown() error {
 	if f, ok := c.fetcher.(fetch.IdleCloser); ok && c.cfg.fetcher == nil {
 		f.CloseIdleConnections()
 	}
+	if f, ok := c.fetcher.(io.Closer); ok && c.cfg.fetchWrap != nil {
+		if cerr := f.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("trawl: closing the fetcher: %w", cerr))
+		}
+	}
 	return err
 }
 
@@ -491,6 +499,16 @@ type step struct {
 
 // end returns a step that ends the visit with decision d.
 func end(d Decision, err error) step { return step{d: d, err: err, done: true} }
+
+// robotsAllow reports whether robots.txt lets the crawl fetch u (true
+// when robots.txt is ignored): what a RobotsUser fetcher is given.
+func (c *Crawler) robotsAllow(ctx context.Context, u *url.URL) bool {
+	if c.robots == nil {
+		return true
+	}
+	rules, _ := c.robots.Rules(ctx, u) // DisallowAll with the error
+	return rules.Allowed(c.botName, u.String())
+}
 
 // robotsFetchFunc adapts the fetcher for the robots.txt cache: the plain Get
 // of a fetch.Getter (as *fetch.HTTP is), else Fetch, with the User-Agent ua,

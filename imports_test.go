@@ -32,9 +32,10 @@ var allowedImports = map[string][]string{
 	"dedup":                    {},
 	"recrawl":                  {},
 	"fetch":                    {},
+	"render":                   {"fetch", "extract", "urlnorm"}, // root never imports it: rendering is opt-in
 	"crawltest":                {},
 	"store":                    {"", "internal/jsonenc", "fetch"}, // fetch: Replay reads archived responses through a fetch.HTTP
-	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl"},
+	"trawlcli":                 {"", "crawltest", "store", "frontier", "frontier/disk", "extract", "metrics", "report", "recrawl", "render", "fetch"},
 	"examples/sitespider":      {"", "trawlcli"},
 	"examples/dirspider":       {"", "trawlcli"},
 	"examples/spider":          {"", "trawlcli"},

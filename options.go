@@ -7,6 +7,7 @@ import (
 	"math"
 	"net"
 	"net/netip"
+	"net/url"
 	"time"
 
 	"github.com/trawl-dev/trawl/dedup"
@@ -373,10 +374,24 @@ func WithFetcher(f fetch.Fetcher) Option { return func(c *config) { c.fetcher = 
 // from the other options, or the one WithFetcher gives): a cache or an
 // archive that answers some URLs itself and hands the others to the
 // fetcher it wraps, such as store.Replay's Wrap (-replay DIR on the
-// spiders), which re-runs a crawl from its WARC files. robots.txt is
-// fetched through it too. Default: none.
+// spiders), which re-runs a crawl from its WARC files, or package
+// render's Wrapper, which renders pages in headless Chromium. robots.txt
+// is fetched through it too. When the crawl ends, Run closes the wrapped
+// fetcher if it is an io.Closer (a browser fetcher ends its browser).
+// Default: none.
 func WithFetchWrapper(wrap func(fetch.Fetcher) fetch.Fetcher) Option {
 	return func(c *config) { c.fetchWrap = wrap }
+}
+
+// RobotsUser is an optional capability of the fetcher a crawl uses
+// (WithFetchWrapper's or WithFetcher's): a fetcher that makes requests of
+// its own beyond the URLs the crawler hands it, such as package render's,
+// whose browser requests a page's scripts and style sheets. New calls
+// UseRobots once, before the crawl, with the crawl's robots.txt check
+// (fetching a host's robots.txt if need be; always true when robots.txt
+// is ignored), for the fetcher to ask about those requests.
+type RobotsUser interface {
+	UseRobots(allowed func(ctx context.Context, u *url.URL) bool)
 }
 
 // WithFetchOptions sets the default fetcher's options (timeouts, size

@@ -105,10 +105,10 @@
 //	a fetched .js file (ScriptLinks)                          found: Script, against the script's URL
 //	the URL of a POST (XMLHttpRequest, fetch method, $.post,   not found, on purpose: a crawler
 //	  $.ajax type, axios.post, sendBeacon)                      must not GET it
-//	a prefix only ("/user/" + id), a URL computed at run      not found: needs a browser
-//	  time (atob, join, string methods, values from the DOM)
-//	content or links a script builds into the DOM, client-    not found: needs a browser
-//	  side routers, URLs fetched by code that runs later
+//	a prefix only ("/user/" + id), a URL computed at run      not found: needs a browser (package
+//	  time (atob, join, string methods, values from the DOM)    render, -render always|auto)
+//	content or links a script builds into the DOM, client-    not found: needs a browser (package
+//	  side routers, URLs fetched by code that runs later        render, -render always|auto)
 //
 // Speculative URLs must look like URLs where they stand: in prose only
 // absolute http(s) URLs and rooted paths ending in a page extension

@@ -45,7 +45,8 @@ type Feature struct {
 // -v (failed URLs as they happen; the summary lists the first ten),
 // -warc (WARC files), -replay (answers from them, a development cache), -jsonl (pages as JSON Lines), -state / -spill
 // (where the frontier lives), -metrics / -report / -decisions (seeing
-// the crawl) and -recrawl / -duration (a continuous crawl, a time limit).
+// the crawl), -recrawl / -duration (a continuous crawl, a time limit) and
+// -render (pages run in headless Chromium).
 // To
 // give every command a new feature, write it in a file of its own and list
 // it here.
@@ -58,5 +59,6 @@ func Builtin() []Feature {
 		stateFeature(),
 		observeFeature(),
 		recrawlFeature(),
+		renderFeature(),
 	}
 }
