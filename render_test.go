@@ -2,7 +2,9 @@ package trawl_test
 
 import (
 	"context"
+	"io"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/render"
+	"github.com/trawl-dev/trawl/store"
 )
 
 // A crawl hands its robots.txt check to render's fetcher.
@@ -47,6 +50,7 @@ func TestCrawlRendered(t *testing.T) {
 	if len(jsOnly) == 0 || len(jsPost) == 0 {
 		t.Fatalf("crawltest's scripts construct has %d js-only and %d js-post URLs; the test needs both", len(jsOnly), len(jsPost))
 	}
+	mem := &store.Memory{}
 	var (
 		mu     sync.Mutex
 		dialed []string
@@ -86,12 +90,35 @@ func TestCrawlRendered(t *testing.T) {
 		trawl.WithLimits(trawl.Limits{MaxDepth: 2}),
 		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
 		trawl.WithFetchWrapper(wrap),
+		trawl.WithStore(mem),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	// Content a script writes is the page's text, which a static fetch
+	// never has (crawltest's bytes hold it encoded).
+	var scriptsText string
+	for _, p := range mem.Pages() {
+		if p.URL.String() == page {
+			scriptsText = p.Text
+		}
+	}
+	if !strings.Contains(scriptsText, crawltest.ScriptBuiltText) {
+		t.Errorf("the stored scripts page's text %.200q lacks the paragraph its script writes, %q", scriptsText, crawltest.ScriptBuiltText)
+	}
+	hc := &http.Client{Transport: &http.Transport{DialContext: web.DialContext}}
+	resp, err := hc.Get(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	hc.CloseIdleConnections()
+	if len(static) == 0 || strings.Contains(string(static), crawltest.ScriptBuiltText) {
+		t.Errorf("crawltest serves %d bytes, the script-built text among them: the check above proves nothing", len(static))
 	}
 	fetched := map[string]bool{}
 	for _, req := range web.Log().Requests() {

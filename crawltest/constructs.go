@@ -380,6 +380,12 @@ sequel is {{speculative|text path|/constructs/t/spec-text-path.html}}. Neither a
 </html>
 `
 
+// ScriptBuiltText is a paragraph the scripts construct page
+// (/constructs/pages/scripts.html, with Options.LinkConstructs) has only
+// once its script has run: content that needs a browser. Its bytes hold
+// the text base64-encoded, so no static reading finds it.
+const ScriptBuiltText = "This paragraph was written by a script, after the page loaded."
+
 // scriptsTpl references URLs from scripts: those a static reading finds
 // (script), those it must leave alone because a script POSTs to them
 // (js-post), and those only running the script reaches (js-only).
@@ -414,6 +420,9 @@ const scriptsTpl = `<!DOCTYPE html>
     a.href = built;
     a.textContent = "built by a script";
     document.body.appendChild(a);
+    var p = document.createElement("p"); // ScriptBuiltText, encoded so that no static reading finds it
+    p.textContent = atob("VGhpcyBwYXJhZ3JhcGggd2FzIHdyaXR0ZW4gYnkgYSBzY3JpcHQsIGFmdGVyIHRoZSBwYWdlIGxvYWRlZC4=");
+    document.body.appendChild(p);
   });
 </script>
 </head>
