@@ -13,10 +13,20 @@ import (
 // itself, so it needs nothing from the frontier; a frontier with a policy
 // of its own (WithFrontier) may rest hosts otherwise.
 type pacer struct {
-	cfg politeness.Config // with defaults
+	cfg      politeness.Config // with defaults
+	adaptive politeness.Policy // nil when the adaptive delay is off
+	backoff  politeness.Policy
 }
 
-func newPacer(c politeness.Config) pacer { return pacer{cfg: c.WithDefaults()} }
+// newPacer builds the rules once: rest runs after every contact.
+func newPacer(c politeness.Config) pacer {
+	p := pacer{cfg: c.WithDefaults()}
+	if p.cfg.Factor > 0 {
+		p.adaptive = politeness.Adaptive(p.cfg.Factor, p.cfg.MinDelay, p.cfg.MaxDelay)
+	}
+	p.backoff = politeness.Backoff(p.cfg.BackoffBase, p.cfg.BackoffMax)
+	return p
+}
 
 // paceReason names a politeness rule.
 type paceReason uint8
@@ -38,8 +48,8 @@ func (p pacer) rest(out *frontier.Outcome) (time.Duration, paceReason) {
 	if cd := min(out.CrawlDelay, cfg.MaxCrawlDelay); cd > d {
 		d, why = cd, paceCrawlDelay
 	}
-	if cfg.Factor > 0 {
-		if a := politeness.Adaptive(cfg.Factor, cfg.MinDelay, cfg.MaxDelay).Delay(politeness.Contact{Outcome: politeness.Outcome{Duration: out.Duration}}); a > d {
+	if p.adaptive != nil {
+		if a := p.adaptive.Delay(politeness.Contact{Outcome: politeness.Outcome{Duration: out.Duration}}); a > d {
 			d, why = a, paceAdaptive
 		}
 	}
@@ -51,7 +61,7 @@ func (p pacer) rest(out *frontier.Outcome) (time.Duration, paceReason) {
 		}
 		// The first step of the back-off without its jitter: what a host
 		// rests at least after one throttled answer.
-		b := politeness.Backoff(cfg.BackoffBase, cfg.BackoffMax).Delay(politeness.Contact{Outcome: po, Failures: failures, Jitter: 1 - 1e-9})
+		b := p.backoff.Delay(politeness.Contact{Outcome: po, Failures: failures, Jitter: 1 - 1e-9})
 		if b >= d {
 			d, why = b, paceBackoff
 		}

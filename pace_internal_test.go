@@ -42,3 +42,18 @@ func TestPacerRest(t *testing.T) {
 		})
 	}
 }
+
+// The pacer runs after every contact, on the per-page path: it allocates
+// nothing.
+func TestPacerAllocatesNothing(t *testing.T) {
+	p := newPacer(politeness.Config{MinDelay: time.Second, Factor: 10, BackoffBase: 2 * time.Second})
+	outs := []frontier.Outcome{
+		{Status: 200, Duration: 300 * time.Millisecond},
+		{Status: http.StatusTooManyRequests, Duration: time.Millisecond},
+	}
+	for _, out := range outs {
+		if n := testing.AllocsPerRun(100, func() { p.rest(&out) }); n != 0 {
+			t.Errorf("rest(%+v): %v allocations, want 0", out, n)
+		}
+	}
+}
