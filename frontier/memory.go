@@ -133,6 +133,7 @@ type Memory struct {
 	scanned     int  // front entries refill passed over since it last found a new host
 	scanStopped bool // refill stopped at refillScan (see scanPending)
 	frontNew    int  // front entries whose host has no back queue (about: lost spill blocks are not subtracted)
+	over        int  // back-queue entries beyond backCap, summed over hosts (counted only when spilling)
 	hosts       map[string]*hostInfo
 	hostList    []*hostInfo // by hostInfo.id
 	sp          *spill      // nil unless SpillDir is set (BFS and DFS)
@@ -297,6 +298,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			// parked host when the front queues spill: its URLs wait in
 			// the spill file, see refill.)
 			hi.back.pushBack(*e)
+			m.grewBack(hi)
 			m.queued++
 			continue
 		}
@@ -446,7 +448,8 @@ func (m *Memory) refill(now time.Time) {
 			continue
 		}
 		if hi := e.host; m.sp != nil && hi.back != nil {
-			if m.frontNew <= 0 && m.backLen(hi) >= backCap {
+			full := m.backLen(hi) >= backCap
+			if full && m.frontNew <= 0 {
 				m.returnFront(l, e, false)
 				return
 			}
@@ -458,6 +461,10 @@ func (m *Memory) refill(now time.Time) {
 					return
 				}
 				continue
+			}
+			if full && m.over >= overCap {
+				m.returnFront(l, e, false)
+				return
 			}
 		}
 		if e.host.back == nil {
@@ -471,8 +478,29 @@ func (m *Memory) refill(now time.Time) {
 const refillScan = 2 * blockLen
 
 // backCap is how many URLs a back queue holds at most when the front
-// queues spill (see refill).
+// queues spill and no host without a back queue is waiting (see refill).
 const backCap = 64
+
+// overCap is how many URLs all back queues together may hold beyond
+// backCap each while refill looks for a host without a back queue, when
+// the front queues spill: once they do, refill stops at the next URL of a
+// host whose back queue is full, as it does when there is no such host,
+// and takes that URL (and goes on) when the queue has room again.
+const overCap = 8 * blockLen
+
+// grewBack counts the entry just added to hi's back queue in over if it
+// lies beyond backCap; shrinkBack does the reverse before one is taken.
+func (m *Memory) grewBack(hi *hostInfo) {
+	if m.sp != nil && m.backLen(hi) > backCap {
+		m.over++
+	}
+}
+
+func (m *Memory) shrinkBack(hi *hostInfo) {
+	if m.sp != nil && m.backLen(hi) > backCap {
+		m.over--
+	}
+}
 
 // scanPending reports whether refill stopped in the middle of a search for
 // a host without a back queue (see refill).
@@ -510,6 +538,7 @@ func (m *Memory) appendBack(e entry, now time.Time) {
 	default:
 		hi.back.pushBack(e)
 	}
+	m.grewBack(hi)
 }
 
 // backLen returns the number of entries in hi's back queue.
@@ -602,6 +631,7 @@ func (m *Memory) dropBack(hi *hostInfo) {
 
 // takeBack removes the next entry from hi's back queue.
 func (m *Memory) takeBack(hi *hostInfo) entry {
+	m.shrinkBack(hi)
 	switch m.strategy {
 	case Priority:
 		if hi.back.len() > 0 {
@@ -625,6 +655,7 @@ func (m *Memory) returnBack(hi *hostInfo, e entry, now time.Time) {
 	default:
 		hi.back.pushFront(e)
 	}
+	m.grewBack(hi)
 }
 
 // Next hands out a request whose host may be contacted now, blocking until

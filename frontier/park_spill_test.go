@@ -11,15 +11,21 @@ import (
 	"github.com/trawl-dev/trawl/politeness"
 )
 
-// inBackQueues counts the entries held by back queues, all in memory.
+// inBackQueues counts the entries held by back queues, all in memory. It
+// panics if Memory.over, kept as they come and go, is not the number of
+// them beyond backCap per host.
 func (m *Memory) inBackQueues() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	n := 0
+	n, over := 0, 0
 	for _, hi := range m.hosts {
 		if hi.back != nil {
 			n += m.backLen(hi)
+			over += max(m.backLen(hi)-backCap, 0)
 		}
+	}
+	if m.sp != nil && over != m.over {
+		panic(fmt.Sprintf("frontier: over = %d, but the back queues hold %d URLs beyond backCap", m.over, over))
 	}
 	return n
 }
@@ -154,4 +160,63 @@ func firstDiffString(a, b []string) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// TestHostBehindFullQueuesKeepsURLsSpilled: a host without a back queue
+// that waits deep in a spilled front queue, behind the URLs of hosts whose
+// back queues are full, must not make refill move every URL before it
+// into back queues, in memory. Mercator's refill does: it takes URLs from
+// the front until it meets a new host, and the soak saw it as a live heap
+// that grew for 30 minutes (a host per back queue, hosts dropping out and
+// coming back). Two hosts with 20,000 URLs each, then c.test, and more
+// back queues than hosts: the back queues hold at most backCap URLs each
+// plus overCap beyond at every step, each host's URLs come out in the
+// order an in-memory frontier gives them, and c.test is crawled.
+func TestHostBehindFullQueuesKeepsURLsSpilled(t *testing.T) {
+	for _, strategy := range []Strategy{BFS, DFS} {
+		t.Run(fmt.Sprint(strategy), func(t *testing.T) {
+			const perHost = 20000
+			var reqs []Request
+			add := func(i int) {
+				for _, h := range []string{"a", "b"} {
+					reqs = append(reqs, Request{URL: fmt.Sprintf("http://%s.test/%d", h, i)})
+				}
+			}
+			// DFS pops the newest first: c.test goes under the others.
+			if strategy == DFS {
+				reqs = append(reqs, Request{URL: "http://c.test/"})
+			}
+			for i := range perHost {
+				add(i)
+			}
+			if strategy == BFS {
+				reqs = append(reqs, Request{URL: "http://c.test/"})
+			}
+			byHost := func(spillDir string) (map[string][]string, int) {
+				m := NewMemory(&MemoryOptions{Strategy: strategy, Workers: 2, BackQueues: 6, SpillDir: spillDir, Politeness: noDelayConfig})
+				defer m.Close()
+				if _, err := m.Push(context.Background(), reqs...); err != nil {
+					t.Fatal(err)
+				}
+				out := map[string][]string{}
+				most := m.inBackQueues()
+				for _, r := range drain(t, m) {
+					out[r.Host] = append(out[r.Host], r.URL)
+					most = max(most, m.inBackQueues())
+				}
+				return out, most
+			}
+			want, _ := byHost("")
+			got, most := byHost(t.TempDir())
+			for _, h := range []string{"a.test", "b.test", "c.test"} {
+				if len(got[h]) != len(want[h]) || !slices.Equal(got[h], want[h]) {
+					t.Errorf("%s: %d URLs (want %d), first difference at %d from the in-memory frontier's order", h, len(got[h]), len(want[h]), firstDiffString(got[h], want[h]))
+				}
+			}
+			if limit := 2*backCap + overCap + 1; most > limit {
+				t.Errorf("back queues held up to %d URLs; want at most %d", most, limit)
+			}
+			t.Logf("%v: back queues held at most %d URLs", strategy, most)
+		})
+	}
 }
