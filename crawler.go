@@ -17,6 +17,7 @@ import (
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/frontier/opic"
 	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/recrawl"
 	"github.com/trawl-dev/trawl/robots"
@@ -32,6 +33,7 @@ const maxRedirects = 10
 // once. Stats may be called at any time, from any goroutine.
 type Crawler struct {
 	cfg       config
+	opic      *opicState // nil unless Priority.OPIC
 	front     frontier.Frontier
 	fetcher   fetch.Fetcher
 	robots    *robots.Cache // nil when robots.txt is ignored
@@ -213,6 +215,14 @@ func (c *Crawler) setupFrontier() error {
 	if _, ok := c.front.(frontier.Booster); c.cfg.prio.Inlink > 0 && !ok {
 		return fmt.Errorf("trawl: Priority.Inlink needs a frontier that raises queued URLs (frontier.Booster); %T is not one", c.front)
 	}
+	if c.cfg.prio.OPIC {
+		b, ok := c.front.(frontier.Booster)
+		s, ok2 := c.front.(frontier.SeenChecker)
+		if !ok || !ok2 {
+			return fmt.Errorf("trawl: Priority.OPIC needs a frontier that raises queued URLs and knows the URLs it took (frontier.Booster and frontier.SeenChecker); %T is not one", c.front)
+		}
+		c.opic = &opicState{ledger: opic.NewLedger(0), boost: b, seen: s}
+	}
 	c.rc = newRecrawler(&c.cfg)
 	return c.rc.checkFrontier(c.front)
 }
@@ -260,6 +270,11 @@ func (c *Crawler) Run(ctx context.Context) error {
 	c.stop = stop
 	defer stop()
 
+	if c.opic != nil {
+		for i := range c.seeds {
+			c.seeds[i].Priority = 1 / float64(len(c.seeds)) // each seed's share of the cash
+		}
+	}
 	c.offer(ctx, c.seeds)
 
 	var workers, reporter sync.WaitGroup
@@ -426,6 +441,10 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 // until one ends it). The visit's outcome is what the frontier is told.
 func (c *Crawler) visit(ctx context.Context, v *visit, req frontier.Request) frontier.Outcome {
 	*v = visit{req: req, notes: v.notes[:0]}
+	if c.opic != nil {
+		v.cash, v.importance = c.opic.ledger.Take(req.Priority)
+		defer c.opic.ended(v)
+	}
 	switch {
 	case c.ended(ctx, v, c.admit(ctx, v)):
 	case c.ended(ctx, v, c.fetchURL(ctx, v)):
@@ -479,7 +498,10 @@ type visit struct {
 	duplicate   bool // the page duplicates an earlier one (WithDuplicateDetection)
 	repeat      bool // the page repeats an earlier page of its host
 	out         frontier.Outcome
-	notes       []step // decisions a stage made besides its step's, in order
+	notes       []step  // decisions a stage made besides its step's, in order
+	cash        float64 // the URL's OPIC cash (Priority.OPIC), until spent
+	importance  float64 // its page's OPIC importance estimate
+	spent       bool    // the cash went to the page's links or its redirect
 }
 
 // note records a decision a stage made on the way (a robots.txt fetch, an

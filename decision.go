@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -185,6 +186,9 @@ type Decision struct {
 	Bytes     int64         `json:"bytes,omitempty"`      // body bytes (fetched)
 	Duration  time.Duration `json:"duration,omitempty"`   // fetch duration in nanoseconds (fetched)
 	Error     string        `json:"error,omitempty"`      // the error message (error, aborted)
+	// Importance is the page's OPIC cash when fetched (Priority.OPIC; see
+	// Page.Importance), on DecisionFetched.
+	Importance float64 `json:"importance,omitempty"`
 }
 
 // AppendJSON appends d as one line of JSON, without the newline, exactly
@@ -216,7 +220,26 @@ func (d *Decision) AppendJSON(b []byte) []byte {
 	b = appendInt(b, `,"bytes":`, d.Bytes)
 	b = appendInt(b, `,"duration":`, int64(d.Duration))
 	b = appendStr(b, `,"error":`, d.Error)
+	if d.Importance != 0 {
+		b = appendJSONFloat(append(b, `,"importance":`...), d.Importance)
+	}
 	return append(b, '}')
+}
+
+// appendJSONFloat appends f as encoding/json writes a float64: the
+// shortest decimal that reads back as f, with an exponent below 1e-6 and
+// from 1e21 on, and a one-digit negative exponent without its zero.
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b
 }
 
 // appendInt appends a key and n unless n is 0 (omitempty).

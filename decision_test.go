@@ -61,6 +61,14 @@ func TestDecisionAppendJSONMatchesEncodingJSON(t *testing.T) {
 		{name: "one nanosecond", d: trawl.Decision{Time: time.Date(2026, 6, 7, 8, 9, 10, 1, time.UTC)}},
 		{name: "local", d: trawl.Decision{Time: time.Date(2026, 6, 7, 8, 9, 10, 5, time.Local)}},
 	}
+	// Importance as encoding/json writes floats: plain decimals, and
+	// exponents below 1e-6 and from 1e21 on.
+	for _, f := range []float64{1, 0.5, 1.0 / 3, 0.000123, 1e-6, 9.99e-7, 1.5e-9, 2.5e-12, 1e20, 1e21, 123456789.125} {
+		tests = append(tests, struct {
+			name string
+			d    trawl.Decision
+		}{name: fmt.Sprint("importance ", f), d: trawl.Decision{Time: when, Outcome: trawl.DecisionFetched, Importance: f}})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want, err := json.Marshal(tt.d)

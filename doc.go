@@ -262,7 +262,8 @@
 //
 // A frontier may implement the optional interfaces of package frontier
 // that the crawler asks for (Revisiter for WithRecrawl, Booster for
-// Priority.Inlink, SeenChecker, HostCounter, Flusher, SpillReporter), a
+// Priority.Inlink and, with SeenChecker, Priority.OPIC, HostCounter,
+// Flusher, SpillReporter), a
 // Store may implement ExchangeStore (every request and response as it
 // crossed the wire) and io.Closer, and a fetcher fetch.Getter and
 // fetch.IdleCloser; package frontiertest checks a frontier's.

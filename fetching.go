@@ -30,6 +30,7 @@ func (c *Crawler) fetchURL(ctx context.Context, v *visit) step {
 		v.out.Status, v.out.Duration, v.out.RetryAfter = resp.Status, resp.Duration, resp.RetryAfter
 		c.counted(v.req.Depth, resp)
 		s.d = fetchedDecision(&v.req, resp)
+		s.d.Importance = v.importance
 	}
 	if err == nil {
 		return s

@@ -75,12 +75,18 @@ func (c *Crawler) follow(ctx context.Context, v *visit) {
 		}
 		reqs = append(reqs, r)
 	}
+	if c.opic != nil {
+		c.opic.split(v, c.cfg.prio.Link != nil, reqs, same)
+	}
 	outNew := c.offer(ctx, reqs)
 	if len(same) == 0 {
 		c.traps.grew(own, 0, outNew)
 		return
 	}
 	if c.traps.closed(own) {
+		if c.opic != nil {
+			c.opic.lost(same)
+		}
 		c.traps.grew(own, 0, outNew) // which may open it again
 		add(&c.stats.live.URLs.Traps, int64(len(same)))
 		if c.cfg.events.OnDecision != nil {
@@ -157,6 +163,9 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 			if d.Outcome != 0 {
 				c.decide(ctx, d)
 			}
+			if c.opic != nil {
+				c.opic.ledger.Lost(r.Priority)
+			}
 			continue
 		}
 		kept = append(kept, r)
@@ -164,9 +173,16 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 	if len(kept) == 0 {
 		return 0
 	}
+	var js []joined
+	if c.opic != nil {
+		js = c.opic.admit(kept, js)
+	}
 	added, err := c.push(ctx, kept)
 	if err != nil {
 		c.log.Error("frontier push failed", "err", err)
+	}
+	if c.opic != nil {
+		c.opic.forget(kept, js)
 	}
 	if b, ok := c.front.(frontier.Booster); ok && c.cfg.prio.Inlink > 0 {
 		// In-link counting: every link to a URL still waiting in the

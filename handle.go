@@ -64,9 +64,13 @@ func (c *Crawler) redirect(ctx context.Context, v *visit) step {
 	add(&c.stats.live.Fetch.Redirects, 1)
 	data := urlData{meta: v.data.meta}
 	enc, _ := data.encode() // it fitted before
-	c.offer(ctx, []frontier.Request{{
+	r := frontier.Request{
 		URL: target, Depth: req.Depth, Referrer: req.URL, Anchor: req.Anchor, Redirects: req.Redirects + 1, Data: enc,
-	}})
+	}
+	if c.opic != nil { // the target gets the whole cash: it is the page
+		r.Priority, v.spent = v.cash, true
+	}
+	c.offer(ctx, []frontier.Request{r})
 	return step{done: true}
 }
 
@@ -81,6 +85,7 @@ func (c *Crawler) newPage(ctx context.Context, v *visit) *Page {
 		Charset: resp.Charset, Body: resp.Body, Truncated: resp.Truncated,
 		Fetched: time.Now(), Duration: resp.Duration, ETag: resp.ETag, Modified: resp.LastModified,
 		Meta: v.data.meta, Sitemap: v.data.info, redirects: req.Redirects,
+		Importance: v.importance,
 	}
 	v.page = p
 	hdr := extract.RobotsFromHeader(resp.Header, c.botName)

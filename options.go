@@ -281,9 +281,19 @@ type Priority struct {
 	// URLs many pages point to are fetched sooner). The frontier must be a
 	// frontier.Booster (frontier.Memory is); New fails otherwise.
 	Inlink float64
+	// OPIC orders the crawl by online page importance (package
+	// frontier/opic): each page's cash, handed on through the links of the
+	// pages fetched, is its priority, and the URL holding the most is
+	// fetched first (within politeness). With Link set too, a page's cash
+	// is split among its links in proportion to 1 + their Link score (0 for
+	// a negative one), so cash flows toward the topic. Page.Importance and
+	// the decision log's importance give each page's cash when fetched.
+	// The frontier must be a frontier.Booster and frontier.SeenChecker
+	// (frontier.Memory is; New fails otherwise).
+	OPIC bool
 }
 
-func (p Priority) on() bool { return p.Link != nil || p.Inlink > 0 }
+func (p Priority) on() bool { return p.Link != nil || p.Inlink > 0 || p.OPIC }
 
 // WithPriority makes the crawl best-first (see Priority), merging into what
 // earlier WithPriority options set. Default: none (breadth-first order).
@@ -296,6 +306,7 @@ func WithPriority(p Priority) Option {
 			c.prio.Page = p.Page
 		}
 		mergeNonZero(&c.prio.Inlink, p.Inlink)
+		c.prio.OPIC = c.prio.OPIC || p.OPIC
 	}
 }
 

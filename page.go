@@ -54,6 +54,10 @@ type Page struct {
 	MainText  string  // main content (paragraphs separated by blank lines, code keeping its lines, one list item or table row a line); filled with WithMainText
 	Score     float64 // Priority.Page's score for this page; 0 without one
 	Relevant  bool    // set by Priority.Page when it judges the page on topic (as topic.Scorer.Observe does); counted in Stats.Pages.Relevant
+	// Importance is the page's OPIC cash when it was fetched (Priority.OPIC;
+	// 0 without): its share, in [0, 1], of the importance the crawl has
+	// handed around, an online estimate of its PageRank.
+	Importance float64
 	// Duplicate says whether the page's main text duplicates an earlier
 	// page's (Kind dedup.Exact or dedup.Near, Of its URL); Kind is dedup.New
 	// for an original or when detection is off.

@@ -362,5 +362,8 @@ func (c *Crawler) Enqueue(ctx context.Context, rawURL string, opts ...EnqueueOpt
 		return false, fmt.Errorf("trawl: enqueue %q: %w", rawURL, err)
 	}
 	r := frontier.Request{URL: n, Depth: depth, Referrer: referrer, Anchor: o.anchor, Priority: o.priority, Data: data}
+	if c.opic != nil {
+		r.Priority = 0 // it joins with no cash of its own (Priority.OPIC)
+	}
 	return c.offer(ctx, []frontier.Request{r}) == 1, nil
 }

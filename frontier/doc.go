@@ -148,7 +148,8 @@
 // Strategies over the same structure: BFS (front queues are FIFO), DFS (front
 // and back queues are stacks; a URL of a host that has a back queue goes
 // straight to its top) and Priority (front queues are max-heaps by Priority;
-// Memory.Boost raises a queued URL's score, for in-link counting). The order
+// Memory.Boost raises a queued URL's score, for in-link counting and for
+// OPIC, whose cash accounts package frontier/opic keeps). The order
 // is exact within the front queues; the back queues hold a window of about
 // three URLs per worker already chosen, which a later URL cannot overtake.
 //

@@ -106,6 +106,7 @@ type flags struct {
 	maxPages        int
 	maxDepth        int
 	hostBudget      int
+	opic            bool
 	follow          string
 	archive         bool
 	concurrency     int
@@ -129,6 +130,7 @@ func (s *Session) register() {
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "follow links to depth `D`; start URLs have depth 1 (0 = the library's default, 50; -1 = no limit)")
 	fs.StringVar(&f.follow, "follow", "", "follow these kinds of reference, comma-separated: navigation, frame, redirect, form, sitemap, feed, embed, style, ping, speculative (URL-looking text: page text, comments, DOCTYPE, meta content ...), script (URLs in scripts, read, never run) (default: navigation,frame,redirect,form,sitemap,feed: no images, scripts or inferred URLs)")
 	fs.BoolVar(&f.archive, "archive", false, "archive crawl: also fetch and store the images, style sheets, scripts and media pages embed, ping targets, and the URLs inferred from text and scripts (kinds embed, style, ping, speculative, script)")
+	fs.BoolVar(&f.opic, "opic", false, "fetch the most important pages first: order by OPIC, importance computed while crawling (cash handed on through links; see trawl.Priority.OPIC); each page's estimate is in -decisions; not with -state")
 	fs.IntVar(&f.hostBudget, "host-budget", 0, "queue at most `N` URLs of any one host over the whole crawl (0 = the library's default, 100000; -1 = no cap)")
 	fs.IntVar(&f.concurrency, "concurrency", 16, "fetches in flight at once, over all hosts")
 	fs.IntVar(&f.hostConcurrency, "host-concurrency", 1, "fetches in flight at once to one host; requests to a host still start at least -delay apart, so a host gets at most 1/delay requests a second whatever N is, and N above 1 helps only when responses take longer than -delay")
@@ -272,6 +274,9 @@ func (s *Session) setup() int {
 		trawl.WithWorkers(f.concurrency),
 		trawl.WithPoliteness(trawl.Politeness{Delay: delay, HostConcurrency: f.hostConcurrency, Adaptive: adaptive}),
 	)
+	if f.opic {
+		s.opts = append(s.opts, trawl.WithPriority(trawl.Priority{OPIC: true}))
+	}
 	if f.allowPrivate {
 		s.opts = append(s.opts, trawl.WithAllowPrivateNetworks(true))
 	}

@@ -27,7 +27,8 @@
 // # Flags and exit status
 //
 // Session.Options turns the common flags into trawl options: -max-pages,
-// -max-depth and -host-budget into trawl.Limits; -rate (or -delay),
+// -max-depth and -host-budget into trawl.Limits; -opic into
+// trawl.Priority.OPIC; -rate (or -delay),
 // -adaptive and -host-concurrency into trawl.Politeness, with -delay 0 as
 // trawl.NoDelay and -adaptive 0 as off (Adaptive: -1). -rate R is the rate
 // a host gets, at most R requests a second (-delay 1/R, the gap after each

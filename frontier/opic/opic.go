@@ -1,0 +1,200 @@
+// Package opic estimates the importance of pages while they are crawled,
+// with no link graph kept: OPIC, Abiteboul, Preda and Cobena's "Adaptive
+// On-Line Page Importance Computation" (WWW 2003). Each page holds cash;
+// when a page is fetched, its cash is its importance estimate and is handed
+// on to the pages it links to, split equally, and the page's own cash goes
+// back to zero. A crawl that fetches the page holding the most cash first
+// fetches important pages early: in the first fifth of a crawl it collects
+// much more of the final PageRank than breadth-first order or in-link
+// counting (see "Evaluation").
+//
+// # The ledger
+//
+// A Ledger keeps the accounts of one crawl. Cash is conserved: the seeds
+// share 1 between them, and at any time the cash of the URLs waiting in
+// the frontier plus the cash at the virtual page is 1. Cash that has no
+// waiting URL to go to goes to a virtual page, as in the paper: the share
+// of a page's cash that is not handed on through links (1 − Damping, as in
+// PageRank's random jump), the whole cash of a page without links, and the
+// shares of links to URLs the frontier does not hold (fetched already,
+// refused by robots.txt or a filter). The virtual page hands its cash to
+// every waiting URL equally, lazily: the ledger keeps the cash it has given
+// each waiting URL so far (a single number, G), and a URL's cash in the
+// frontier is stored as its own cash minus G at the time it joined, so a
+// distribution costs nothing and changes no order among waiting URLs. The
+// frontier needs nothing but a priority per URL that can be raised (a
+// frontier.Booster, such as frontier.Memory under frontier.Priority): the
+// stored value is the URL's priority, so the state per URL is the 8 bytes
+// of a float64 that the frontier keeps anyway.
+//
+// A page's history, in the paper the total cash it has received, is here
+// the cash it held when fetched: a crawl that fetches each page once hands
+// the cash a fetched page receives later to the virtual page. Its
+// importance estimate is the paper's: that cash over one plus the cash of
+// all the pages fetched before it (|H| + 1), in [0, 1]. (The cash alone
+// would not do: as the frontier empties, the virtual page's cash goes to
+// fewer and fewer URLs, and the last one holds all of it.)
+//
+// # Use
+//
+//	l := opic.NewLedger(0)                 // Damping 0.85
+//	// each of n seeds joins with priority l.Join(1/n)
+//	// when the frontier hands out a request r:
+//	cash, importance := l.Take(r.Priority)
+//	// after fetching it, with n links followed:
+//	share := l.Spend(cash, n) / float64(n)
+//	// for each link: a new URL joins with priority l.Join(share); a
+//	// waiting one is raised by share (frontier.Booster.Boost); for any
+//	// other, l.Lost(share).
+//	l.Settle()                             // hand out the virtual page's cash
+//
+// trawl's Priority.OPIC does this for a crawl.
+//
+// # Evaluation
+//
+// TestOPICTable (TRAWL_OPIC_EVAL=1 go test -run TestOPICTable -v
+// -timeout 30m ./frontier/opic; 45 s) crawls generated webs in simulated
+// time through a frontier.Memory with per-host politeness (a 1 s delay; 3
+// or 24 back queues, as for 1 or 8 workers) from one seed, in four orders:
+// breadth-first, in-link count (Priority.Inlink), OPIC, and an oracle
+// whose priorities are the final PageRank. The webs: 60, 300 and 1,000
+// hosts with Zipf-distributed sizes (6k, 30k and 100k pages), each a
+// navigation tree under its home page plus links by preferential
+// attachment, 80 % within the host (power-law in-degrees); 3 seeds each.
+// It reports the share of the final PageRank (damping 0.85) fetched after
+// 5, 10 and 20 % of the pages. Measured on 2026-12-07:
+//
+//	                     after 5 %     10 %          20 %
+//	breadth-first        0.205–0.364   0.336–0.439   0.487–0.557
+//	in-link count        0.263–0.314   0.344–0.397   0.461–0.522
+//	OPIC                 0.296–0.377   0.392–0.463   0.536–0.586
+//	oracle               0.399–0.463   0.504–0.558   0.629–0.674
+//
+// OPIC fetched more of the PageRank than in-link counting at all 54
+// points (18 webs × 3) and more than breadth-first order at 53 (at 5 % of
+// the 60-host web with seed 2 and 24 back queues, 0.356 against 0.364).
+// It closes a median 25 % of the gap from breadth-first order to the
+// oracle (−17 % to 50 %): short of the half that issue 37 asks for. Under
+// the Mercator frontier a host keeps its back queue until it runs dry, so
+// which hosts are crawled side by side is decided early, by any order;
+// and an early OPIC estimate rests on few pages. TestOPICBeatsClassicOrders
+// checks the first two findings on two 6k-page webs in every test run.
+//
+// # Concurrency
+//
+// A Ledger is safe for concurrent use.
+package opic
+
+import "sync"
+
+// DefaultDamping is the share of a page's cash handed on through its links
+// when NewLedger is given 0 (PageRank's usual 0.85).
+const DefaultDamping = 0.85
+
+// Ledger keeps the cash accounts of one crawl (see the package
+// documentation).
+type Ledger struct {
+	mu      sync.Mutex
+	damping float64
+	g       float64 // cash the virtual page has given each waiting URL so far
+	virtual float64 // cash at the virtual page, not handed out yet
+	waiting int     // URLs holding cash in the frontier
+	spent   float64 // the cash of every page taken so far: the paper's |H|
+}
+
+// NewLedger returns an empty ledger that hands on damping of each page's
+// cash through its links (DefaultDamping if damping is not in (0, 1]).
+func NewLedger(damping float64) *Ledger {
+	if !(damping > 0 && damping <= 1) {
+		damping = DefaultDamping
+	}
+	return &Ledger{damping: damping}
+}
+
+// Take returns the cash of a URL the frontier handed out with priority
+// prio, which the URL's page hands on with Spend, and the page's
+// importance estimate, the paper's (H + C)/(|H| + 1): its cash over one
+// plus the cash of every page taken before, in [0, 1]. The URL no longer
+// waits.
+func (l *Ledger) Take(prio float64) (cash, importance float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.waiting > 0 {
+		l.waiting--
+	}
+	cash = max(prio+l.g, 0)
+	importance = min(cash/(1+l.spent), 1)
+	l.spent += cash
+	return cash, importance
+}
+
+// Requeue counts a URL that Take took, with cash, as waiting again with
+// the priority it had (the frontier took it back for a retry): it keeps
+// its cash, which counts as not taken.
+func (l *Ledger) Requeue(cash float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.waiting++
+	l.spent -= cash
+}
+
+// Spend hands on a fetched page's cash: it returns what its n links share
+// (Damping × cash; split it among them equally, or by weights that sum to
+// 1), and gives the rest to the virtual page: all of it if n is 0.
+func (l *Ledger) Spend(cash float64, n int) float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n <= 0 {
+		l.virtual += cash
+		return 0
+	}
+	out := l.damping * cash
+	l.virtual += cash - out
+	return out
+}
+
+// Join returns the priority of a URL that joins the frontier with cash
+// share (a link's share of its page's cash).
+func (l *Ledger) Join(share float64) float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.waiting++
+	return share - l.g
+}
+
+// Lost gives the virtual page a share that no waiting URL received (the
+// link's URL was fetched already, or refused).
+func (l *Ledger) Lost(share float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.virtual += share
+}
+
+// Forget undoes Join for a URL that the frontier did not take after all
+// (a limit dropped it): its share goes to the virtual page.
+func (l *Ledger) Forget(share float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.waiting > 0 {
+		l.waiting--
+	}
+	l.virtual += share
+}
+
+// Settle hands the virtual page's cash to the waiting URLs equally. It
+// keeps it if none waits.
+func (l *Ledger) Settle() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.waiting > 0 && l.virtual > 0 {
+		l.g += l.virtual / float64(l.waiting)
+		l.virtual = 0
+	}
+}
+
+// Virtual returns the cash at the virtual page, not yet handed out.
+func (l *Ledger) Virtual() float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.virtual
+}

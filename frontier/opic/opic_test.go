@@ -1,0 +1,86 @@
+package opic
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestCashIsConserved: in a crawl of a random graph driven through a
+// ledger (a map stands for the frontier: URL → priority), the cash of the
+// waiting URLs (priority plus what the virtual page gave each) plus the
+// virtual page's cash is 1 after every step, each page's cash when taken
+// is in [0, 1], and the waiting count the ledger keeps is the map's size.
+func TestCashIsConserved(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 2000
+	out := make([][]int, n)
+	for p := range out {
+		for range rng.IntN(12) {
+			out[p] = append(out[p], rng.IntN(n))
+		}
+	}
+	l := NewLedger(0)
+	waiting := map[int]float64{}
+	done := map[int]bool{}
+	for s := range 3 {
+		waiting[s] = l.Join(1.0 / 3)
+	}
+	check := func(step int) {
+		t.Helper()
+		sum := l.Virtual()
+		for _, prio := range waiting {
+			sum += prio + l.g
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Fatalf("step %d: waiting URLs and the virtual page hold %.12f, want 1", step, sum)
+		}
+		if l.waiting != len(waiting) {
+			t.Fatalf("step %d: ledger counts %d waiting, frontier holds %d", step, l.waiting, len(waiting))
+		}
+	}
+	check(0)
+	for step := 1; len(waiting) > 0; step++ {
+		// Take the richest, as a best-first frontier would.
+		best, bestPrio := -1, math.Inf(-1)
+		for p, prio := range waiting {
+			if prio > bestPrio || prio == bestPrio && p < best {
+				best, bestPrio = p, prio
+			}
+		}
+		delete(waiting, best)
+		cash, imp := l.Take(bestPrio)
+		if cash < 0 || cash > 1+1e-9 || imp < 0 || imp > 1 {
+			t.Fatalf("step %d: page %d has cash %v, importance %v", step, best, cash, imp)
+		}
+		if step%17 == 0 { // a retry: it goes back with its priority
+			waiting[best] = bestPrio
+			l.Requeue(cash)
+			check(step)
+			continue
+		}
+		done[best] = true
+		links := out[best]
+		share := 0.0
+		if len(links) > 0 {
+			share = l.Spend(cash, len(links)) / float64(len(links))
+		} else {
+			l.Spend(cash, 0)
+		}
+		for _, q := range links {
+			switch _, ok := waiting[q]; {
+			case ok:
+				waiting[q] += share // Boost
+			case done[q]:
+				l.Lost(share)
+			case q%29 == 0: // a limit drops it after Join
+				l.Join(share)
+				l.Forget(share)
+			default:
+				waiting[q] = l.Join(share)
+			}
+		}
+		l.Settle()
+		check(step)
+	}
+}
