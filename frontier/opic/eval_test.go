@@ -1,10 +1,13 @@
 package opic_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -368,4 +371,102 @@ func fmtShares(s []float64) string {
 		fmt.Fprintf(&b, "%.3f", v)
 	}
 	return b.String()
+}
+
+// loadGraph reads a link graph from a decision log of trawl (JSON Lines,
+// as sitespider -decisions writes): its pages are the URLs fetched with
+// status 200, its links the queued and duplicate-URL decisions between
+// two of them (each page's links counted once per target).
+func loadGraph(t *testing.T, path string) (*graph, int32) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type edge struct{ from, to string }
+	var edges []edge
+	ok := map[string]bool{}
+	var first string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var d struct {
+			URL, Referrer, Outcome string
+			Status                 int
+		}
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		switch d.Outcome {
+		case "fetched":
+			if d.Status == 200 {
+				ok[d.URL] = true
+				if first == "" {
+					first = d.URL
+				}
+			}
+		case "queued", "duplicate-url":
+			if d.Referrer != "" {
+				edges = append(edges, edge{d.Referrer, d.URL})
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	g := &graph{}
+	id := map[string]int32{}
+	hosts := map[string]int32{}
+	node := func(u string) int32 {
+		if i, ok := id[u]; ok {
+			return i
+		}
+		i := int32(len(g.out))
+		id[u] = i
+		h := u
+		if pu, err := url.Parse(u); err == nil {
+			h = pu.Host
+		}
+		if _, ok := hosts[h]; !ok {
+			hosts[h] = int32(len(hosts))
+		}
+		g.host = append(g.host, hosts[h])
+		g.out = append(g.out, nil)
+		return i
+	}
+	node(first)
+	seen := map[[2]int32]bool{}
+	for _, e := range edges {
+		if !ok[e.from] || !ok[e.to] || e.from == e.to {
+			continue
+		}
+		k := [2]int32{node(e.from), node(e.to)}
+		if !seen[k] {
+			seen[k] = true
+			g.out[k[0]] = append(g.out[k[0]], k[1])
+		}
+	}
+	return g, 0
+}
+
+// TestOPICRealSites runs the evaluation on link graphs of real sites, read
+// from trawl decision logs named in TRAWL_OPIC_GRAPHS (comma-separated;
+// for example from `sitespider -delay 0 -allow-private -decisions
+// java.jsonl http://127.0.2.4/api/index.html` once bench/docsites.sh
+// serves the Debian doc packages). It reports what it measures and fails
+// nothing: issue 37 asks for the figures whatever they are.
+func TestOPICRealSites(t *testing.T) {
+	paths := os.Getenv("TRAWL_OPIC_GRAPHS")
+	if paths == "" {
+		t.Skip("set TRAWL_OPIC_GRAPHS=log.jsonl,... to evaluate on real sites' link graphs")
+	}
+	for _, path := range strings.Split(paths, ",") {
+		g, _ := loadGraph(t, path)
+		for _, workers := range []int{1, 8} {
+			res, n := evaluate(t, g, workers)
+			for o := orderBFS; o <= orderOracle; o++ {
+				t.Logf("| %s, %d pages | %d | %s | %s |", path, n, 3*workers, o, fmtShares(res[o]))
+			}
+		}
+	}
 }
