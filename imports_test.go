@@ -17,7 +17,7 @@ const module = "github.com/trawl-dev/trawl"
 // its non-test files may import. Leaf packages never import the root; the
 // root imports the leaves; nothing imports examples or bench.
 var allowedImports = map[string][]string{
-	"":                         {"extract", "feeds", "maintext", "fetch", "frontier", "robots", "urlnorm", "dedup", "politeness", "recrawl", "internal/jsonenc"},
+	"":                         {"extract", "feeds", "maintext", "fetch", "frontier", "frontier/opic", "robots", "urlnorm", "dedup", "politeness", "recrawl", "internal/jsonenc"},
 	"urlnorm":                  {},
 	"extract":                  {"urlnorm"},
 	"maintext":                 {"internal/htmltext"},
@@ -28,6 +28,7 @@ var allowedImports = map[string][]string{
 	"frontier/internal/wakeup": {},
 	"frontier/internal/wire":   {},
 	"frontier/frontiertest":    {"frontier"},
+	"frontier/opic":            {}, // the cash accounts alone: a crawler passes priorities through its frontier
 	"frontier/disk":            {"frontier", "politeness", "urlnorm", "frontier/internal/wakeup", "frontier/internal/wire"},
 	"dedup":                    {},
 	"recrawl":                  {},
