@@ -99,7 +99,13 @@ type MemoryOptions struct {
 	// holds 64 URLs when no other host is waiting in the front queues, and
 	// leaves the URLs of hosts that rest long there (see the package
 	// documentation): two hosts with 20,000 URLs each keep at most 65
-	// each in memory (TestFewHostsStaySpilled; 40,000 before).
+	// each in memory (TestFewHostsStaySpilled; 40,000 before). While it
+	// looks for a host without a back queue, it moves at most 1,024 URLs
+	// beyond those 64 (TestHostBehindFullQueuesKeepsURLsSpilled). Under
+	// DFS, the URLs found on a host's pages go straight to its back queue
+	// (the top of its stack); beyond 64, the oldest go to a spilling
+	// deque under it (TestDFSLinksOfACrawledHostSpill: 20,000 links of one
+	// page, 419 URLs in memory at most; all 20,003 before).
 	SpillDir string
 }
 
@@ -298,6 +304,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			// parked host when the front queues spill: its URLs wait in
 			// the spill file, see refill.)
 			hi.back.pushBack(*e)
+			m.deepen(hi)
 			m.grewBack(hi)
 			m.queued++
 			continue
@@ -494,16 +501,42 @@ const overCap = 8 * blockLen
 
 // grewBack counts the entry just added to hi's back queue in over if it
 // lies beyond backCap; shrinkBack does the reverse before one is taken.
+// Entries in hi.deep do not count: they spill.
 func (m *Memory) grewBack(hi *hostInfo) {
-	if m.sp != nil && m.backLen(hi) > backCap {
+	if m.sp != nil && m.backLen(hi)-hi.deepLen() > backCap {
 		m.over++
 	}
 }
 
 func (m *Memory) shrinkBack(hi *hostInfo) {
-	if m.sp != nil && m.backLen(hi) > backCap {
+	if m.sp != nil && m.backLen(hi)-hi.deepLen() > backCap {
 		m.over--
 	}
+}
+
+// deepen keeps hi's back queue, under DFS with SpillDir, at backCap
+// entries in memory: the oldest beyond that go to the top of hi.deep,
+// whose entries are all older than the back queue's, and whose middle
+// blocks spill. Without it a host that has a back queue would keep every
+// URL found on its pages in memory, since under DFS those go straight to
+// its back queue (Push).
+func (m *Memory) deepen(hi *hostInfo) {
+	if m.sp == nil || m.strategy != DFS {
+		return
+	}
+	for hi.back.len() > backCap {
+		if hi.deep == nil {
+			hi.deep = &deque{sp: m.sp}
+		}
+		hi.deep.pushBack(hi.back.popFront())
+	}
+}
+
+func (hi *hostInfo) deepLen() int {
+	if hi.deep == nil {
+		return 0
+	}
+	return hi.deep.len()
 }
 
 // scanPending reports whether refill stopped in the middle of a search for
@@ -538,7 +571,12 @@ func (m *Memory) appendBack(e entry, now time.Time) {
 	case Priority:
 		hi.best.push(e)
 	case DFS:
-		hi.back.pushFront(e)
+		if hi.deepLen() > 0 { // e is older than everything, hi.deep's too
+			hi.deep.pushFront(e)
+		} else {
+			hi.back.pushFront(e)
+			m.deepen(hi)
+		}
 	default:
 		hi.back.pushBack(e)
 	}
@@ -550,7 +588,7 @@ func (m *Memory) backLen(hi *hostInfo) int {
 	if hi.best != nil {
 		return hi.back.len() + hi.best.len()
 	}
-	return hi.back.len()
+	return hi.back.len() + hi.deepLen()
 }
 
 // newBack gives hi an empty back queue, reusing a spare one with its
@@ -627,25 +665,34 @@ func (m *Memory) dropBack(hi *hostInfo) {
 	m.unpark(hi)
 	hi.back = nil
 	hi.best = nil
+	hi.deep = nil
 	m.backs--
 	m.frontNew += int(hi.front)
 	m.scanned = 0 // its URLs in the front queues are a new host's now
 	m.sched.Remove(hi.name)
 }
 
-// takeBack removes the next entry from hi's back queue.
-func (m *Memory) takeBack(hi *hostInfo) entry {
+// takeBack removes the next entry from hi's back queue. It reports false
+// if the queue turned out empty: a spilled block of hi.deep could not be
+// read back (the lost entries are no longer counted; Next reports the
+// error).
+func (m *Memory) takeBack(hi *hostInfo) (entry, bool) {
 	m.shrinkBack(hi)
 	switch m.strategy {
 	case Priority:
 		if hi.back.len() > 0 {
-			return hi.back.popFront() // returned by Done: first in line
+			return hi.back.popFront(), true // returned by Done: first in line
 		}
-		return hi.best.pop()
+		return hi.best.pop(), true
 	case DFS:
-		return hi.back.popBack()
+		if hi.back.len() > 0 || hi.deepLen() == 0 {
+			return hi.back.popBack(), true
+		}
+		e, ok := hi.deep.popBack()
+		m.queued -= m.sp.takeLost()
+		return e, ok
 	}
-	return hi.back.popFront()
+	return hi.back.popFront(), true
 }
 
 // returnBack puts e back where takeBack will find it first.
@@ -656,6 +703,7 @@ func (m *Memory) returnBack(hi *hostInfo, e entry, now time.Time) {
 	switch m.strategy {
 	case DFS:
 		hi.back.pushBack(e)
+		m.deepen(hi)
 	default:
 		hi.back.pushFront(e)
 	}
@@ -688,7 +736,13 @@ func (m *Memory) Next(ctx context.Context) (Request, error) {
 		if ok {
 			hi := m.hosts[host]
 			m.unpark(hi)
-			e := m.takeBack(hi)
+			e, ok := m.takeBack(hi)
+			if !ok { // its spilled URLs were lost: the frontier fails
+				m.dropBack(hi)
+				err := m.sp.err
+				m.mu.Unlock()
+				return Request{}, err
+			}
 			m.queued--
 			if m.backLen(hi) == 0 {
 				m.dropBack(hi)

@@ -11,8 +11,8 @@ import (
 	"github.com/trawl-dev/trawl/politeness"
 )
 
-// inBackQueues counts the entries held by back queues, all in memory. It
-// panics if Memory.over, kept as they come and go, is not the number of
+// inBackQueues counts the entries back queues hold in memory (all but
+// the spilled blocks of DFS's deep queues). It panics if Memory.over, kept as they come and go, is not the number of
 // them beyond backCap per host.
 func (m *Memory) inBackQueues() int {
 	m.mu.Lock()
@@ -20,8 +20,19 @@ func (m *Memory) inBackQueues() int {
 	n, over := 0, 0
 	for _, hi := range m.hosts {
 		if hi.back != nil {
-			n += m.backLen(hi)
-			over += max(m.backLen(hi)-backCap, 0)
+			n += m.backLen(hi) - hi.deepLen()
+			over += max(m.backLen(hi)-hi.deepLen()-backCap, 0)
+			if hi.deep != nil {
+				for _, s := range hi.deep.segs {
+					if s.b != nil {
+						for _, e := range s.b {
+							if e.host != nil {
+								n++
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 	if m.sp != nil && over != m.over {
@@ -219,4 +230,63 @@ func TestHostBehindFullQueuesKeepsURLsSpilled(t *testing.T) {
 			t.Logf("%v: back queues held at most %d URLs", strategy, most)
 		})
 	}
+}
+
+// TestDFSLinksOfACrawledHostSpill: under DFS the URLs a host's pages link
+// to go straight to the host's back queue once it has one (they are the
+// top of its stack). With SpillDir they must not all stay in memory
+// there: a host whose first page links to 20,000 URLs keeps at most
+// backCap of them in its back queue plus three blocks of its deep queue in
+// memory, the rest spilled (20,001 in memory before), and its URLs come
+// out in the order an in-memory frontier gives them.
+func TestDFSLinksOfACrawledHostSpill(t *testing.T) {
+	order := func(spillDir string) ([]string, int, int) {
+		m := NewMemory(&MemoryOptions{Strategy: DFS, Workers: 1, SpillDir: spillDir, Politeness: noDelayConfig})
+		defer m.Close()
+		ctx := context.Background()
+		// Two URLs: a.test keeps its back queue while its first page is
+		// out, so the page's links go straight to it.
+		if _, err := m.Push(ctx, Request{URL: "http://a.test/x"}, Request{URL: "http://a.test/"}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := m.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{r.URL}
+		var links []Request
+		for i := range 20000 {
+			links = append(links, Request{URL: fmt.Sprintf("http://a.test/%d", i)})
+		}
+		// The page's links arrive in two batches, around one that is
+		// retried (it goes back to the top of the stack), and a second
+		// host's page joins in.
+		if _, err := m.Push(ctx, links[:12000]...); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Done(r, Outcome{Status: 503, Retry: true}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Push(ctx, append(links[12000:], Request{URL: "http://b.test/"})...); err != nil {
+			t.Fatal(err)
+		}
+		most, spilled := m.inBackQueues(), m.SpillStats().Entries
+		for _, r := range drain(t, m) {
+			out = append(out, r.URL)
+			most = max(most, m.inBackQueues())
+		}
+		return out, most, spilled
+	}
+	want, _, _ := order("")
+	got, most, spilled := order(t.TempDir())
+	if !slices.Equal(got, want) {
+		t.Errorf("%d URLs handed out, first difference from the in-memory frontier's order at %d", len(got), firstDiffString(got, want))
+	}
+	if limit := backCap + 3*blockLen; most > limit {
+		t.Errorf("back queues held up to %d URLs in memory; want at most %d", most, limit)
+	}
+	if spilled < 15000 {
+		t.Errorf("%d URLs spilled after the pushes, want most of the 20,000", spilled)
+	}
+	t.Logf("back queues held at most %d URLs in memory; %d spilled", most, spilled)
 }

@@ -102,8 +102,12 @@ func (e *entry) request() Request {
 
 // hostInfo is the frontier's state for one host.
 type hostInfo struct {
-	name     string
-	back     *ring      // the host's back queue; nil when it has none
+	name string
+	back *ring // the host's back queue; nil when it has none
+	// deep holds the oldest entries of a long back queue under DFS when the
+	// front queues spill, below back's (see Memory.deepen): a deque, so
+	// its middle blocks go to the spill file.
+	deep     *deque
 	best     *prioQueue // under Priority, the back queue's entries, best first (back stays empty)
 	accepted int        // URLs accepted for this host (the per-host budget)
 	id       uint32     // index in Memory.hostList, by which spilled entries name their host

@@ -397,3 +397,58 @@ func TestMemorySpillReadError(t *testing.T) {
 		t.Fatalf("%d handed out + %d queued of 3,000 with %d spilled: %d lost, want whole blocks of those spilled", handed, f.Len(), st.Entries, lost)
 	}
 }
+
+// TestDFSDeepReadError: a damaged spill file under the deep part of a DFS
+// back queue (see Memory.deepen) makes Next fail with the same clear
+// error, and Len no longer counts the lost URLs.
+func TestDFSDeepReadError(t *testing.T) {
+	f := NewMemory(&MemoryOptions{Strategy: DFS, Workers: 1, Politeness: noDelayConfig, SpillDir: t.TempDir()})
+	defer f.Close()
+	ctx := context.Background()
+	// Two URLs: a.test keeps its back queue while its first page is out.
+	if _, err := f.Push(ctx, Request{URL: "http://a.test/x"}, Request{URL: "http://a.test/"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := spillRequests(3000)
+	for i := range links {
+		links[i].URL = fmt.Sprintf("http://a.test/p/%d", i) // the links of a's page: a's back queue
+	}
+	if _, err := f.Push(ctx, links...); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Done(r, Outcome{Status: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if f.frontLen != 0 || f.hosts["a.test"].deepLen() == 0 {
+		t.Fatalf("%d URLs in front queues, %d in a.test's deep queue; want none and most", f.frontLen, f.hosts["a.test"].deepLen())
+	}
+	st := f.SpillStats()
+	if st.Entries == 0 {
+		t.Fatal("nothing spilled")
+	}
+	if _, err := f.sp.f.WriteAt(make([]byte, st.FileBytes), 0); err != nil {
+		t.Fatal(err)
+	}
+	queued := f.Len()
+	handed := 0
+	for {
+		r, err = f.Next(ctx)
+		if err != nil {
+			break
+		}
+		handed++
+		if err := f.Done(r, Outcome{Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !errors.Is(err, errCorrupt) {
+		t.Fatalf("Next: %v, want a corrupt-block error", err)
+	}
+	if lost := queued - handed - f.Len(); lost <= 0 || lost%blockLen != 0 || lost > st.Entries {
+		t.Fatalf("%d handed out + %d queued of %d with %d spilled: %d lost, want whole blocks of those spilled", handed, f.Len(), queued, st.Entries, lost)
+	}
+}
