@@ -168,3 +168,72 @@ func TestOPICNeedsABooster(t *testing.T) {
 		t.Fatalf("New with OPIC on a disk frontier: err = %v, want one naming Priority.OPIC", err)
 	}
 }
+
+// TestOPICWithLinkScores: with Priority.Link as well, a page's cash is
+// split in proportion to 1 + each link's score, so cash flows toward the
+// high-scoring links: on a site whose home page links to /on* pages
+// (score 3) and /off* pages (score 0), each with a child page, an /on
+// page gets 4 times an /off page's share, and its child 0.85 of that, so
+// every /on page and every /on child is fetched before any /off page.
+func TestOPICWithLinkScores(t *testing.T) {
+	const n = 10
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		switch p := r.URL.Path; {
+		case p == "/":
+			for i := range n {
+				fmt.Fprintf(&b, `<a href="/on%d">on</a> <a href="/off%d">off</a> `, i, i)
+			}
+		case strings.HasSuffix(p, "/child"):
+		case strings.HasPrefix(p, "/on") || strings.HasPrefix(p, "/off"):
+			fmt.Fprintf(&b, `<a href="%s/child">child</a>`, p)
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<html><body><p>%s</p>%s</body></html>", r.URL.Path, b.String())
+	}))
+	t.Cleanup(srv.Close)
+	var (
+		mu    sync.Mutex
+		order []string
+		imp   = map[bool]float64{}
+	)
+	c, err := trawl.New(
+		trawl.WithSeeds(srv.URL+"/"),
+		trawl.WithUserAgent(testUA),
+		trawl.WithAllowPrivateNetworks(true),
+		trawl.WithWorkers(1),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}),
+		trawl.WithPriority(trawl.Priority{OPIC: true, Link: func(l *trawl.Link, _ *trawl.Page) float64 {
+			if strings.Contains(l.URL, "/on") {
+				return 3
+			}
+			return 0
+		}}),
+		trawl.WithEvents(trawl.Events{OnPage: func(_ context.Context, p *trawl.Page) {
+			mu.Lock()
+			defer mu.Unlock()
+			order = append(order, p.URL.Path)
+			if p.URL.Path != "/" {
+				imp[strings.HasPrefix(p.URL.Path, "/on")] += p.Importance
+			}
+		}}),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(order) != 1+4*n {
+		t.Fatalf("fetched %d pages, want %d: %v", len(order), 1+4*n, order)
+	}
+	for i, p := range order[1 : 1+2*n] {
+		if !strings.HasPrefix(p, "/on") {
+			t.Errorf("page %d fetched is %s, want the /on pages and their children first", i+1, p)
+		}
+	}
+	t.Logf("importance: /on %.4f, /off %.4f", imp[true], imp[false])
+}
