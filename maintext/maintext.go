@@ -254,6 +254,7 @@ type mcWeights struct {
 	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
 	textBoxes       float64 // 1: negative hints of boxes of running text inside the text are void (see textBox); 0: never
 	stubWords       float64 // most words of a main element kept whole when no article is found (see keepStub); 0: never
+	anchorIDs       float64 // a negative id that spells its element's heading is no hint when this many ids or more on the page spell theirs (see mcAnchorID); 0: never
 	mainWiden       float64 // the container widens to the main element around it when that holds this many code elements or more (see mainAround); 0: never
 }
 
@@ -285,6 +286,7 @@ func mcDefaultWeights() mcWeights {
 		mainWiden:       2,
 		stubWords:       50,
 		textBoxes:       1,
+		anchorIDs:       3,
 	}
 }
 

@@ -139,3 +139,54 @@ func TestMainTextBoxesInText(t *testing.T) {
 		})
 	}
 }
+
+// TestMainTextAnchorIDs checks that a section whose id is an anchor made
+// from its heading ("more-on-lists" over "5.1. More on Lists") keeps its
+// text though the id reads as a boilerplate name, when the page anchors
+// its sections so (three or more; the section is the last, so no rule
+// for boxes inside the text applies), and that a lone box whose id spells
+// its heading ("related" over "Related") is still boilerplate.
+func TestMainTextAnchorIDs(t *testing.T) {
+	section := func(id, title, text string) string {
+		return `<section id="` + id + `"><h2>` + title + `</h2><p>` + text + ` The section goes on with more words about the same subject, so that it reads as running text.</p></section>`
+	}
+	tests := []struct {
+		name, body    string
+		want, wantNot []string
+	}{
+		{
+			name: "a manual's sections anchored by their titles",
+			body: `<div class="body">` + section("data-structures", "5. Data Structures", "This chapter describes some things you have learned about already in more detail.") +
+				section("the-del-statement", "5.1. The del statement", "There is a way to remove an item from a list given its index instead of its value.") +
+				section("tuples-and-sequences", "5.2. Tuples and Sequences", "We saw that lists and strings have many common properties, such as indexing.") +
+				section("more-on-lists", "5.3. More on Lists", "The list data type has some more methods, all of the methods of list objects are here.") + `</div>`,
+			want: []string{"The list data type has some more methods", "There is a way to remove", "We saw that lists"},
+		},
+		{
+			name: "one box anchored by its title",
+			body: `<div class="post"><h1>Remote Login</h1><p>It is essential for an administrator to connect to a computer remotely, and there are several ways.</p><p>The SSH protocol was designed with security in mind, and it replaced older tools.</p></div>` +
+				`<div id="related"><h3>Related</h3><p>Our most read story this week is about something else entirely, and you should read it.</p></div>`,
+			want:    []string{"It is essential", "The SSH protocol"},
+			wantNot: []string{"most read story"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := `<html><head><title>Data Structures</title></head><body>` + tt.body + `</body></html>`
+			got, err := Extract(strings.NewReader(page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Extract lacks %q\ngot: %q", w, got)
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(got, w) {
+					t.Errorf("Extract holds %q\ngot: %q", w, got)
+				}
+			}
+		})
+	}
+}

@@ -53,6 +53,7 @@ type mcElem struct {
 	lastChild      int32  // the last block element child so far, -1 for none
 	captionClass   bool   // its class names a caption ("caption", "legend")
 	description    bool   // has itemprop=description or is inside such an element
+	anchorID       bool   // its negative hint is only its id, and that spells its heading (mcAnchorID)
 }
 
 // mcWalker segments a DOM tree into blocks.
@@ -82,6 +83,7 @@ type mcWalker struct {
 	markdown                           bool     // render the kept blocks as Markdown
 	textPrefix, longPrefix, stopPrefix []int32  // prefix sums of blocks of running text, long ones and sentence marks (boxSums)
 	codes                              int32    // code and pre elements seen so far
+	anchors                            int32    // block elements whose id spells their heading (mcAnchorID)
 	dot                                bool     // the last character was a '.' counted as a stop (after a digit)
 	inLink                             int
 	inNeg, negWords, negCJK            int // inline elements with a negative hint open; words and CJK runes inside them
@@ -396,6 +398,10 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
 	}
 	e.description = w.elems[elem].description || mcIsDescription(c)
+	if anchor, idNeg := mcAnchorID(c); anchor {
+		w.anchors++
+		e.anchorID = neg && idNeg
+	}
 	idx := int32(len(w.elems))
 	w.elems[elem].lastChild = idx
 	w.elems = append(w.elems, e)
@@ -694,7 +700,7 @@ func (w *mcWalker) resolveHints() {
 		e := &w.elems[i]
 		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
 		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] ||
-			neg && w.wt.textBoxes > 0 && w.textBox(int32(i)) {
+			neg && w.wt.textBoxes > 0 && w.textBox(int32(i)) || neg && e.anchorID && w.wt.anchorIDs > 0 && float64(w.anchors) >= w.wt.anchorIDs {
 			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
@@ -852,6 +858,113 @@ func mcStyleHides(style string) bool {
 	s := string(b[:k])
 	return s == "display:none" || s == "visibility:hidden" ||
 		strings.HasPrefix(s, "display:none!") || strings.HasPrefix(s, "visibility:hidden!")
+}
+
+// mcAnchorID reports whether element c has an id that spells the heading
+// that opens c, an anchor the page made from the title of a section or a
+// member ("more-control-flow-tools" on "4.8. More Control Flow Tools",
+// "menuKeyTyped(...)" on a method "menuKeyTyped"), and whether its
+// negative hint, if it has one, comes from that id alone. Id and heading
+// are compared on their letters and digits in lower case, leading digits
+// (section numbers) left out: one starts with the other, and both have
+// mcAnchorMin or more.
+func mcAnchorID(c *html.Node) (anchor, idNegOnly bool) {
+	id, classNeg := "", false
+	for _, at := range c.Attr {
+		switch at.Key {
+		case "class":
+			classNeg, _ = mcClassHint(at.Val)
+		case "id":
+			id = at.Val
+		}
+	}
+	if id == "" {
+		return false, false
+	}
+	h := mcOpeningHeading(c)
+	if h == nil {
+		return false, false
+	}
+	var sb strings.Builder
+	mcAppendText(&sb, h, 256)
+	nid, nh := mcAlnumLower(id), mcAlnumLower(sb.String())
+	if min(len(nid), len(nh)) < mcAnchorMin || !strings.HasPrefix(nid, nh) && !strings.HasPrefix(nh, nid) {
+		return false, false
+	}
+	idNeg, _ := mcClassHint(id)
+	return true, idNeg && !classNeg
+}
+
+// mcAnchorMin is the fewest letters and digits of an id and a heading
+// that mcAnchorID compares.
+const mcAnchorMin = 4
+
+// mcOpeningHeading returns the heading (h1 to h6) that opens element c:
+// c itself, or the first heading inside it with no text before it,
+// looked for among the first mcOpeningNodes nodes; nil when there is
+// none.
+func mcOpeningHeading(c *html.Node) *html.Node {
+	visited := 0
+	var rec func(n *html.Node) (h *html.Node, stop bool)
+	rec = func(n *html.Node) (*html.Node, bool) {
+		switch n.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return n, true
+		}
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			if visited++; visited > mcOpeningNodes {
+				return nil, true
+			}
+			switch ch.Type {
+			case html.TextNode:
+				if strings.TrimSpace(ch.Data) != "" {
+					return nil, true
+				}
+			case html.ElementNode:
+				if mcSkipped(ch.DataAtom) {
+					continue
+				}
+				if h, stop := rec(ch); stop {
+					return h, true
+				}
+			}
+		}
+		return nil, false
+	}
+	h, _ := rec(c)
+	return h
+}
+
+// mcOpeningNodes is how many nodes mcOpeningHeading visits at most.
+const mcOpeningNodes = 64
+
+// mcAppendText appends the text under n to sb, up to about limit bytes.
+func mcAppendText(sb *strings.Builder, n *html.Node, limit int) {
+	for c := n.FirstChild; c != nil && sb.Len() < limit; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			sb.WriteString(c.Data)
+		case html.ElementNode:
+			if !mcSkipped(c.DataAtom) {
+				mcAppendText(sb, c, limit)
+			}
+		}
+	}
+}
+
+// mcAlnumLower returns the letters and digits of s in lower case, but
+// the digits before the first letter.
+func mcAlnumLower(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			sb.WriteRune(unicode.ToLower(r))
+		case unicode.IsDigit(r) && sb.Len() > 0:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
 }
 
 // mcHints classifies an element by the conventional words in its class,
