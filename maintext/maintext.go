@@ -253,6 +253,7 @@ type mcWeights struct {
 	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
 	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
 	textBoxes       float64 // 1: negative hints of boxes of running text inside the text are void (see textBox); 0: never
+	textBoxSame     float64 // 1: a box of running text alike in markup to one inside the text is one too, wherever it stands (see textBoxSigs); 0: never
 	stubWords       float64 // most words of a main element kept whole when no article is found (see keepStub); 0: never
 	anchorIDs       float64 // a negative id that spells its element's heading is no hint when this many ids or more on the page spell theirs (see mcAnchorID); 0: never
 	mainWiden       float64 // the container widens to the main element around it when that holds this many code elements or more (see mainAround); 0: never
@@ -286,6 +287,7 @@ func mcDefaultWeights() mcWeights {
 		mainWiden:       2,
 		stubWords:       50,
 		textBoxes:       1,
+		textBoxSame:     1,
 		anchorIDs:       3,
 	}
 }

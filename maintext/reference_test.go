@@ -90,8 +90,9 @@ func code(s string, asCode bool) string {
 
 // TestMainTextBoxesInText checks that a box of running text with a
 // negative class, set inside the text (a manual's "back to basics" or
-// "note" box), is kept, and that boxes before or after all of the text,
-// or of links, still go.
+// "note" box), is kept, and so is a box alike to it in markup at the end
+// of a section, and that boxes before or after all of the text, or of
+// links, still go.
 func TestMainTextBoxesInText(t *testing.T) {
 	para := func(s string) string {
 		return `<div class="para">` + s + ` The paragraph goes on with more words about the same subject, so that it reads as running text.</div>`
@@ -110,6 +111,20 @@ func TestMainTextBoxesInText(t *testing.T) {
 				`<div class="section"><h3>9.2.1. SSH</h3>` + para("The SSH protocol was designed with security in mind.") + box("CULTURE Telnet is obsolete", "Before SSH, Telnet was the main tool used to log in remotely.") + `</div>` +
 				`<div class="section"><h3>9.2.2. VNC</h3>` + para("VNC allows remote access to graphical desktops.") + para("This tool is mostly used for technical assistance.") + `</div></div>`,
 			want: []string{"BACK TO BASICS Client, server", "A system where processes talk", "Before SSH, Telnet was", "It is essential", "VNC allows remote access"},
+		},
+		{
+			name: "a box ending the page, alike to one inside the text",
+			body: `<div class="section"><h2>9.2. Remote Login</h2>` + para("It is essential for an administrator to connect to a computer remotely.") +
+				box("BACK TO BASICS Client, server", "A system where processes talk to each other is called client and server.") + para("Both ends must agree on a protocol.") +
+				`<div class="section"><h3>9.2.1. SSH</h3>` + para("The SSH protocol was designed with security in mind.") + box("CULTURE Telnet is obsolete", "Before SSH, Telnet was the main tool used to log in remotely.") + `</div></div>`,
+			want: []string{"A system where processes talk", "The SSH protocol", "Before SSH, Telnet was"},
+		},
+		{
+			name: "a box ending the page, alike to none inside the text, goes",
+			body: `<div class="section"><h2>9.2. Remote Login</h2>` + para("It is essential for an administrator to connect to a computer remotely.") + para("Both ends must agree on a protocol.") +
+				`<div class="section"><h3>9.2.1. SSH</h3>` + para("The SSH protocol was designed with security in mind.") + box("CULTURE Telnet is obsolete", "Before SSH, Telnet was the main tool used to log in remotely.") + `</div></div>`,
+			want:    []string{"It is essential"},
+			wantNot: []string{"Before SSH, Telnet was"},
 		},
 		{
 			name: "a sidebar column beside the article still goes",

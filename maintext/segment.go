@@ -435,7 +435,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 // not one (a box of one sentence needs mcBoxWords words in a block), nor
 // is a box before or after all of the text.
 func (w *mcWalker) textBox(x int32) bool {
-	if !w.runningText(x, 1) || w.sentences(x) < 2 && !w.longText(x) {
+	if !w.boxOfText(x) {
 		return false
 	}
 	prev := w.elems[x].prev
@@ -468,6 +468,66 @@ func (w *mcWalker) textBox(x int32) bool {
 		}
 	}
 	return false
+}
+
+// textBoxSigs returns the markup signatures (tag and class) of the
+// elements with a negative hint that are boxes of running text inside the
+// text (textBox), and the index of the last block of running text outside
+// every element with a negative hint (-1 for none). A box of the same
+// markup elsewhere on the page that holds running text is one of them
+// when running text follows it or it stands in a section under its
+// heading (inSubsection): at the end of a section, after a figure, in a
+// list item (a manual's notes and tips, alike all through the page). Nil
+// when there are none (or textBoxSame is 0).
+func (w *mcWalker) textBoxSigs() (map[uint32]bool, int32) {
+	if w.wt.textBoxes <= 0 || w.wt.textBoxSame <= 0 {
+		return nil, -1
+	}
+	var sigs map[uint32]bool
+	for i := range w.elems {
+		if e := &w.elems[i]; e.ownNeg && !sigs[e.sig] && w.textBox(int32(i)) {
+			if sigs == nil {
+				sigs = map[uint32]bool{}
+			}
+			sigs[e.sig] = true
+		}
+	}
+	if sigs == nil {
+		return nil, -1
+	}
+	// Elements come after their parents: one pass finds those under a
+	// negative hint.
+	underNeg := make([]bool, len(w.elems))
+	for i := range w.elems {
+		e := &w.elems[i]
+		underNeg[i] = e.ownNeg || e.parent >= 0 && underNeg[e.parent]
+	}
+	last := int32(-1)
+	for i := len(w.blocks) - 1; i >= 0; i-- {
+		if b := &w.blocks[i]; w.textBlock(b) && !underNeg[b.elem] {
+			last = int32(i)
+			break
+		}
+	}
+	return sigs, last
+}
+
+// inSubsection reports whether element x stands in a section under its
+// heading: its parent's first block, before x, is a heading of level 2 to
+// 6.
+func (w *mcWalker) inSubsection(x int32) bool {
+	p := w.elems[x].parent
+	if p < 0 {
+		return false
+	}
+	pe := &w.elems[p]
+	return pe.lo < w.elems[x].lo && w.blocks[pe.lo].heading >= 2
+}
+
+// boxOfText reports whether element x is a box of running text, as
+// textBox asks of one, wherever it stands.
+func (w *mcWalker) boxOfText(x int32) bool {
+	return w.runningText(x, 1) && (w.sentences(x) >= 2 || w.longText(x))
 }
 
 // mcBoxUp is how many levels above a box textBox looks for the text
@@ -696,11 +756,13 @@ func (w *mcWalker) resolveHints() {
 	w.markTeaserLists()
 	encloses := w.enclosesBody()
 	entries := w.entryBoxes()
+	boxSigs, lastText := w.textBoxSigs()
 	for i := range w.elems {
 		e := &w.elems[i]
 		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
 		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] ||
-			neg && w.wt.textBoxes > 0 && w.textBox(int32(i)) || neg && e.anchorID && w.wt.anchorIDs > 0 && float64(w.anchors) >= w.wt.anchorIDs {
+			neg && w.wt.textBoxes > 0 && (w.textBox(int32(i)) || boxSigs[e.sig] && w.boxOfText(int32(i)) && (e.hi <= lastText || w.inSubsection(int32(i)))) ||
+			neg && e.anchorID && w.wt.anchorIDs > 0 && float64(w.anchors) >= w.wt.anchorIDs {
 			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
