@@ -423,7 +423,7 @@ func evalWeightsFromEnv(t *testing.T) mcWeights {
 		"leadMinWords": &wt.leadMinWords, "tailWords": &wt.tailWords, "bylineWords": &wt.bylineWords,
 		"captionWords": &wt.captionWords, "ldGain": &wt.ldGain, "bodyShare": &wt.bodyShare,
 		"boxShare": &wt.boxShare, "mainWiden": &wt.mainWiden, "stubWords": &wt.stubWords, "textBoxes": &wt.textBoxes,
-		"anchorIDs": &wt.anchorIDs, "textBoxSame": &wt.textBoxSame,
+		"anchorIDs": &wt.anchorIDs, "textBoxSame": &wt.textBoxSame, "shortMain": &wt.shortMain,
 	}
 	for _, kv := range strings.Split(os.Getenv("TRAWL_CONTENT_WT"), ",") {
 		k, v, ok := strings.Cut(kv, "=")

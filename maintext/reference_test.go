@@ -8,7 +8,7 @@ import (
 // TestMainTextReferencePages checks the rules for documentation and
 // reference pages on small hand-written pages: a main element holding
 // code is the container, a short main element is the text of a stub
-// page, and a heading's anchor link is no link.
+// page or a short API page, and a heading's anchor link is no link.
 func TestMainTextReferencePages(t *testing.T) {
 	// An API page: one paragraph of running text, then signatures,
 	// a summary table of fragments and terms with short definitions.
@@ -53,6 +53,12 @@ func TestMainTextReferencePages(t *testing.T) {
 			page:    `<html><head><title>Vec</title></head><body><main><h1>Struct Vec</h1><details open><summary><span>Expand description</span></summary><p>A contiguous growable array type, written as Vec, short for vector.</p><pre><code>let v = vec![1, 2];</code></pre></details><details><summary><h3><code>impl Clone for Vec</code></h3></summary><p>Returns a copy of the value, element by element, as the clone of each.</p></details><p>Vectors grow as elements are pushed, and never shrink by themselves.</p><code>len</code></main></body></html>`,
 			want:    []string{"A contiguous growable array type", "impl Clone for Vec"},
 			wantNot: []string{"Expand description"},
+		},
+		{
+			name:    "short API page: the whole main element, though the article rules find a sentence in it",
+			page:    `<html><head><title>MemoryAddress</title></head><body><nav><a href="/">Overview</a> <a href="/tree">Tree</a></nav><main><div class="header"><div>Module jdk.jfr</div><h1>Annotation Interface MemoryAddress</h1></div><section><div class="signature">@Retention(RUNTIME) public @interface MemoryAddress</div><div class="block">Event field annotation, specifies that the value is a memory address.</div><dl><dt>Since:</dt><dd>9</dd></dl></section></main><footer>Report a bug or suggest an enhancement</footer></body></html>`,
+			want:    []string{"Module jdk.jfr", "Annotation Interface MemoryAddress", "@Retention(RUNTIME) public @interface MemoryAddress", "Event field annotation", "Since:\n9"},
+			wantNot: []string{"Overview", "Report a bug"},
 		},
 		{
 			name:    "stub of links only is no text",
