@@ -24,7 +24,7 @@ import (
 // link, from mdBook pages, and the label of an open disclosure is no
 // text, from rustdoc pages.)
 var docsHeldOut = map[string]func(*mcWeights){
-	"javadoc":  func(wt *mcWeights) { wt.mainWiden, wt.anchorIDs = 0, 0 },
+	"javadoc":  func(wt *mcWeights) { wt.mainWiden, wt.anchorIDs, wt.shortMain = 0, 0, 0 },
 	"rustdoc":  func(wt *mcWeights) { wt.mainWiden = 0 },
 	"mdbook":   func(wt *mcWeights) { wt.stubWords = 0 },
 	"publican": func(wt *mcWeights) { wt.textBoxes, wt.textBoxSame = 0, 0 },
