@@ -24,14 +24,12 @@ import (
 // link, from mdBook pages, and the label of an open disclosure is no
 // text, from rustdoc pages.)
 var docsHeldOut = map[string]func(*mcWeights){
-	"javadoc": func(wt *mcWeights) { wt.mainWiden = 0 },
-	"rustdoc": func(wt *mcWeights) { wt.mainWiden = 0 },
-	"mdbook":  func(wt *mcWeights) { wt.stubWords = 0 },
-	"publican": func(wt *mcWeights) {
-		wt.textBoxes = 0
-	},
-	"sphinx":  func(*mcWeights) {},
-	"docbook": func(*mcWeights) {},
+	"javadoc":  func(wt *mcWeights) { wt.mainWiden, wt.anchorIDs, wt.shortMain = 0, 0, 0 },
+	"rustdoc":  func(wt *mcWeights) { wt.mainWiden = 0 },
+	"mdbook":   func(wt *mcWeights) { wt.stubWords = 0 },
+	"publican": func(wt *mcWeights) { wt.textBoxes, wt.textBoxSame = 0, 0 },
+	"sphinx":   func(wt *mcWeights) { wt.anchorIDs = 0 },
+	"docbook":  func(*mcWeights) {},
 }
 
 // TestMainTextDocs scores Extract on the documentation corpus that

@@ -79,7 +79,11 @@ func (c *evalCorpus) score(wt mcWeights, in func(fold int) bool) contenteval.Tal
 		}
 		pred := ""
 		if w != nil {
-			w.wt = wt
+			if w.wt != wt {
+				// The hints depend on weights too (textBoxes, anchorIDs).
+				w.wt = wt
+				w.resolveHints()
+			}
 			pred, _ = w.mainText(w.title)
 		}
 		t.AddTokens(c.docs[i], pred, c.truth[i])
@@ -198,7 +202,10 @@ func TestMainTextEvalWorst(t *testing.T) {
 		if !evalDesignFold(c.fold[i]) || w == nil {
 			continue
 		}
-		w.wt = evalWeightsFromEnv(t)
+		if wt := evalWeightsFromEnv(t); w.wt != wt {
+			w.wt = wt
+			w.resolveHints()
+		}
 		pred, _ := w.mainText(w.title)
 		d := c.docs[i]
 		if name == contenteval.Dragnet {
@@ -416,6 +423,7 @@ func evalWeightsFromEnv(t *testing.T) mcWeights {
 		"leadMinWords": &wt.leadMinWords, "tailWords": &wt.tailWords, "bylineWords": &wt.bylineWords,
 		"captionWords": &wt.captionWords, "ldGain": &wt.ldGain, "bodyShare": &wt.bodyShare,
 		"boxShare": &wt.boxShare, "mainWiden": &wt.mainWiden, "stubWords": &wt.stubWords, "textBoxes": &wt.textBoxes,
+		"anchorIDs": &wt.anchorIDs, "textBoxSame": &wt.textBoxSame, "shortMain": &wt.shortMain,
 	}
 	for _, kv := range strings.Split(os.Getenv("TRAWL_CONTENT_WT"), ",") {
 		k, v, ok := strings.Cut(kv, "=")

@@ -253,7 +253,10 @@ type mcWeights struct {
 	bodyShare       float64 // least score of the one itemprop=articleBody element, relative to the best, to be the container
 	boxShare        float64 // a closing box holds fewer words than this share of the paragraphs before it (0: no box is dropped)
 	textBoxes       float64 // 1: negative hints of boxes of running text inside the text are void (see textBox); 0: never
+	textBoxSame     float64 // 1: a box of running text alike in markup to one inside the text is one too, wherever it stands (see textBoxSigs); 0: never
+	shortMain       float64 // 1: a main element of stubWords words or fewer around the container is kept whole, as when no article is found (see keepStub); 0: only then
 	stubWords       float64 // most words of a main element kept whole when no article is found (see keepStub); 0: never
+	anchorIDs       float64 // a negative id that spells its element's heading is no hint when this many ids or more on the page spell theirs (see mcAnchorID); 0: never
 	mainWiden       float64 // the container widens to the main element around it when that holds this many code elements or more (see mainAround); 0: never
 }
 
@@ -285,6 +288,9 @@ func mcDefaultWeights() mcWeights {
 		mainWiden:       2,
 		stubWords:       50,
 		textBoxes:       1,
+		textBoxSame:     1,
+		shortMain:       1,
+		anchorIDs:       3,
 	}
 }
 
@@ -401,10 +407,11 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 		}
 	}
 	// A short page whose main element the page marks (a stub of a
-	// manual: a title and one line) is that text, though it has no
-	// sentence.
-	if !w.hasText(keep) && w.wt.stubWords > 0 {
-		w.keepStub(keep)
+	// manual: a title and one line; an API page of one member) is that
+	// text, though it has no sentence or the article rules keep only a
+	// part of it.
+	if w.wt.stubWords > 0 && (!w.hasText(keep) || w.wt.shortMain > 0 && w.mainAround(c) >= 0) {
+		w.keepStub(keep, w.wt.stubWords)
 	}
 	// Headings alone (a section front's title over its link lists) are
 	// no article.
@@ -450,7 +457,7 @@ func (w *mcWalker) mainText(title string) (string, Reason) {
 // role="main") when it holds stubWords words or fewer, at most half of
 // them in links, and a block other than a heading: the whole of a short
 // page, which the rules for articles find too thin.
-func (w *mcWalker) keepStub(keep []bool) {
+func (w *mcWalker) keepStub(keep []bool, most float64) {
 	m := int32(-1)
 	for i := range w.elems {
 		if w.elems[i].main {
@@ -466,7 +473,7 @@ func (w *mcWalker) keepStub(keep []bool) {
 	e := w.elems[m]
 	words := w.wordPrefix[e.hi] - w.wordPrefix[e.lo]
 	links := w.linkPrefix[e.hi] - w.linkPrefix[e.lo]
-	if words == 0 || float64(words) > w.wt.stubWords || 2*links > words {
+	if words == 0 || float64(words) > most || 2*links > words {
 		return
 	}
 	clear(keep)

@@ -8,7 +8,7 @@ import (
 // TestMainTextReferencePages checks the rules for documentation and
 // reference pages on small hand-written pages: a main element holding
 // code is the container, a short main element is the text of a stub
-// page, and a heading's anchor link is no link.
+// page or a short API page, and a heading's anchor link is no link.
 func TestMainTextReferencePages(t *testing.T) {
 	// An API page: one paragraph of running text, then signatures,
 	// a summary table of fragments and terms with short definitions.
@@ -55,6 +55,12 @@ func TestMainTextReferencePages(t *testing.T) {
 			wantNot: []string{"Expand description"},
 		},
 		{
+			name:    "short API page: the whole main element, though the article rules find a sentence in it",
+			page:    `<html><head><title>MemoryAddress</title></head><body><nav><a href="/">Overview</a> <a href="/tree">Tree</a></nav><main><div class="header"><div>Module jdk.jfr</div><h1>Annotation Interface MemoryAddress</h1></div><section><div class="signature">@Retention(RUNTIME) public @interface MemoryAddress</div><div class="block">Event field annotation, specifies that the value is a memory address.</div><dl><dt>Since:</dt><dd>9</dd></dl></section></main><footer>Report a bug or suggest an enhancement</footer></body></html>`,
+			want:    []string{"Module jdk.jfr", "Annotation Interface MemoryAddress", "@Retention(RUNTIME) public @interface MemoryAddress", "Event field annotation", "Since:\n9"},
+			wantNot: []string{"Overview", "Report a bug"},
+		},
+		{
 			name:    "stub of links only is no text",
 			page:    `<html><head><title>Index</title></head><body><main><h1>Index</h1><p><a href="/a">Alpha</a> <a href="/b">Beta</a> <a href="/c">Gamma</a></p></main></body></html>`,
 			wantNot: []string{"Alpha", "Index"},
@@ -90,8 +96,9 @@ func code(s string, asCode bool) string {
 
 // TestMainTextBoxesInText checks that a box of running text with a
 // negative class, set inside the text (a manual's "back to basics" or
-// "note" box), is kept, and that boxes before or after all of the text,
-// or of links, still go.
+// "note" box), is kept, and so is a box alike to it in markup at the end
+// of a section, and that boxes before or after all of the text, or of
+// links, still go.
 func TestMainTextBoxesInText(t *testing.T) {
 	para := func(s string) string {
 		return `<div class="para">` + s + ` The paragraph goes on with more words about the same subject, so that it reads as running text.</div>`
@@ -112,6 +119,20 @@ func TestMainTextBoxesInText(t *testing.T) {
 			want: []string{"BACK TO BASICS Client, server", "A system where processes talk", "Before SSH, Telnet was", "It is essential", "VNC allows remote access"},
 		},
 		{
+			name: "a box ending the page, alike to one inside the text",
+			body: `<div class="section"><h2>9.2. Remote Login</h2>` + para("It is essential for an administrator to connect to a computer remotely.") +
+				box("BACK TO BASICS Client, server", "A system where processes talk to each other is called client and server.") + para("Both ends must agree on a protocol.") +
+				`<div class="section"><h3>9.2.1. SSH</h3>` + para("The SSH protocol was designed with security in mind.") + box("CULTURE Telnet is obsolete", "Before SSH, Telnet was the main tool used to log in remotely.") + `</div></div>`,
+			want: []string{"A system where processes talk", "The SSH protocol", "Before SSH, Telnet was"},
+		},
+		{
+			name: "a box ending the page, alike to none inside the text, goes",
+			body: `<div class="section"><h2>9.2. Remote Login</h2>` + para("It is essential for an administrator to connect to a computer remotely.") + para("Both ends must agree on a protocol.") +
+				`<div class="section"><h3>9.2.1. SSH</h3>` + para("The SSH protocol was designed with security in mind.") + box("CULTURE Telnet is obsolete", "Before SSH, Telnet was the main tool used to log in remotely.") + `</div></div>`,
+			want:    []string{"It is essential"},
+			wantNot: []string{"Before SSH, Telnet was"},
+		},
+		{
 			name: "a sidebar column beside the article still goes",
 			body: `<div class="article"><h2>Remote Login</h2>` + para("It is essential for an administrator to connect to a computer remotely.") + para("The SSH protocol was designed with security in mind.") + `</div>` +
 				box("POPULAR", "Our most read story this week is about something else entirely."),
@@ -122,6 +143,57 @@ func TestMainTextBoxesInText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			page := `<html><head><title>Remote Login</title></head><body><ul class="docnav"><li><a href="/prev">Prev</a></li><li><a href="/next">Next</a></li></ul>` + tt.body + `</body></html>`
+			got, err := Extract(strings.NewReader(page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Extract lacks %q\ngot: %q", w, got)
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(got, w) {
+					t.Errorf("Extract holds %q\ngot: %q", w, got)
+				}
+			}
+		})
+	}
+}
+
+// TestMainTextAnchorIDs checks that a section whose id is an anchor made
+// from its heading ("more-on-lists" over "5.1. More on Lists") keeps its
+// text though the id reads as a boilerplate name, when the page anchors
+// its sections so (three or more; the section is the last, so no rule
+// for boxes inside the text applies), and that a lone box whose id spells
+// its heading ("related" over "Related") is still boilerplate.
+func TestMainTextAnchorIDs(t *testing.T) {
+	section := func(id, title, text string) string {
+		return `<section id="` + id + `"><h2>` + title + `</h2><p>` + text + ` The section goes on with more words about the same subject, so that it reads as running text.</p></section>`
+	}
+	tests := []struct {
+		name, body    string
+		want, wantNot []string
+	}{
+		{
+			name: "a manual's sections anchored by their titles",
+			body: `<div class="body">` + section("data-structures", "5. Data Structures", "This chapter describes some things you have learned about already in more detail.") +
+				section("the-del-statement", "5.1. The del statement", "There is a way to remove an item from a list given its index instead of its value.") +
+				section("tuples-and-sequences", "5.2. Tuples and Sequences", "We saw that lists and strings have many common properties, such as indexing.") +
+				section("more-on-lists", "5.3. More on Lists", "The list data type has some more methods, all of the methods of list objects are here.") + `</div>`,
+			want: []string{"The list data type has some more methods", "There is a way to remove", "We saw that lists"},
+		},
+		{
+			name: "one box anchored by its title",
+			body: `<div class="post"><h1>Remote Login</h1><p>It is essential for an administrator to connect to a computer remotely, and there are several ways.</p><p>The SSH protocol was designed with security in mind, and it replaced older tools.</p></div>` +
+				`<div id="related"><h3>Related</h3><p>Our most read story this week is about something else entirely, and you should read it.</p></div>`,
+			want:    []string{"It is essential", "The SSH protocol"},
+			wantNot: []string{"most read story"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := `<html><head><title>Data Structures</title></head><body>` + tt.body + `</body></html>`
 			got, err := Extract(strings.NewReader(page))
 			if err != nil {
 				t.Fatal(err)

@@ -53,6 +53,7 @@ type mcElem struct {
 	lastChild      int32  // the last block element child so far, -1 for none
 	captionClass   bool   // its class names a caption ("caption", "legend")
 	description    bool   // has itemprop=description or is inside such an element
+	anchorID       bool   // its negative hint is only its id, and that spells its heading (mcAnchorID)
 }
 
 // mcWalker segments a DOM tree into blocks.
@@ -82,6 +83,7 @@ type mcWalker struct {
 	markdown                           bool     // render the kept blocks as Markdown
 	textPrefix, longPrefix, stopPrefix []int32  // prefix sums of blocks of running text, long ones and sentence marks (boxSums)
 	codes                              int32    // code and pre elements seen so far
+	anchors                            int32    // block elements whose id spells their heading (mcAnchorID)
 	dot                                bool     // the last character was a '.' counted as a stop (after a digit)
 	inLink                             int
 	inNeg, negWords, negCJK            int // inline elements with a negative hint open; words and CJK runes inside them
@@ -396,6 +398,10 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 		e.afterImg = (p.img || p.anyImg) && p.lo == p.hi && p.hi == e.lo
 	}
 	e.description = w.elems[elem].description || mcIsDescription(c)
+	if anchor, idNeg := mcAnchorID(c); anchor {
+		w.anchors++
+		e.anchorID = neg && idNeg
+	}
 	idx := int32(len(w.elems))
 	w.elems[elem].lastChild = idx
 	w.elems = append(w.elems, e)
@@ -429,7 +435,7 @@ func (w *mcWalker) element(c *html.Node, depth int, elem int32, inArticle bool) 
 // not one (a box of one sentence needs mcBoxWords words in a block), nor
 // is a box before or after all of the text.
 func (w *mcWalker) textBox(x int32) bool {
-	if !w.runningText(x, 1) || w.sentences(x) < 2 && !w.longText(x) {
+	if !w.boxOfText(x) {
 		return false
 	}
 	prev := w.elems[x].prev
@@ -462,6 +468,66 @@ func (w *mcWalker) textBox(x int32) bool {
 		}
 	}
 	return false
+}
+
+// textBoxSigs returns the markup signatures (tag and class) of the
+// elements with a negative hint that are boxes of running text inside the
+// text (textBox), and the index of the last block of running text outside
+// every element with a negative hint (-1 for none). A box of the same
+// markup elsewhere on the page that holds running text is one of them
+// when running text follows it or it stands in a section under its
+// heading (inSubsection): at the end of a section, after a figure, in a
+// list item (a manual's notes and tips, alike all through the page). Nil
+// when there are none (or textBoxSame is 0).
+func (w *mcWalker) textBoxSigs() (map[uint32]bool, int32) {
+	if w.wt.textBoxes <= 0 || w.wt.textBoxSame <= 0 {
+		return nil, -1
+	}
+	var sigs map[uint32]bool
+	for i := range w.elems {
+		if e := &w.elems[i]; e.ownNeg && !sigs[e.sig] && w.textBox(int32(i)) {
+			if sigs == nil {
+				sigs = map[uint32]bool{}
+			}
+			sigs[e.sig] = true
+		}
+	}
+	if sigs == nil {
+		return nil, -1
+	}
+	// Elements come after their parents: one pass finds those under a
+	// negative hint.
+	underNeg := make([]bool, len(w.elems))
+	for i := range w.elems {
+		e := &w.elems[i]
+		underNeg[i] = e.ownNeg || e.parent >= 0 && underNeg[e.parent]
+	}
+	last := int32(-1)
+	for i := len(w.blocks) - 1; i >= 0; i-- {
+		if b := &w.blocks[i]; w.textBlock(b) && !underNeg[b.elem] {
+			last = int32(i)
+			break
+		}
+	}
+	return sigs, last
+}
+
+// inSubsection reports whether element x stands in a section under its
+// heading: its parent's first block, before x, is a heading of level 2 to
+// 6.
+func (w *mcWalker) inSubsection(x int32) bool {
+	p := w.elems[x].parent
+	if p < 0 {
+		return false
+	}
+	pe := &w.elems[p]
+	return pe.lo < w.elems[x].lo && w.blocks[pe.lo].heading >= 2
+}
+
+// boxOfText reports whether element x is a box of running text, as
+// textBox asks of one, wherever it stands.
+func (w *mcWalker) boxOfText(x int32) bool {
+	return w.runningText(x, 1) && (w.sentences(x) >= 2 || w.longText(x))
 }
 
 // mcBoxUp is how many levels above a box textBox looks for the text
@@ -690,11 +756,13 @@ func (w *mcWalker) resolveHints() {
 	w.markTeaserLists()
 	encloses := w.enclosesBody()
 	entries := w.entryBoxes()
+	boxSigs, lastText := w.textBoxSigs()
 	for i := range w.elems {
 		e := &w.elems[i]
 		neg, pos, teaser := e.ownNeg, e.ownPos, e.ownTeaser
 		if 2*(prefix[e.hi]-prefix[e.lo]) > total && int(e.lo) <= longest && longest < int(e.hi) && !entries(int32(i)) || encloses != nil && encloses[i] ||
-			neg && w.wt.textBoxes > 0 && w.textBox(int32(i)) {
+			neg && w.wt.textBoxes > 0 && (w.textBox(int32(i)) || boxSigs[e.sig] && w.boxOfText(int32(i)) && (e.hi <= lastText || w.inSubsection(int32(i)))) ||
+			neg && e.anchorID && w.wt.anchorIDs > 0 && float64(w.anchors) >= w.wt.anchorIDs {
 			neg, teaser = false, false
 		}
 		e.neg, e.pos, e.teaser = 0, 0, 0
@@ -852,6 +920,113 @@ func mcStyleHides(style string) bool {
 	s := string(b[:k])
 	return s == "display:none" || s == "visibility:hidden" ||
 		strings.HasPrefix(s, "display:none!") || strings.HasPrefix(s, "visibility:hidden!")
+}
+
+// mcAnchorID reports whether element c has an id that spells the heading
+// that opens c, an anchor the page made from the title of a section or a
+// member ("more-control-flow-tools" on "4.8. More Control Flow Tools",
+// "menuKeyTyped(...)" on a method "menuKeyTyped"), and whether its
+// negative hint, if it has one, comes from that id alone. Id and heading
+// are compared on their letters and digits in lower case, leading digits
+// (section numbers) left out: one starts with the other, and both have
+// mcAnchorMin or more.
+func mcAnchorID(c *html.Node) (anchor, idNegOnly bool) {
+	id, classNeg := "", false
+	for _, at := range c.Attr {
+		switch at.Key {
+		case "class":
+			classNeg, _ = mcClassHint(at.Val)
+		case "id":
+			id = at.Val
+		}
+	}
+	if id == "" {
+		return false, false
+	}
+	h := mcOpeningHeading(c)
+	if h == nil {
+		return false, false
+	}
+	var sb strings.Builder
+	mcAppendText(&sb, h, 256)
+	nid, nh := mcAlnumLower(id), mcAlnumLower(sb.String())
+	if min(len(nid), len(nh)) < mcAnchorMin || !strings.HasPrefix(nid, nh) && !strings.HasPrefix(nh, nid) {
+		return false, false
+	}
+	idNeg, _ := mcClassHint(id)
+	return true, idNeg && !classNeg
+}
+
+// mcAnchorMin is the fewest letters and digits of an id and a heading
+// that mcAnchorID compares.
+const mcAnchorMin = 4
+
+// mcOpeningHeading returns the heading (h1 to h6) that opens element c:
+// c itself, or the first heading inside it with no text before it,
+// looked for among the first mcOpeningNodes nodes; nil when there is
+// none.
+func mcOpeningHeading(c *html.Node) *html.Node {
+	visited := 0
+	var rec func(n *html.Node) (h *html.Node, stop bool)
+	rec = func(n *html.Node) (*html.Node, bool) {
+		switch n.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return n, true
+		}
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			if visited++; visited > mcOpeningNodes {
+				return nil, true
+			}
+			switch ch.Type {
+			case html.TextNode:
+				if strings.TrimSpace(ch.Data) != "" {
+					return nil, true
+				}
+			case html.ElementNode:
+				if mcSkipped(ch.DataAtom) {
+					continue
+				}
+				if h, stop := rec(ch); stop {
+					return h, true
+				}
+			}
+		}
+		return nil, false
+	}
+	h, _ := rec(c)
+	return h
+}
+
+// mcOpeningNodes is how many nodes mcOpeningHeading visits at most.
+const mcOpeningNodes = 64
+
+// mcAppendText appends the text under n to sb, up to about limit bytes.
+func mcAppendText(sb *strings.Builder, n *html.Node, limit int) {
+	for c := n.FirstChild; c != nil && sb.Len() < limit; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			sb.WriteString(c.Data)
+		case html.ElementNode:
+			if !mcSkipped(c.DataAtom) {
+				mcAppendText(sb, c, limit)
+			}
+		}
+	}
+}
+
+// mcAlnumLower returns the letters and digits of s in lower case, but
+// the digits before the first letter.
+func mcAlnumLower(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			sb.WriteRune(unicode.ToLower(r))
+		case unicode.IsDigit(r) && sb.Len() > 0:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
 }
 
 // mcHints classifies an element by the conventional words in its class,
