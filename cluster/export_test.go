@@ -1,6 +1,10 @@
 package cluster
 
-import "github.com/trawl-dev/trawl/frontier"
+import (
+	"time"
+
+	"github.com/trawl-dev/trawl/frontier"
+)
 
 // EncodeBatchForTest encodes requests as a stream entry's value.
 func EncodeBatchForTest(reqs []frontier.Request) string { return encodeBatch(reqs) }
@@ -16,4 +20,12 @@ func (a *Agent) Abandon() {
 	a.stop()
 	a.wg.Wait()
 	a.closeOnce.Do(func() {})
+}
+
+// SetOnWaitForTest makes Next call fn, before it requeues the request, with
+// the host and the wait of every request whose host Redis refused (another
+// agent holds it, or its next contact time is ahead). Call it before the
+// frontier's first Next.
+func SetOnWaitForTest(f frontier.Frontier, fn func(host string, wait time.Duration)) {
+	f.(*Frontier).onWait = fn
 }

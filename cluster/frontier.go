@@ -31,6 +31,7 @@ type Frontier struct {
 	maxPerHost int
 	maxLocal   int
 	known      *seenCache
+	onWait     func(host string, wait time.Duration) // for tests: a host Redis refused
 
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
@@ -442,7 +443,19 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 			f.local.Done(req, frontier.Outcome{NoContact: true})
 			f.finish(ctx, fp)
 		default: // the host is busy or resting elsewhere in the cluster
-			f.local.Done(req, frontier.Outcome{Requeue: true, CrawlDelay: time.Duration(res[1]) * time.Millisecond})
+			wait := time.Duration(res[1]) * time.Millisecond
+			if res[0] == 3 {
+				// Another agent is fetching from the host. Its lease runs
+				// for Lease, but it releases the host when its fetch ends,
+				// so ask again after Poll, not at the lease's end (an agent
+				// used to sit idle for a whole lease, 10 s by default, with
+				// URLs of that host queued).
+				wait = min(wait, a.opts.Poll)
+			}
+			if f.onWait != nil {
+				f.onWait(req.Host, wait)
+			}
+			f.local.Done(req, frontier.Outcome{Requeue: true, CrawlDelay: wait})
 		}
 	}
 }
