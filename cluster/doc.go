@@ -105,7 +105,9 @@
 // Termination. Every stream entry lives until its URLs are done, and the
 // links of a page are queued before the page is done, so the cluster has
 // nothing to do exactly when every registered agent's stream is empty. An
-// idle agent checks that every Poll: it reads a counter that every batch
+// idle agent (no URL in its local frontier, and a worker waiting in Next:
+// a frontier that no worker asked yet, made before the crawl pushed its
+// seeds, is not idle) checks that every Poll: it reads a counter that every batch
 // of queued URLs increments (after the entries exist, before the entries
 // they came from are deleted), then the length of every stream, then the
 // counter again; all streams empty and the counter unchanged mean the

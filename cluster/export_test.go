@@ -29,3 +29,7 @@ func (a *Agent) Abandon() {
 func SetOnWaitForTest(f frontier.Frontier, fn func(host string, wait time.Duration)) {
 	f.(*Frontier).onWait = fn
 }
+
+// SetOnWatchForTest makes the agent call fn at the end of each round of
+// its watch loop, with whether the round found the crawl over.
+func (a *Agent) SetOnWatchForTest(fn func(over bool)) { a.onWatch.Store(&fn) }

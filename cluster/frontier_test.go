@@ -379,3 +379,55 @@ func TestHostHeldElsewhereWaitsPoll(t *testing.T) {
 		t.Fatal("b did not get its URL after a released the host: it waits for a's lease")
 	}
 }
+
+// TestNotOverBeforeSeeds checks that an agent whose frontier is made before
+// anything is pushed (trawl.New makes the frontier, Run pushes the seeds)
+// does not end the crawl meanwhile: TestTakeOver failed on a loaded machine
+// when the agent's termination check, finding every stream empty, ran
+// between Frontier and Push, and Next then reported the crawl over.
+func TestNotOverBeforeSeeds(t *testing.T) {
+	rdb := newClient(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "early", Crawl: "early", Lease: time.Hour, Poll: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	f, err := a.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := make(chan bool, 1)
+	a.SetOnWatchForTest(func(over bool) {
+		select {
+		case rounds <- over:
+		default:
+		}
+	})
+	// One round of the watch loop, with the frontier made and nothing
+	// pushed.
+	select {
+	case over := <-rounds:
+		if over {
+			t.Fatal("the agent found the crawl over before anything was pushed")
+		}
+	case <-ctx.Done():
+		t.Fatal("the agent's watch loop did not run")
+	}
+	req := frontier.Request{URL: "http://seed.test/", Depth: 1}
+	if n, err := f.Push(ctx, req); n != 1 || err != nil {
+		t.Fatalf("Push = %d, %v; want 1, nil", n, err)
+	}
+	got, err := f.Next(ctx)
+	if err != nil || got.URL != req.URL {
+		t.Fatalf("Next = %q, %v; want %q: the crawl ended before its seed was pushed", got.URL, err, req.URL)
+	}
+	if err := f.Done(got, frontier.Outcome{Status: 200}); err != nil {
+		t.Fatal(err)
+	}
+	// With nothing left and a worker waiting, the crawl ends.
+	if _, err := f.Next(ctx); !errors.Is(err, frontier.ErrEmpty) {
+		t.Errorf("Next after the last URL = %v, want frontier.ErrEmpty", err)
+	}
+}
