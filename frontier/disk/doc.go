@@ -183,7 +183,8 @@
 //
 // It is also most of what trawl's spiders download and compile: pebble
 // v1 brings 13 modules of its own (cockroachdb/errors with sentry-go and
-// gogo/protobuf, the Prometheus client, DataDog/zstd) and, with cgo,
+// gogo/protobuf, DataDog/zstd, snappy, x/exp, ...), uses the Prometheus
+// client (which package metrics needs anyway) and, with cgo,
 // compiles DataDog/zstd's C sources, which trawl never uses (its store
 // keeps pebble's default, Snappy). In a cold build of examples/sitespider
 // (empty build cache, shared 2-core VM under load) pebble and what it
@@ -198,9 +199,10 @@
 // ordered keys, cursors over a prefix, atomic transactions. What it lacks
 // is what the durability contract leans on: a bbolt commit rewrites every
 // B+tree page it touches (a Push of a page's links touches a page per
-// seen-set key, whose fingerprints are random) and fsyncs twice, its
-// NoSync mode may corrupt the file on a machine crash, and an unsynced
-// write is not readable before its transaction commits. So a bbolt
+// seen-set key, whose fingerprints are random) and fsyncs twice before
+// any reader sees it, and its NoSync mode may corrupt the file on a
+// machine crash: there is no cheap unsynced write that Next can read at
+// once, which is what Push does here. So a bbolt
 // frontier needs a write buffer in front of bbolt, which Get and the
 // cursors read through, committed in one synced transaction per Done (all
 // concurrent Dones together) or per SyncInterval; the crash tests, which
