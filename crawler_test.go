@@ -28,9 +28,6 @@ const testUA = "trawltest/1.0 (+https://github.com/trawl-dev/trawl)"
 // TestMain fails the package when goroutines outlive the tests: Run must
 // own every goroutine it starts.
 func TestMain(m *testing.M) {
-	if dir := os.Getenv(metaChildEnv); dir != "" {
-		os.Exit(metaChild(dir, os.Getenv(metaChildAddr)))
-	}
 	before := runtime.NumGoroutine()
 	code := m.Run()
 	// While fuzzing, the fuzzing engine keeps goroutines of its own

@@ -49,6 +49,7 @@ var allowedImports = map[string][]string{
 	"internal/htmltext":      {},
 	"internal/contenteval":   {"fetch"},
 	"internal/soak":          {}, // only tests: the soak crawl
+	"internal/optional":      {}, // only tests: the Crawler with render and frontier/disk
 	"metrics":                {""},
 	"report":                 {""},
 

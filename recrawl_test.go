@@ -14,7 +14,6 @@ import (
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/frontier"
-	"github.com/trawl-dev/trawl/frontier/disk"
 	"github.com/trawl-dev/trawl/recrawl"
 	"github.com/trawl-dev/trawl/store"
 )
@@ -316,52 +315,3 @@ func (oneShotFrontier) Next(context.Context) (frontier.Request, error) {
 }
 func (oneShotFrontier) Done(frontier.Request, frontier.Outcome) error { return nil }
 func (oneShotFrontier) Len() int                                      { return 0 }
-
-// With a persistent frontier the schedule survives a restart: after the
-// process stops and a new crawler opens the same frontier, the pages are
-// revisited with conditional GETs (their validators kept in the frontier)
-// at their planned times, not fetched afresh.
-func TestRecrawlScheduleSurvivesRestart(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		dir := t.TempDir()
-		s := &scriptedSite{start: time.Now()}
-		s.pages = map[string]func(time.Duration) (int, string){
-			"/":  static(html("Home", "Home page of the site.", "/a", "/b")),
-			"/a": static(html("A", "Page a, which never changes.")),
-			"/b": func(age time.Duration) (int, string) {
-				return 200, html("B", fmt.Sprintf("Page b, edition %d: %s", age/time.Hour, strings.Repeat(fmt.Sprintf("news %d ", age/time.Hour), 6)))
-			},
-		}
-		run := func(d time.Duration) trawl.Stats {
-			c := recrawlCrawler(t, s, trawl.WithFrontier(func(frontier.MemoryOptions) (frontier.Frontier, error) {
-				return disk.Open(dir, &disk.Options{Workers: 2})
-			}), trawl.WithRecrawl(recrawl.Policy{MaxInterval: 30 * time.Minute}))
-			ctx, cancel := context.WithTimeout(context.Background(), d)
-			defer cancel()
-			c.Run(ctx)
-			return c.Stats()
-		}
-		run(3 * time.Hour)
-		s.mu.Lock()
-		before := len(s.log)
-		s.mu.Unlock()
-		time.Sleep(10 * time.Minute) // the process is down
-		st := run(2 * time.Hour)
-		s.mu.Lock()
-		after := s.log[before:]
-		s.mu.Unlock()
-		pages := 0
-		for _, h := range after {
-			if h.path == "/robots.txt" || h.path == "/sitemap.xml" {
-				continue
-			}
-			pages++
-			if !h.conditional {
-				t.Errorf("after the restart %s was fetched without validators at %v", h.path, h.at)
-			}
-		}
-		if pages < 6 || st.Recrawl.Revisits < int64(pages) {
-			t.Errorf("after the restart: %d page fetches, %d counted as revisits; want the schedule to go on (≥ 6)", pages, st.Recrawl.Revisits)
-		}
-	})
-}

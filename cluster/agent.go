@@ -105,6 +105,8 @@ type Agent struct {
 	wg        sync.WaitGroup
 	closeOnce sync.Once
 	closeErr  error
+
+	onWatch atomic.Pointer[func(over bool)] // for tests: called after each round of watchLoop
 }
 
 // Join registers an agent of a crawl on rdb and starts its heartbeat. It
@@ -468,16 +470,9 @@ func (a *Agent) watchLoop(ctx context.Context) {
 				a.limOnce.Do(func() { close(a.limit) })
 			}
 		}
-		f := a.front.Load()
-		if f == nil || !f.idle() {
-			continue
-		}
-		over, err := a.over(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				a.log.Warn("termination check failed", "err", err)
-			}
-			continue
+		over := a.checkOver(ctx)
+		if fn := a.onWatch.Load(); fn != nil {
+			(*fn)(over)
 		}
 		if over {
 			a.finOnce.Do(func() { close(a.finished) })
@@ -485,6 +480,23 @@ func (a *Agent) watchLoop(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// checkOver reports whether this agent is idle and the whole cluster has
+// nothing to do.
+func (a *Agent) checkOver(ctx context.Context) bool {
+	f := a.front.Load()
+	if f == nil || !f.idle() {
+		return false
+	}
+	over, err := a.over(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.log.Warn("termination check failed", "err", err)
+		}
+		return false
+	}
+	return over
 }
 
 // over reports whether no agent has a URL queued or in flight: every

@@ -80,7 +80,13 @@
 // whichever agents fetch it, and across a takeover: a lease left by a
 // dead agent counts as a contact that ended when the lease ran out. The
 // local frontier only orders what Redis allows; a host Redis refuses goes
-// back to wait. robots.txt responses are kept in Redis
+// back to wait: until its next contact time when it rests, and for at most
+// Poll when another agent is fetching from it (that agent releases it when
+// its fetch ends, long before its lease would run out). So an agent whose
+// URLs are due waits at most Poll, or its hosts' politeness delay when
+// that is longer, before it asks Redis again (TestHostHeldElsewhereWaitsPoll;
+// issue 34 saw an agent sit idle for a whole lease, 10 s, with 43 URLs
+// queued, waiting on a host that another agent held). robots.txt responses are kept in Redis
 // (trawl.Shared.Robots, robots.SharedFetch) for a day, five minutes
 // after a 5xx, so each is fetched once in the cluster (twice when the
 // agent fetching it dies before it is saved, like any URL in flight).
@@ -88,7 +94,8 @@
 // Membership changes. When an agent joins, every agent passes the URLs of
 // the new agent's hosts still waiting in its stream (not read into its
 // local frontier) to the new agent; those already read are fetched where
-// they are, under the same host leases. When an agent dies, one live agent
+// they are, under the same host leases (so for a while two agents may both
+// have URLs of a host, and take turns at it). When an agent dies, one live agent
 // (holding a lock) moves its whole stream, in flight URLs included, to the
 // owners of their hosts, then removes it: its URLs are taken over within
 // Lease + Poll of its last heartbeat (its hosts resumed 1.7–2.1 s after
@@ -98,7 +105,9 @@
 // Termination. Every stream entry lives until its URLs are done, and the
 // links of a page are queued before the page is done, so the cluster has
 // nothing to do exactly when every registered agent's stream is empty. An
-// idle agent checks that every Poll: it reads a counter that every batch
+// idle agent (no URL in its local frontier, and a worker waiting in Next:
+// a frontier that no worker asked yet, made before the crawl pushed its
+// seeds, is not idle) checks that every Poll: it reads a counter that every batch
 // of queued URLs increments (after the entries exist, before the entries
 // they came from are deleted), then the length of every stream, then the
 // counter again; all streams empty and the counter unchanged mean the

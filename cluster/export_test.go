@@ -1,6 +1,10 @@
 package cluster
 
-import "github.com/trawl-dev/trawl/frontier"
+import (
+	"time"
+
+	"github.com/trawl-dev/trawl/frontier"
+)
 
 // EncodeBatchForTest encodes requests as a stream entry's value.
 func EncodeBatchForTest(reqs []frontier.Request) string { return encodeBatch(reqs) }
@@ -17,3 +21,15 @@ func (a *Agent) Abandon() {
 	a.wg.Wait()
 	a.closeOnce.Do(func() {})
 }
+
+// SetOnWaitForTest makes Next call fn, before it requeues the request, with
+// the host and the wait of every request whose host Redis refused (another
+// agent holds it, or its next contact time is ahead). Call it before the
+// frontier's first Next.
+func SetOnWaitForTest(f frontier.Frontier, fn func(host string, wait time.Duration)) {
+	f.(*Frontier).onWait = fn
+}
+
+// SetOnWatchForTest makes the agent call fn at the end of each round of
+// its watch loop, with whether the round found the crawl over.
+func (a *Agent) SetOnWatchForTest(fn func(over bool)) { a.onWatch.Store(&fn) }

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -31,6 +32,8 @@ type Frontier struct {
 	maxPerHost int
 	maxLocal   int
 	known      *seenCache
+	onWait     func(host string, wait time.Duration) // for tests: a host Redis refused
+	waiting    atomic.Int32                          // Next calls waiting for URLs
 
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
@@ -398,14 +401,17 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 		f.mu.Unlock()
 		req, err := f.local.Next(ctx)
 		if errors.Is(err, frontier.ErrEmpty) {
+			f.waiting.Add(1)
 			select {
 			case <-ctx.Done():
+				f.waiting.Add(-1)
 				return frontier.Request{}, ctx.Err()
 			case <-a.fatalCh:
 			case <-a.limit:
 			case <-a.finished:
 			case <-wake:
 			}
+			f.waiting.Add(-1)
 			continue
 		}
 		if err != nil {
@@ -442,7 +448,19 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 			f.local.Done(req, frontier.Outcome{NoContact: true})
 			f.finish(ctx, fp)
 		default: // the host is busy or resting elsewhere in the cluster
-			f.local.Done(req, frontier.Outcome{Requeue: true, CrawlDelay: time.Duration(res[1]) * time.Millisecond})
+			wait := time.Duration(res[1]) * time.Millisecond
+			if res[0] == 3 {
+				// Another agent is fetching from the host. Its lease runs
+				// for Lease, but it releases the host when its fetch ends,
+				// so ask again after Poll, not at the lease's end (an agent
+				// used to sit idle for a whole lease, 10 s by default, with
+				// URLs of that host queued).
+				wait = min(wait, a.opts.Poll)
+			}
+			if f.onWait != nil {
+				f.onWait(req.Host, wait)
+			}
+			f.local.Done(req, frontier.Outcome{Requeue: true, CrawlDelay: wait})
 		}
 	}
 }
@@ -543,8 +561,15 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 // Len returns the number of URLs queued in the local frontier.
 func (f *Frontier) Len() int { return f.local.Len() }
 
-// idle reports whether the agent has no URL locally.
+// idle reports whether the agent has no URL locally and a worker waits
+// in Next for one. Until a worker asks, the agent is not idle: a frontier
+// made before its crawl pushed the seeds (trawl.New makes it, Run pushes
+// them) would otherwise find every stream empty and end the crawl before
+// it began.
 func (f *Frontier) idle() bool {
+	if f.waiting.Load() == 0 {
+		return false
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.urls) == 0

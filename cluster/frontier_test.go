@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -275,5 +276,158 @@ func TestDataReachesOwner(t *testing.T) {
 		if !bytes.Equal(data[r.URL], r.Data) {
 			t.Errorf("agent b handed out %s with Data %q, want %q", r.URL, data[r.URL], r.Data)
 		}
+	}
+}
+
+// TestHostHeldElsewhereWaitsPoll reproduces issue 34's idle agent: an agent
+// with a URL of a host that another agent is fetching from (URLs read before
+// a join stay with the agent that read them; the joining owner gets the new
+// ones) waited for the other's whole lease (10 s by default) before asking
+// again, idle with URLs queued. The agent must ask again within Poll, and
+// get the URL once the other agent is done with the host. The lease here is
+// an hour, so a wait of a lease would end the test by its deadline.
+func TestHostHeldElsewhereWaitsPoll(t *testing.T) {
+	rdb := newClient(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	const poll = 50 * time.Millisecond
+	opts := func(name string) *cluster.Options {
+		return &cluster.Options{Name: name, Crawl: "held", Lease: time.Hour, Poll: poll}
+	}
+	// A host that b owns once both have joined.
+	ring := cluster.NewRing([]string{"a", "b"}, cluster.DefaultVirtualNodes)
+	host := ""
+	for i := 0; host == ""; i++ {
+		if h := fmt.Sprintf("h%d.test", i); ring.Owner(h) == "b" {
+			host = h
+		}
+	}
+
+	a, err := cluster.Join(ctx, rdb, opts("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	af, err := a.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := frontier.Request{URL: "http://" + host + "/first", Depth: 1}
+	if n, err := af.Push(ctx, first); n != 1 || err != nil {
+		t.Fatalf("a: Push = %d, %v; want 1, nil", n, err)
+	}
+	held, err := af.Next(ctx) // a holds the host in Redis from now on
+	if err != nil || held.URL != first.URL {
+		t.Fatalf("a: Next = %q, %v; want %q", held.URL, err, first.URL)
+	}
+
+	b, err := cluster.Join(ctx, rdb, opts("b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	bf, err := b.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waits := make(chan time.Duration, 100)
+	cluster.SetOnWaitForTest(bf, func(h string, wait time.Duration) {
+		if h == host {
+			select {
+			case waits <- wait:
+			default:
+			}
+		}
+	})
+	second := frontier.Request{URL: "http://" + host + "/second", Depth: 1}
+	if n, err := bf.Push(ctx, second); n != 1 || err != nil {
+		t.Fatalf("b: Push = %d, %v; want 1, nil", n, err)
+	}
+	type result struct {
+		req frontier.Request
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		req, err := bf.Next(ctx)
+		got <- result{req, err}
+	}()
+
+	// b met the host held by a, and waits at most Poll before asking again.
+	select {
+	case w := <-waits:
+		if w > poll {
+			t.Errorf("b waits %v for a host another agent holds; want at most Poll, %v (the lease is %v)", w, poll, time.Hour)
+		}
+	case r := <-got:
+		t.Fatalf("b: Next = %q, %v while a holds the host; want it to wait", r.req.URL, r.err)
+	case <-ctx.Done():
+		t.Fatal("b never asked Redis for the host")
+	}
+	if err := af.Done(held, frontier.Outcome{Status: 200}); err != nil {
+		t.Fatalf("a: Done: %v", err)
+	}
+	select {
+	case r := <-got:
+		if r.err != nil || r.req.URL != second.URL {
+			t.Fatalf("b: Next = %q, %v; want %q", r.req.URL, r.err, second.URL)
+		}
+		if err := bf.Done(r.req, frontier.Outcome{Status: 200}); err != nil {
+			t.Errorf("b: Done: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("b did not get its URL after a released the host: it waits for a's lease")
+	}
+}
+
+// TestNotOverBeforeSeeds checks that an agent whose frontier is made before
+// anything is pushed (trawl.New makes the frontier, Run pushes the seeds)
+// does not end the crawl meanwhile: TestTakeOver failed on a loaded machine
+// when the agent's termination check, finding every stream empty, ran
+// between Frontier and Push, and Next then reported the crawl over.
+func TestNotOverBeforeSeeds(t *testing.T) {
+	rdb := newClient(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "early", Crawl: "early", Lease: time.Hour, Poll: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	f, err := a.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := make(chan bool, 1)
+	a.SetOnWatchForTest(func(over bool) {
+		select {
+		case rounds <- over:
+		default:
+		}
+	})
+	// One round of the watch loop, with the frontier made and nothing
+	// pushed.
+	select {
+	case over := <-rounds:
+		if over {
+			t.Fatal("the agent found the crawl over before anything was pushed")
+		}
+	case <-ctx.Done():
+		t.Fatal("the agent's watch loop did not run")
+	}
+	req := frontier.Request{URL: "http://seed.test/", Depth: 1}
+	if n, err := f.Push(ctx, req); n != 1 || err != nil {
+		t.Fatalf("Push = %d, %v; want 1, nil", n, err)
+	}
+	got, err := f.Next(ctx)
+	if err != nil || got.URL != req.URL {
+		t.Fatalf("Next = %q, %v; want %q: the crawl ended before its seed was pushed", got.URL, err, req.URL)
+	}
+	if err := f.Done(got, frontier.Outcome{Status: 200}); err != nil {
+		t.Fatal(err)
+	}
+	// With nothing left and a worker waiting, the crawl ends.
+	if _, err := f.Next(ctx); !errors.Is(err, frontier.ErrEmpty) {
+		t.Errorf("Next after the last URL = %v, want frontier.ErrEmpty", err)
 	}
 }

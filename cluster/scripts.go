@@ -81,17 +81,18 @@ return #ARGV
 
 // scriptAcquire leases a host for one fetch of one URL. KEYS: host state,
 // host URL hash. ARGV: token, fingerprint, lease ms, minimum delay ms.
-// Returns {0, 0} if the URL is done already, {2, ms} if the host must wait
-// (another agent holds it, or its next contact time is ahead), {1, 0} when
-// leased. A lease left by an agent that died counts as a contact that
-// ended when the lease ran out.
+// Returns {0, 0} if the URL is done already, {3, ms} if another agent holds
+// the host (ms: until its lease runs out, which is long: the holder releases
+// it as soon as its fetch ends), {2, ms} if the host's next contact time is
+// ms ahead, {1, 0} when leased. A lease left by an agent that died counts
+// as a contact that ended when the lease ran out.
 var scriptAcquire = redis.NewScript(nowMS + `
 if redis.call('HGET', KEYS[2], ARGV[2]) == 'd' then return {0, 0} end
 local h = redis.call('HMGET', KEYS[1], 'holder', 'until', 'next')
 local nxt = tonumber(h[3] or '0')
 if h[1] and h[1] ~= ARGV[1] then
   local u = tonumber(h[2] or '0')
-  if u > now then return {2, u - now} end
+  if u > now then return {3, u - now} end
   nxt = math.max(nxt, u + tonumber(ARGV[4]))
 end
 if nxt > now then return {2, nxt - now} end

@@ -170,7 +170,7 @@ func TestReadFeedReaderError(t *testing.T) {
 // nested elements overflow its stack, a fatal error) are cut short.
 func TestReadFeedHostile(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reads 10 MiB inputs")
+		t.Skip("-short: reads 10 MiB inputs")
 	}
 	n := DefaultMaxFeedBytes
 	for name, in := range map[string]string{

@@ -134,7 +134,7 @@
 // text, switches the group to rendering; otherwise the group's later pages
 // are served static, bar one recheck in 50. Measured with 2 tabs, 4
 // workers, no politeness delay (TRAWL_RENDER_EVAL=1 go test -run
-// TestRenderAdaptiveEval -v . in the module root):
+// TestRenderAdaptiveEval -v ./internal/optional in the module root):
 //
 //	site                        HTML pages  rendered by auto  followable links of "always" auto finds  time always → auto
 //	Python docs (nginx, 150)    148         19 (13%)          8522 of 8522 (100%)                      61.4 s → 8.8 s

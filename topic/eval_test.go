@@ -208,7 +208,7 @@ func (e *evalWeb) run(t *testing.T, order string, budget int, opts ...topic.Opti
 // order with the same budget. (In-link order is in TestEvaluationTable.)
 func TestHarvestRate(t *testing.T) {
 	if testing.Short() {
-		t.Skip("crawls a synthetic web four times")
+		t.Skip("-short: crawls a synthetic web four times")
 	}
 	e := newEvalWeb(t, &crawltest.Options{Seed: 3, Hosts: 60, PagesPerHost: 40, Topics: 8})
 	t.Logf("topic %d: %d of %d reachable pages (%.1f%%)", e.topic, e.share, e.reachable, 100*float64(e.share)/float64(e.reachable))

@@ -71,7 +71,7 @@
 // the middle of its queue in an unnamed temporary file (-spill DIR, default
 // $TMPDIR or /var/tmp, which stays on disk where /tmp is in memory; -spill=
 // keeps it all in memory). Built with -tags trawl_nostate, a command leaves
-// out -state and the embedded store it needs (8.1 MB of sitespider's 27.3 MB,
+// out -state and the embedded store it needs (8.1 MB of sitespider's 30.1 MB,
 // and cgo): -state then fails with an error naming the tag. With -warc DIR a
 // command writes what it fetched as WARC files (package store's WARC),
 // alongside -out or alone; with -jsonl FILE it writes each stored page's

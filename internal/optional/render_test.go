@@ -1,4 +1,4 @@
-package trawl_test
+package optional_test
 
 import (
 	"context"
