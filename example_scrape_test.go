@@ -66,6 +66,43 @@ func ExampleWithHTML() {
 	// /shop/story-3.html | Pointer and the thread 3 | 2024-10-06T21:48:15Z
 }
 
+// XPath, as Scrapy's response.xpath: the same articles as ExampleWithHTML,
+// selected by XPath expressions over the same parsed page. An attribute
+// is a step of the path ("@datetime"); ".//" searches the element's
+// descendants, "//" the whole page.
+func ExampleWithXPath() {
+	web, opts := demoWeb(1, 6)
+	defer web.Close()
+
+	var mu sync.Mutex
+	var lines []string
+	c, err := trawl.New(append(opts,
+		trawl.WithXPath("//article", func(_ context.Context, e *trawl.Element) {
+			line := fmt.Sprintf("%s | %s | %s | %s links", e.Page().URL.Path, e.XPathText(".//h1"),
+				e.XPathText(".//p[@class='byline']//time/@datetime"), e.XPathText("count(.//a[@href])"))
+			mu.Lock()
+			lines = append(lines, line)
+			mu.Unlock()
+		}),
+	)...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	slices.Sort(lines)
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+	// Output:
+	// / | Home of h0.test | 2024-10-27T01:13:11Z | 25 links
+	// /docs/guide-2.html | Goal and the fixture 2 | 2024-10-08T14:25:50Z | 14 links
+	// /news/guide-5.html | Quasar and the telescope 5 | 2024-11-06T23:05:16Z | 26 links
+	// /shop/letter-4.html | Orbit and the meteor 4 | 2024-12-18T12:52:46Z | 23 links
+	// /shop/story-3.html | Pointer and the thread 3 | 2024-10-06T21:48:15Z | 29 links
+}
+
 // Exports: items emitted from selector callbacks go to the ItemSink, here
 // a JSON Lines store (store.NewJSONL("items.jsonl", nil) writes a file). Run
 // closes it, which flushes it.

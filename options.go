@@ -35,7 +35,7 @@ import (
 //   - how to fetch: WithFetchOptions (or WithFetcher), WithDialContext,
 //     WithAllowPrivateNetworks, WithProxy, WithHeader, WithBasicAuth,
 //     WithCookies, WithOnRequest, WithNormalizer;
-//   - what to keep: WithStore, WithItems, WithHTML, WithMainText,
+//   - what to keep: WithStore, WithItems, WithHTML, WithXPath, WithMainText,
 //     WithDuplicateDetection;
 //   - where URLs wait: WithFrontier, WithShared;
 //   - what to watch: WithEvents, WithLogger, WithProgress.
