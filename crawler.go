@@ -56,6 +56,7 @@ type Crawler struct {
 	badSelector   atomic.Pointer[error] // the first bad selector an Element method was given; Run returns it
 	pace          pacer                 // which politeness rule rests a host (PaceStats)
 	plainRequests bool                  // no header, hook, cookie or auth: fetch requests carry no header
+	loginPlan     *loginPlan            // WithLogin's, checked (login.go)
 }
 
 // New returns a Crawler configured by opts, or an error naming the first
@@ -98,7 +99,7 @@ func New(opts ...Option) (*Crawler, error) {
 		c.seedFails.failed[n] = nil
 		c.seeds = append(c.seeds, frontier.Request{URL: n, Depth: 1})
 	}
-	for _, setup := range []func() error{c.compileHTML, c.setupRequests, c.setupFetcher, c.setupFrontier} {
+	for _, setup := range []func() error{c.compileHTML, c.setupLogin, c.setupRequests, c.setupFetcher, c.setupFrontier} {
 		if err := setup(); err != nil {
 			return nil, err
 		}
@@ -260,6 +261,11 @@ func (c *Crawler) Run(ctx context.Context) error {
 	c.stop = stop
 	defer stop()
 
+	if c.loginPlan != nil {
+		if err := c.login(ctx); err != nil {
+			return errors.Join(err, c.shutdown())
+		}
+	}
 	c.offer(ctx, c.seeds)
 
 	var workers, reporter sync.WaitGroup

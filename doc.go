@@ -88,8 +88,11 @@
 // depends on. Requests can carry headers (WithHeader), pass
 // through a hook that sets headers or drops URLs (WithOnRequest), keep
 // cookies (WithCookies), go through proxies (WithProxy,
-// ProxyFromEnvironment), and send credentials to one host
-// (WithBasicAuth). Crawler.Enqueue and Element.Follow queue URLs from
+// ProxyFromEnvironment), send credentials to one host
+// (WithBasicAuth), and log in first by filling a login form
+// (WithLogin: the one POST a crawl makes, through the crawler's own
+// fetcher, robots.txt and guard; Run fails with ErrLogin when the login
+// does). Crawler.Enqueue and Element.Follow queue URLs from
 // callbacks, with metadata that reaches Page.Meta of the page fetched, and
 // with Handler(name), which gives the page fetched to the handler
 // WithHandler registered under name (Scrapy's callback=).
@@ -158,7 +161,8 @@
 //
 // By default a crawl follows navigation links, frames, redirects (HTTP
 // 3xx, meta refresh, Refresh and Content-Location headers), the action
-// URLs of GET forms (never submitting POST forms), sitemaps and feeds:
+// URLs of GET forms (never submitting POST forms: WithLogin, before the
+// crawl, sends the only POST a crawl makes), sitemaps and feeds:
 // DefaultFollow. When a host's robots.txt is fetched, the sitemaps it
 // names are queued (or /sitemap.xml when it names none); what a sitemap
 // says of a URL (lastmod, changefreq, priority) reaches its Page.Sitemap,
