@@ -103,10 +103,16 @@ func (cx *compiledXPath) selectNodes(d *document, n *html.Node) (nodes []xnode, 
 // a step's results per context node (".//div/p" with nested divs) and
 // may give a node twice (".//li//a" with nested lists), where XPath's
 // node-sets, and lxml's and Scrapy's results, are in document order
-// without repeats. The page's nodes are numbered once, the first time a
-// result has more than one node.
+// without repeats. Results in order already (most are) are checked pair
+// by pair, at a cost bounded by the part of the tree they span; others are
+// sorted by the page's nodes numbered in document order, once per page.
 func (d *document) inOrder(nodes []xnode) []xnode {
-	if len(nodes) < 2 {
+	ordered := true
+	for i := 1; i < len(nodes) && ordered; i++ {
+		a, b := nodes[i-1], nodes[i]
+		ordered = a.n == b.n && a.attr < b.attr || a.n != b.n && precedes(a.n, b.n)
+	}
+	if ordered {
 		return nodes
 	}
 	d.orderOnce.Do(func() {
@@ -120,18 +126,43 @@ func (d *document) inOrder(nodes []xnode) []xnode {
 		}
 		walk(d.root)
 	})
-	less := func(a, b xnode) int {
+	slices.SortFunc(nodes, func(a, b xnode) int {
 		return cmp.Or(cmp.Compare(d.order[a.n], d.order[b.n]), cmp.Compare(a.attr, b.attr))
-	}
-	ordered := true
-	for i := 1; i < len(nodes) && ordered; i++ {
-		ordered = less(nodes[i-1], nodes[i]) < 0
-	}
-	if ordered {
-		return nodes
-	}
-	slices.SortFunc(nodes, less)
+	})
 	return slices.Compact(nodes)
+}
+
+// precedes reports whether a comes before b in document order (a != b):
+// a is an ancestor of b, or an ancestor-or-self of a is an earlier
+// sibling of one of b. The sibling scan goes forward from a's side, so
+// for nodes in order it costs the distance between them.
+func precedes(a, b *html.Node) bool {
+	depth := func(n *html.Node) (d int) {
+		for ; n.Parent != nil; n = n.Parent {
+			d++
+		}
+		return d
+	}
+	x, y := a, b
+	dx, dy := depth(x), depth(y)
+	for ; dx > dy; dx-- {
+		x = x.Parent
+	}
+	for ; dy > dx; dy-- {
+		y = y.Parent
+	}
+	if x == y { // one is an ancestor of the other
+		return x == a
+	}
+	for x.Parent != y.Parent {
+		x, y = x.Parent, y.Parent
+	}
+	for s := x.NextSibling; s != nil; s = s.NextSibling {
+		if s == y {
+			return true
+		}
+	}
+	return false
 }
 
 // xnode is a node an XPath selected: an HTML node, or one of an element's

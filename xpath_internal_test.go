@@ -128,9 +128,9 @@ func TestXPathEqualsCSSOnRealPages(t *testing.T) {
 }
 
 // BenchmarkSelectCSSvsXPath compares the two selection engines on a real
-// page (content-eval's first): the same elements found by Find (cascadia)
-// and by XPath (antchfx/xpath over the same DOM), each compiled once and
-// cached, as a WithHTML callback calls them.
+// page (content-eval's first, 100 KB): the same elements found by Find
+// (cascadia) and by XPath (antchfx/xpath over the same DOM), each
+// compiled once and cached, as a WithHTML callback calls them.
 func BenchmarkSelectCSSvsXPath(b *testing.B) {
 	var body []byte
 	for _, v := range evalPages(b, 1) {
@@ -150,6 +150,19 @@ func BenchmarkSelectCSSvsXPath(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
 				_ = e.XPath(p.xpath)
+			}
+		})
+	}
+	// On a page's first XPath call: results in document order cost
+	// what they cost on later calls; results out of order (".//div/p"
+	// with nested divs) number the page's nodes first, once per page.
+	for _, expr := range []string{".//a[@href]", ".//div/p"} {
+		b.Run("xpath-first-on-page/"+expr, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				fresh := &Element{node: e.node, doc: &document{c: e.doc.c, ctx: e.doc.ctx, page: e.doc.page, root: e.doc.root}}
+				_ = fresh.XPath(expr)
 			}
 		})
 	}
