@@ -181,6 +181,12 @@ func TestLoginFails(t *testing.T) {
 				l.Success = "h1.account"
 				return l
 			}},
+		{name: "refused with a 4xx", ua: testUA, posts: 1, want: "POST http://h0.test/account/session answered 403",
+			login: func(web *crawltest.Web) trawl.Login {
+				l := withURL(goodLogin, web.LoginURL(0))
+				l.Values = map[string]string{"username": crawltest.LoginUser, "password": crawltest.LoginPassword, "csrf_token": "forged"}
+				return l
+			}},
 		{name: "robots.txt disallows the action", ua: crawltest.LoginAgent + "/1.0", want: "robots.txt of h0.test disallows the login form's action (a POST), http://h0.test/account/session",
 			login: func(web *crawltest.Web) trawl.Login { return withURL(goodLogin, web.LoginURL(0)) }},
 		{name: "robots.txt disallows the page", ua: "badbot/1.0", want: "disallows the login page",
@@ -287,6 +293,35 @@ there</textarea>
 	want := "token=t%261&user=alice&pw=s3cret&remember=on&r=b&lang=fr&size=s&note=hello%0Athere&go=1&extra=e"
 	if body != want || ctype != "application/x-www-form-urlencoded" || referer != "http://a.test/login" {
 		t.Errorf("form sent as %q (%s, Referer %q),\nwant %q", body, ctype, referer, want)
+	}
+	mu.Unlock()
+
+	// multipart/form-data, as the form says.
+	s.pages["a.test/mplogin"] = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<form method="post" action="/auth/session" enctype="multipart/form-data"><input type="hidden" name="t" value="1"><input type="password" name="p"></form>`)
+	}
+	var mp string
+	s.pages["a.test/auth/session"] = func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseMultipartForm(1 << 20); err == nil {
+			mu.Lock()
+			mp = r.PostForm.Encode()
+			mu.Unlock()
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<p>welcome</p>")
+	}
+	c, err = trawl.New(append(s.opts("http://a.test/"),
+		trawl.WithLogin(trawl.Login{URL: "http://a.test/mplogin", Values: map[string]string{"p": "s3cret"}}))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err == nil || strings.Contains(err.Error(), "login") {
+		t.Fatalf("Run = %v, want the seed's failure alone", err)
+	}
+	mu.Lock()
+	if mp != "p=s3cret&t=1" {
+		t.Errorf("multipart form sent as %q, want p=s3cret&t=1", mp)
 	}
 	mu.Unlock()
 
