@@ -245,9 +245,9 @@ func (c *Crawler) Stats() Stats {
 // returns only when every goroutine it started has exited. It returns
 // ctx.Err() when ctx was cancelled, the frontier's error (from Next) if it
 // failed, the Store's Close error if any, the first bad selector a WithHTML
-// callback gave an Element method (the crawl goes on; see Element), and nil
-// otherwise. Run may be
-// called once.
+// callback gave an Element method (the crawl goes on; see Element), the
+// login's error (wrapping ErrLogin) when WithLogin's login failed, before
+// any seed was fetched, and nil otherwise. Run may be called once.
 func (c *Crawler) Run(ctx context.Context) error {
 	if !c.ran.CompareAndSwap(false, true) {
 		return errors.New("trawl: Run called twice")

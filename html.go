@@ -30,8 +30,9 @@ import (
 // Element's few methods replace, so trawl depends on cascadia alone.
 //
 // Cost: a page is parsed into a DOM (golang.org/x/net/html) once, however
-// many callbacks there are, and only when at least one WithHTML callback
-// is registered; a crawl without one does not parse. Default: none.
+// many callbacks there are, and only when at least one WithHTML (or
+// WithXPath) callback is registered; a crawl without one does not parse.
+// Default: none.
 func WithHTML(selector string, fn func(ctx context.Context, e *Element)) Option {
 	return func(c *config) { c.html = append(c.html, htmlCallback{selector: selector, fn: fn}) }
 }
