@@ -58,6 +58,7 @@ type Crawler struct {
 	badSelector   atomic.Pointer[error] // the first bad selector an Element method was given; Run returns it
 	pace          pacer                 // which politeness rule rests a host (PaceStats)
 	plainRequests bool                  // no header, hook, cookie or auth: fetch requests carry no header
+	loginPlan     *loginPlan            // WithLogin's, checked (login.go)
 }
 
 // New returns a Crawler configured by opts, or an error naming the first
@@ -100,7 +101,7 @@ func New(opts ...Option) (*Crawler, error) {
 		c.seedFails.failed[n] = nil
 		c.seeds = append(c.seeds, frontier.Request{URL: n, Depth: 1})
 	}
-	for _, setup := range []func() error{c.compileHTML, c.setupRequests, c.setupFetcher, c.setupFrontier} {
+	for _, setup := range []func() error{c.compileHTML, c.setupLogin, c.setupRequests, c.setupFetcher, c.setupFrontier} {
 		if err := setup(); err != nil {
 			return nil, err
 		}
@@ -254,9 +255,9 @@ func (c *Crawler) Stats() Stats {
 // returns only when every goroutine it started has exited. It returns
 // ctx.Err() when ctx was cancelled, the frontier's error (from Next) if it
 // failed, the Store's Close error if any, the first bad selector a WithHTML
-// callback gave an Element method (the crawl goes on; see Element), and nil
-// otherwise. Run may be
-// called once.
+// callback gave an Element method (the crawl goes on; see Element), the
+// login's error (wrapping ErrLogin) when WithLogin's login failed, before
+// any seed was fetched, and nil otherwise. Run may be called once.
 func (c *Crawler) Run(ctx context.Context) error {
 	if !c.ran.CompareAndSwap(false, true) {
 		return errors.New("trawl: Run called twice")
@@ -270,6 +271,11 @@ func (c *Crawler) Run(ctx context.Context) error {
 	c.stop = stop
 	defer stop()
 
+	if c.loginPlan != nil {
+		if err := c.login(ctx); err != nil {
+			return errors.Join(err, c.shutdown())
+		}
+	}
 	if c.opic != nil {
 		for i := range c.seeds {
 			c.seeds[i].Priority = 1 / float64(len(c.seeds)) // each seed's share of the cash

@@ -64,17 +64,35 @@
 //		}),
 //	)
 //
+// WithXPath does the same with an XPath 1.0 expression (Scrapy's
+// response.xpath), and Element.XPath, XPathText and XPathTexts select
+// with XPath from an element: e.XPathTexts(".//a/@href") gives every
+// link's href, e.XPathText("count(.//li)") a number. A bad expression is
+// reported as a bad selector is.
+//
 // Pages are parsed into a DOM (golang.org/x/net/html) for the selectors
-// only when a WithHTML callback is registered. The selector engine is
+// only when a WithHTML or WithXPath callback is registered, once whatever
+// their number and kind. The selector engine is
 // github.com/andybalholm/cascadia, the one inside goquery (and so inside
 // Colly): goquery's jQuery-like layer over it is what Element's few
-// methods replace, so trawl depends on the engine alone. The cookie jar
+// methods replace, so trawl depends on the engine alone. The XPath engine
+// is github.com/antchfx/xpath, maintained and without dependencies of its
+// own, the engine under antchfx/htmlquery (Colly's XPath) and
+// antchfx/xmlquery: it walks any tree through a navigator interface, so
+// trawl runs it over the same DOM the CSS selectors use (a navigator of
+// its own, in xpath.go) rather than through htmlquery, which would add
+// github.com/golang/groupcache and package-level caches for nothing a
+// crawler needs. It is XPath 1.0, as lxml's (Scrapy's) is; results come
+// in document order, each node once, as there. The cookie jar
 // uses golang.org/x/net/publicsuffix, a package of a module trawl already
 // depends on. Requests can carry headers (WithHeader), pass
 // through a hook that sets headers or drops URLs (WithOnRequest), keep
 // cookies (WithCookies), go through proxies (WithProxy,
-// ProxyFromEnvironment), and send credentials to one host
-// (WithBasicAuth). Crawler.Enqueue and Element.Follow queue URLs from
+// ProxyFromEnvironment), send credentials to one host
+// (WithBasicAuth), and log in first by filling a login form
+// (WithLogin: the one POST a crawl makes, through the crawler's own
+// fetcher, robots.txt and guard; Run fails with ErrLogin when the login
+// does). Crawler.Enqueue and Element.Follow queue URLs from
 // callbacks, with metadata that reaches Page.Meta of the page fetched, and
 // with Handler(name), which gives the page fetched to the handler
 // WithHandler registered under name (Scrapy's callback=).
@@ -143,7 +161,8 @@
 //
 // By default a crawl follows navigation links, frames, redirects (HTTP
 // 3xx, meta refresh, Refresh and Content-Location headers), the action
-// URLs of GET forms (never submitting POST forms), sitemaps and feeds:
+// URLs of GET forms (never submitting POST forms: WithLogin, before the
+// crawl, sends the only POST a crawl makes), sitemaps and feeds:
 // DefaultFollow. When a host's robots.txt is fetched, the sitemaps it
 // names are queued (or /sitemap.xml when it names none); what a sitemap
 // says of a URL (lastmod, changefreq, priority) reaches its Page.Sitemap,

@@ -66,6 +66,92 @@ func ExampleWithHTML() {
 	// /shop/story-3.html | Pointer and the thread 3 | 2024-10-06T21:48:15Z
 }
 
+// XPath, as Scrapy's response.xpath: the same articles as ExampleWithHTML,
+// selected by XPath expressions over the same parsed page. An attribute
+// is a step of the path ("@datetime"); ".//" searches the element's
+// descendants, "//" the whole page.
+func ExampleWithXPath() {
+	web, opts := demoWeb(1, 6)
+	defer web.Close()
+
+	var mu sync.Mutex
+	var lines []string
+	c, err := trawl.New(append(opts,
+		trawl.WithXPath("//article", func(_ context.Context, e *trawl.Element) {
+			line := fmt.Sprintf("%s | %s | %s | %s links", e.Page().URL.Path, e.XPathText(".//h1"),
+				e.XPathText(".//p[@class='byline']//time/@datetime"), e.XPathText("count(.//a[@href])"))
+			mu.Lock()
+			lines = append(lines, line)
+			mu.Unlock()
+		}),
+	)...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	slices.Sort(lines)
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+	// Output:
+	// / | Home of h0.test | 2024-10-27T01:13:11Z | 25 links
+	// /docs/guide-2.html | Goal and the fixture 2 | 2024-10-08T14:25:50Z | 14 links
+	// /news/guide-5.html | Quasar and the telescope 5 | 2024-11-06T23:05:16Z | 26 links
+	// /shop/letter-4.html | Orbit and the meteor 4 | 2024-12-18T12:52:46Z | 23 links
+	// /shop/story-3.html | Pointer and the thread 3 | 2024-10-06T21:48:15Z | 29 links
+}
+
+// Logging in: the login form is filled (its hidden CSRF token kept) and
+// sent once before the seeds, and the crawl keeps the session cookie, so
+// the pages behind the login are crawled. A wrong password would make Run
+// fail with trawl.ErrLogin before any seed is fetched.
+func ExampleWithLogin() {
+	web, err := crawltest.NewWeb(&crawltest.Options{Seed: 1, Hosts: 1, PagesPerHost: 4, Login: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer web.Close()
+	account := web.AccountURLs(0)[0] // http://h0.test/account/, behind the login
+
+	var mu sync.Mutex
+	var titles []string
+	c, err := trawl.New(
+		trawl.WithSeeds(account),
+		trawl.WithFilters(trawl.UnderPath(account)),
+		trawl.WithLogin(trawl.Login{
+			URL:    web.LoginURL(0),
+			Values: map[string]string{"username": crawltest.LoginUser, "password": crawltest.LoginPassword},
+		}),
+		trawl.WithPoliteness(trawl.Politeness{Delay: trawl.NoDelay}), // loopback only
+		trawl.WithDialContext(web.DialContext),
+		trawl.WithAllowPrivateNetworks(true),
+		trawl.WithEvents(trawl.Events{OnPage: func(_ context.Context, p *trawl.Page) {
+			mu.Lock()
+			titles = append(titles, p.URL.Path+" | "+p.Title)
+			mu.Unlock()
+		}}),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Run(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	slices.Sort(titles)
+	for _, t := range titles {
+		fmt.Println(t)
+	}
+	// Output:
+	// /account/ | Your account
+	// /account/page-1.html | Your account, page 1
+	// /account/page-2.html | Your account, page 2
+	// /account/page-3.html | Your account, page 3
+	// /account/page-4.html | Your account, page 4
+	// /account/page-5.html | Your account, page 5
+}
+
 // Exports: items emitted from selector callbacks go to the ItemSink, here
 // a JSON Lines store (store.NewJSONL("items.jsonl", nil) writes a file). Run
 // closes it, which flushes it.

@@ -16,7 +16,8 @@ type Exchange = fetch.Exchange
 // implements it (store.WARC does) receives every request and response the
 // crawler's fetcher exchanges, as they crossed the wire, whatever their
 // status: robots.txt, redirects, 304s, 4xx and 5xx included, and pages
-// that are never Put (noindex, duplicates). PutExchange is called from
+// that are never Put (noindex, duplicates); not the POST of WithLogin,
+// whose request holds the password. PutExchange is called from
 // worker goroutines, concurrently, before the fetch's Page (if any) is
 // Put; the Exchange is valid only during the call. An error is handled as
 // a Put error. It works with the crawler's own fetcher (not with one given
@@ -31,6 +32,9 @@ func (c *Crawler) exchangeHook(s ExchangeStore, next func(context.Context, *fetc
 	return func(ctx context.Context, ex *fetch.Exchange) {
 		if next != nil {
 			next(ctx, ex)
+		}
+		if ctx.Value(loginPostKey{}) != nil {
+			return // the login's POST holds the password: not archived
 		}
 		if err := s.PutExchange(ctx, ex); err != nil {
 			add(&c.stats.live.Errors.Store, 1)

@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/PuerkitoBio/purell v1.2.1
 	github.com/andybalholm/cascadia v1.3.4
+	github.com/antchfx/xpath v1.3.9
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0

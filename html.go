@@ -30,8 +30,9 @@ import (
 // Element's few methods replace, so trawl depends on cascadia alone.
 //
 // Cost: a page is parsed into a DOM (golang.org/x/net/html) once, however
-// many callbacks there are, and only when at least one WithHTML callback
-// is registered; a crawl without one does not parse. Default: none.
+// many callbacks there are, and only when at least one WithHTML (or
+// WithXPath) callback is registered; a crawl without one does not parse.
+// Default: none.
 func WithHTML(selector string, fn func(ctx context.Context, e *Element)) Option {
 	return func(c *config) { c.html = append(c.html, htmlCallback{selector: selector, fn: fn}) }
 }
@@ -39,21 +40,30 @@ func WithHTML(selector string, fn func(ctx context.Context, e *Element)) Option 
 type htmlCallback struct {
 	selector string
 	fn       func(ctx context.Context, e *Element)
+	isXPath  bool // WithXPath's: selector is an XPath expression
 	m        cascadia.SelectorGroup
+	x        *compiledXPath // isXPath's
 }
 
 // compileHTML compiles the WithHTML selectors in New.
 func (c *Crawler) compileHTML() error {
 	cbs := make([]htmlCallback, len(c.cfg.html))
 	for i, cb := range c.cfg.html {
-		if cb.fn == nil {
-			return fmt.Errorf("trawl: WithHTML(%q): nil callback", cb.selector)
+		name := "WithHTML"
+		if cb.isXPath {
+			name = "WithXPath"
 		}
-		m, err := cascadia.ParseGroup(cb.selector)
-		if err != nil {
+		if cb.fn == nil {
+			return fmt.Errorf("trawl: %s(%q): nil callback", name, cb.selector)
+		}
+		var err error
+		if cb.isXPath {
+			if cb.x, err = compileXPath(cb.selector); err != nil {
+				return fmt.Errorf("trawl: WithXPath(%q): bad XPath: %w", cb.selector, err)
+			}
+		} else if cb.m, err = cascadia.ParseGroup(cb.selector); err != nil {
 			return fmt.Errorf("trawl: WithHTML(%q): bad selector: %w", cb.selector, err)
 		}
-		cb.m = m
 		cbs[i] = cb
 	}
 	c.html = cbs
@@ -72,6 +82,12 @@ func (c *Crawler) runHTML(ctx context.Context, p *Page) {
 	}
 	doc := &document{c: c, ctx: ctx, page: p, root: root}
 	for _, cb := range c.html {
+		if cb.isXPath {
+			for _, e := range (&Element{node: root, doc: doc}).xpathElements(cb.x) {
+				cb.fn(ctx, e)
+			}
+			continue
+		}
 		for _, n := range cascadia.QueryAll(root, cb.m) {
 			cb.fn(ctx, &Element{node: n, doc: doc})
 		}
@@ -87,6 +103,9 @@ type document struct {
 
 	baseOnce sync.Once
 	base     *url.URL
+
+	orderOnce sync.Once
+	order     map[*html.Node]int // document order, for XPath results (xpath.go)
 }
 
 // baseURL is the page's URL, or its <base href> when it has a valid one.
@@ -107,8 +126,9 @@ func (d *document) baseURL() *url.URL {
 // may hand it to no other goroutine).
 //
 // The selectors its methods take (ChildText, ChildTexts, ChildAttr,
-// ChildAttrs, ForEach, Find) are compiled on first use and cached. A bad one
-// ("a[") matches nothing and is a bug of the program's, which the crawl
+// ChildAttrs, ForEach, Find; and the XPath expressions of XPath, XPathText
+// and XPathTexts) are compiled on first use and cached. A bad one
+// ("a[", "//a[") matches nothing and is a bug of the program's, which the crawl
 // does not let pass silently: each call is counted in
 // Stats.Errors.Kinds["selector"] and given to Events.OnError with the
 // page's URL, and Run, which finishes the crawl, returns the first one
@@ -346,16 +366,33 @@ func (e *Element) matcher(method, selector string) cascadia.Matcher {
 	return m
 }
 
-// selectors caches the selectors Element methods compile; a bad one is
-// kept with its error, and logged once.
+// selectors caches the selectors and XPath expressions Element methods
+// compile; a bad one is kept with its error, and logged once.
 type selectors struct {
 	mu sync.RWMutex
-	m  map[string]compiledSelector
+	m  map[selectorKey]compiledSelector
+}
+
+// selectorKey is a CSS selector, or an XPath expression.
+type selectorKey struct {
+	s     string
+	xpath bool
 }
 
 type compiledSelector struct {
 	m   cascadia.Matcher // nil for a bad selector
+	x   *compiledXPath   // an XPath's, nil for a bad one
 	err error
+}
+
+// put caches cs under key, emptying the cache when it is full.
+func (s *selectors) put(key selectorKey, cs compiledSelector) {
+	s.mu.Lock()
+	if s.m == nil || len(s.m) >= maxCachedSelectors {
+		s.m = make(map[selectorKey]compiledSelector)
+	}
+	s.m[key] = cs
+	s.mu.Unlock()
 }
 
 // maxCachedSelectors bounds the cache (selectors built from page content
@@ -363,8 +400,9 @@ type compiledSelector struct {
 const maxCachedSelectors = 1024
 
 func (c *Crawler) selector(sel string) (cascadia.Matcher, error) {
+	key := selectorKey{s: sel}
 	c.sels.mu.RLock()
-	cs, ok := c.sels.m[sel]
+	cs, ok := c.sels.m[key]
 	c.sels.mu.RUnlock()
 	if ok {
 		return cs.m, cs.err
@@ -376,12 +414,7 @@ func (c *Crawler) selector(sel string) (cascadia.Matcher, error) {
 	} else {
 		cs.m = g
 	}
-	c.sels.mu.Lock()
-	if c.sels.m == nil || len(c.sels.m) >= maxCachedSelectors {
-		c.sels.m = make(map[string]compiledSelector)
-	}
-	c.sels.m[sel] = cs
-	c.sels.mu.Unlock()
+	c.sels.put(key, cs)
 	return cs.m, cs.err
 }
 

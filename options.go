@@ -34,8 +34,8 @@ import (
 //   - how to treat hosts: WithPoliteness, WithUserAgent, WithWorkers;
 //   - how to fetch: WithFetchOptions (or WithFetcher), WithDialContext,
 //     WithAllowPrivateNetworks, WithProxy, WithHeader, WithBasicAuth,
-//     WithCookies, WithOnRequest, WithNormalizer;
-//   - what to keep: WithStore, WithItems, WithHTML, WithMainText,
+//     WithCookies, WithLogin, WithOnRequest, WithNormalizer;
+//   - what to keep: WithStore, WithItems, WithHTML, WithXPath, WithMainText,
 //     WithDuplicateDetection;
 //   - where URLs wait: WithFrontier, WithShared;
 //   - what to watch: WithEvents, WithLogger, WithProgress.
@@ -82,6 +82,7 @@ type config struct {
 	html       []htmlCallback  // WithHTML, in order
 	items      ItemSink
 	requests   requestConfig // WithHeader, WithOnRequest, cookies, proxy, basic auth
+	login      *Login        // WithLogin
 }
 
 func defaultConfig() config {

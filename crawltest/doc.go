@@ -220,6 +220,18 @@
 // closure of References from the index over the kinds the crawler follows
 // (see the example of Web.References).
 //
+// # A login area
+//
+// Options.Login adds to every host pages behind a login form, for testing
+// crawlers that log in before they crawl: /account/login serves a form
+// with a hidden CSRF token (also set as a cookie) that posts to
+// /account/session, where LoginUser and LoginPassword set a session
+// cookie; the pages behind it (Web.AccountURLs) redirect to the login page
+// without that cookie, and each holds a POST form a crawler must never
+// send (the log's Method shows every POST). /account/login-elsewhere posts
+// the same form to another host, and robots.txt forbids the form's action
+// to LoginAgent. The area is linked from no ordinary page.
+//
 // # The request log
 //
 // Web.Log returns a snapshot of every request: its start and end, virtual

@@ -140,6 +140,9 @@ func (w *Web) makeHost(i int) hostInfo {
 		{agents: []string{"evilbot", "badbot"}, rules: []rule{{pattern: "/"}}},
 		star,
 	}
+	if w.opts.Login {
+		h.groups = append(h.groups, group{agents: []string{LoginAgent}, rules: []rule{{pattern: sessionPath}}})
+	}
 	return h
 }
 

@@ -14,7 +14,8 @@ type Request struct {
 	// been written). End is zero while the request is in flight. Both use
 	// the real clock (time.Now), whatever Options.Now is.
 	Start, End time.Time
-	// Method is the request method: GET and HEAD are served, others get 405.
+	// Method is the request method: GET and HEAD are served, others get
+	// 405, except POSTs to the login form's action (Options.Login).
 	Method string
 	// Host is the virtual host name, such as "h3.test", also in LoopbackIPs
 	// mode; for a Host header that names no host of the web, that header's

@@ -87,6 +87,24 @@ type Options struct {
 	// "Link constructs" in the package documentation. Default false.
 	LinkConstructs bool
 
+	// Login adds to every host an area behind a login form, for testing
+	// crawlers that log in: /account/login serves a form (a hidden CSRF
+	// token, also set as a cookie; user name, password, a checkbox and a
+	// submit button; before it, a search form) that posts to
+	// /account/session; LoginUser and LoginPassword there set a session
+	// cookie and redirect (303) to /account/, wrong ones give the form
+	// again with an error, and a missing or wrong token gives 403. The
+	// pages behind it (Web.AccountURLs: /account/ and
+	// /account/page-1.html ... page-5.html, which link to each other and
+	// hold a POST form a crawler must never send) redirect to the login
+	// page without the session cookie. /account/login-elsewhere is the
+	// same form posting to another host (login.elsewhere.test). POSTs are
+	// answered at /account/session only, 405 elsewhere. robots.txt gets a
+	// group for LoginAgent that disallows /account/session. The area is
+	// linked from no ordinary page and is not part of Web.Reachable.
+	// Default false.
+	Login bool
+
 	// Faults switches traps and faults on. The zero value switches all off.
 	Faults Faults
 }

@@ -57,6 +57,8 @@ type Web struct {
 	reqs   []Request
 	logGen int
 
+	login logins // Options.Login's sessions
+
 	truthMu sync.Mutex
 	reach   map[string]*reachability
 	bufs    sync.Pool // *bytes.Buffer for rendering
@@ -377,6 +379,10 @@ func (w *Web) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 	}()
 	if !known {
 		http.Error(rec, "crawltest: unknown host "+r.Host, http.StatusMisdirectedRequest)
+		return
+	}
+	if p := cleanPath(r.URL.Path); w.opts.Login && strings.HasPrefix(p, accountPrefix) {
+		w.account(rec, r, h, p)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

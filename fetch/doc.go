@@ -29,7 +29,10 @@
 //     [Response.NotModified];
 //   - HEAD requests ([Request.Method]): the status and header only, with no
 //     body to read and no content type to check, so a crawler can probe a
-//     page's validators for the price of a header.
+//     page's validators for the price of a header;
+//   - POST requests with a [Request.Body], for the one form a crawler is
+//     told to submit (a login, trawl.WithLogin); a POST without a body is
+//     refused.
 //
 // # Raw exchanges, for archives
 //

@@ -67,15 +67,23 @@ func (e *Error) Unwrap() error { return e.Err }
 // Request is what to fetch. Only URL is required.
 type Request struct {
 	URL *url.URL
-	// Method is "GET" (the default when empty) or "HEAD"; Fetch refuses
-	// any other. A HEAD response has no body: Fetch then reads none and
-	// checks no content type, and returns the status and header (ETag,
-	// LastModified, ContentType and ContentLength as the server states
-	// them), so a HEAD can probe a page's validators without its body.
+	// Method is "GET" (the default when empty) or "HEAD", or "POST" with
+	// a Body; Fetch refuses any other, and a POST without a Body. A HEAD
+	// response has no body: Fetch then reads none and checks no content
+	// type, and returns the status and header (ETag, LastModified,
+	// ContentType and ContentLength as the server states them), so a HEAD
+	// can probe a page's validators without its body.
 	Method       string
 	ETag         string      // sent as If-None-Match when not empty
 	LastModified time.Time   // sent as If-Modified-Since when not zero
 	Header       http.Header // extra request headers; may be nil
+	// Body is the body of a POST (a form a crawler was told to submit,
+	// such as a login: its Content-Type goes in Header); it must be nil
+	// for GET and HEAD. A crawler never POSTs on its own: trawl sends a
+	// POST only for an explicit login (trawl.WithLogin). When
+	// Options.OnExchange records the exchange, the request bytes it gets
+	// include the body.
+	Body []byte
 }
 
 // Response is a fetched resource. Body is the decompressed body, converted
@@ -418,10 +426,21 @@ func (f *HTTP) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	case "":
 		method = http.MethodGet
 	case http.MethodGet, http.MethodHead:
+	case http.MethodPost:
+		if req.Body == nil {
+			return nil, &Error{URL: rawURL, Err: errors.New("fetch: a POST needs a Body (a form to submit)")}
+		}
 	default:
-		return nil, &Error{URL: rawURL, Err: fmt.Errorf("fetch: method %q not supported (only GET and HEAD)", req.Method)}
+		return nil, &Error{URL: rawURL, Err: fmt.Errorf("fetch: method %q not supported (only GET, HEAD, and POST with a Body)", req.Method)}
 	}
-	hreq, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
+	if req.Body != nil && method != http.MethodPost {
+		return nil, &Error{URL: rawURL, Err: fmt.Errorf("fetch: a %s has no Body", method)}
+	}
+	var body io.Reader
+	if req.Body != nil {
+		body = bytes.NewReader(req.Body)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, rawURL, body)
 	if err != nil {
 		return nil, &Error{URL: rawURL, Err: err}
 	}

@@ -153,3 +153,33 @@ func TestFetchHeadExchange(t *testing.T) {
 		t.Errorf("response %q, want a status line and header only", resp)
 	}
 }
+
+// TestFetchPost: a POST with a Body sends it, with the header given; a
+// POST without a Body, and a GET or HEAD with one, are refused before
+// anything is sent.
+func TestFetchPost(t *testing.T) {
+	var got []string
+	f, u := server(t, func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got = append(got, r.Method+" "+r.Header.Get("Content-Type")+" "+string(b))
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body>ok</body></html>"))
+	}, nil)
+	resp, err := f.Fetch(context.Background(), &Request{URL: u, Method: http.MethodPost, Body: []byte("a=1&b=2"),
+		Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}})
+	if err != nil || string(resp.Body) != "<html><body>ok</body></html>" {
+		t.Fatalf("POST: %v, %v", resp, err)
+	}
+	for _, req := range []*Request{
+		{URL: u, Method: http.MethodPost},
+		{URL: u, Body: []byte("x")},
+		{URL: u, Method: http.MethodHead, Body: []byte("x")},
+	} {
+		if resp, err := f.Fetch(context.Background(), req); resp != nil || err == nil {
+			t.Errorf("%s with body %q: %v, %v, want a refusal", req.Method, req.Body, resp, err)
+		}
+	}
+	if len(got) != 1 || got[0] != "POST application/x-www-form-urlencoded a=1&b=2" {
+		t.Errorf("server saw %q, want the one POST with its body", got)
+	}
+}
