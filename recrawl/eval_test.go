@@ -257,3 +257,25 @@ func TestFreshnessBeatsUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshnessShortHistory guards the first hours of a crawl, when
+// every estimate rests on a few revisits: the web of issue 33 (60 pages,
+// log-uniform rates from 0.0005 to 2 changes a second) and the slower
+// log-uniform web at a budget of their total change rate, for 10 uniform
+// revisits per page, four seeds each (21 to 24, not those the policy was
+// tuned on). The default policy must be at least as fresh as uniform
+// revisits with the same fetches on every seed, and reach half of the gap
+// from uniform to the optimum on their mean.
+func TestFreshnessShortHistory(t *testing.T) {
+	for _, w := range []evalWeb{webFast, webSlow} {
+		r := evalCell(w, 1, 10, []uint64{21, 22, 23, 24}, Policy{})
+		t.Log(r)
+		if r.worstSeed < 0 {
+			t.Errorf("%s, 10 revisits per page: on one seed the default policy was %.3f less fresh than uniform", w.name, -r.worstSeed)
+		}
+		if !(r.reach() >= 0.5) {
+			t.Errorf("%s, 10 revisits per page: the default policy %.3f reached %.0f%% of the gap from uniform %.3f to the optimum %.3f, want ≥ 50%%",
+				w.name, r.policy, 100*r.reach(), r.uniform, r.optimum)
+		}
+	}
+}
