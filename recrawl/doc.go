@@ -51,26 +51,33 @@
 // are within ±20 %.
 //
 // No estimator can say more than "rarely" of a page that was never seen
-// to change, and these say 0: the History then takes half a change in the
-// time observed (the posterior mean under Jeffreys' prior), which falls
-// as the page stays unchanged and keeps it in the plan meanwhile.
-//
-// Each estimate is shrunk toward its group's: the running geometric mean
-// of the established estimates (4 revisits or more) in the page's
-// directory (host and first path segment), else on its host, else
+// to change (these say 0), nor more than "often" of one that changed at
+// every revisit, and a page's first revisits say little either way. So
+// the Planner does not plug an estimate into the allocation: it keeps
+// what a page's history says as a posterior over a grid of rates (6 a
+// decade, from once in 30 years to 100 a second): a log-normal prior
+// Policy.PriorSpread decades wide (1.5) times the likelihood of the
+// revisits, 1 − e^{−λt} for each that found a change after t and e^{−λt}
+// for each that did not (with honest Last-Modified dates, the Poisson
+// likelihood of the changes and of the time observed without one). The
+// prior is centred on the page's group's rate: the running geometric
+// mean of the established estimates (EstimateIrregular, or the
+// Last-Modified estimator, with half a change in the time observed for a
+// page never seen to change; 4 revisits or more) in the page's directory
+// (host and first path segment), else on its host, else
 // Policy.DefaultRate, else the host's budget per page (what uniform
 // revisits would give it, so that before any estimate the schedule is
 // uniform whatever the web's time scale); a page whose sitemap entry
-// says something (changefreq, or the time since lastmod) is shrunk toward
-// that instead. The group's rate is taken as it is at each visit, not
-// frozen at the first. The estimate after n revisits is the weighted
-// geometric mean group^(w/(w+n)) · λ̂^(n/(w+n)) (w is Policy.PriorWeight,
-// 2): in log space, since rates span decades and a page that changes
-// rarely is as far from the mean as one that changes often. (Until issue
-// 33, the prior was one change a day, in absolute time, mixed in
-// linearly: on a web that changes every few seconds it held every
-// young page's estimate down by orders of magnitude, and a page never
-// seen to change was estimated to change never.)
+// says something (changefreq, or the time since lastmod) is centred on
+// that instead. The group's rate is taken as it is at each visit.
+// History.Rate is the posterior's mean. A page never seen to change has
+// a posterior that falls off above the inverse of the time observed, so
+// it is revisited less as it stays unchanged, and never dropped; one
+// that changed at every revisit has a posterior that rests on the prior's
+// upper tail. (Until issue 33, the prior was one change a day, in
+// absolute time, mixed in linearly; then, until the posterior, the
+// estimate was shrunk toward its group's in log space and the allocation
+// made at that point.)
 //
 // Change is detected on text, not bytes: a 304 answer to the conditional
 // GET is unchanged; otherwise the text's exact fingerprint and simhash
@@ -111,24 +118,36 @@
 //
 // The optimum is for known rates; the plan works from estimates, and an
 // estimate the plan itself keeps from being corrected is the way to lose
-// to uniform. So, under MaxFreshness and MinAge:
+// to uniform. So, under MaxFreshness:
 //
-//   - No page is revisited less often than a quarter of the uniform rate
+//   - The plan's multiplier μ is solved on the histogram of the pages'
+//     posterior means, and each page's rate is the one where its expected
+//     marginal gain under its posterior, E[(1 − (1+x)e^{−x})/λ] with
+//     x = λ/f, equals μ: the rate that maximises its expected freshness
+//     less μ per unit of rate. A page whose few revisits leave it as
+//     likely to be just inside the too-fast limit as far beyond it gets
+//     the visits the first case is worth in proportion to its
+//     probability, where a point estimate gives it all or nothing. With
+//     the posterior's mean as the estimate, the plan's rates and the
+//     posterior's sum to about the budget (for a page far from the limit
+//     both go as √λ); the budget corrections below do the rest. A page's
+//     first revisit, before it has a history, comes at the plan's rate
+//     for its group's.
+//   - No page is revisited less often than an eighth of the uniform rate
 //     (the exploration floor), so every estimate keeps being corrected.
-//     With true rates the floor costs 2 % to 15 % of the gain from
-//     uniform to the optimum.
-//   - A page's rate is a mix of the plan's and the uniform rate, the
-//     uniform weighted 2 against the revisits its estimate rests on: a
-//     page with few revisits is visited about as uniform revisits would,
-//     and one with a full window (32) 94 % as the plan says.
-//   - A new page's first revisits come at an eighth, a quarter and a half
-//     of its planned interval, so its history spans several time scales;
-//     a page whose every revisit found a change (its estimate then only a
-//     lower bound) and whose estimate is not yet beyond 1/μ is probed at
-//     an eighth of its shortest interval (one probe may always be
-//     pending); and a page whose history rejects (likelihood ratio) a rate
-//     below 1/μ is given the floor at once. The quick revisits may take a
-//     quarter of the budget and come out of the plan's share.
+//     (A quarter until the posterior: over the first ten revisits per
+//     page it cost about a third of the gain on log-uniform webs.)
+//   - A page whose every revisit held (3 at least) found a change, its
+//     posterior then resting on the prior's upper tail, is probed at an
+//     eighth of its shortest interval (a probe that also finds a change
+//     makes the next one shorter still, down to MinInterval; one probe
+//     may always be pending, and probes may take a quarter of the budget,
+//     out of the plan's share); and a page whose history rejects
+//     (likelihood ratio) a rate below 1/μ is given the floor at once.
+//
+// Under MinAge the plan's rate for the estimate is mixed with the uniform
+// rate, the uniform weighted 2 against the revisits the estimate rests on,
+// and the floor is the same.
 //
 // Every interval is clamped to [MinInterval, MaxInterval]. MaxInterval
 // (7 days) bounds the wait of any page. MinInterval defaults to one slot
@@ -147,9 +166,9 @@
 //
 // A page whose change rate is above 1/μ (with true rates, the optimum
 // gives it nothing: each visit would find it changed again almost at
-// once) is revisited at the exploration floor, a quarter of the uniform
-// rate, plus the small uniform share of the mix: it is not kept fresh,
-// and it is not dropped. Its copy is fresh a few per cent of the time,
+// once) is revisited at the exploration floor, an eighth of the uniform
+// rate, once its history shows it (before, its posterior rate): it is not
+// kept fresh, and it is not dropped. Its copy is fresh a few per cent of the time,
 // and its visits keep measuring it, so a page that slows down is noticed
 // within a few of them. While its revisits all find a change, its
 // estimate is only a lower bound; it is probed at shorter intervals until

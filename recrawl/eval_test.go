@@ -180,6 +180,7 @@ func TestFreshnessTable(t *testing.T) {
 		for _, bx := range []float64{0.1, 1, 10} {
 			for _, visits := range []float64{10, 200} {
 				r := evalCell(w, bx, visits, seeds, Policy{})
+				t.Log(r) // as it comes: the table takes minutes
 				b.WriteString(r.String() + "\n")
 				if r.policy < r.uniform {
 					t.Errorf("%s at %.1fx for %v: the default policy %.3f is below uniform %.3f at the same fetches", w.name, bx, r.horizon, r.policy, r.uniform)
@@ -197,6 +198,7 @@ func TestFreshnessTable(t *testing.T) {
 		for _, bx := range []float64{0.3, 3} {
 			for _, visits := range []float64{10, 100} {
 				r := evalCell(w, bx, visits, []uint64{201, 202}, Policy{})
+				t.Log(r)
 				b.WriteString(r.String() + "\n")
 				if r.policy < r.uniform {
 					t.Errorf("%s at %.1fx for %v: the default policy %.3f is below uniform %.3f at the same fetches", w.name, bx, r.horizon, r.policy, r.uniform)

@@ -44,12 +44,12 @@ type Policy struct {
 	// PriorSpread is the width of the prior on a page's change rate, in
 	// decades: the standard deviation of its log-normal prior, centred on
 	// the page's group's rate (see the package doc). A page's estimate is
-	// the posterior's geometric mean; a narrower prior holds young pages
-	// closer to their group. Default 1.5.
+	// the posterior's mean; a narrower prior holds young pages closer to
+	// their group. Default 1.5.
 	PriorSpread float64
-	// DefaultRate is the group rate toward which the estimates of a
-	// page with nothing else to go on (no established estimates on its
-	// host or directory, no sitemap) are shrunk, per second. Default 0:
+	// DefaultRate is the group rate on which the prior of a page with
+	// nothing else to go on (no established estimates on its host or
+	// directory, no sitemap) is centred, per second. Default 0:
 	// the host's planned budget per page, the rate at which uniform
 	// revisits would come, so that before the first estimates the
 	// schedule is uniform, whatever the time scale of the web.
@@ -635,7 +635,7 @@ func (p *Planner) solve(hp *hostPlan) {
 	}
 	fmin := 1 / p.policy.MaxInterval.Seconds()
 	fmax := 1 / p.minInterval(hp).Seconds()
-	// Quick revisits (new pages' first ones, probes) come out of the
+	// Quick revisits (probes) come out of the
 	// budget first.
 	// The plan's rates, each from its page's own estimate, do not sum to
 	// exactly what the histogram says, and pages revisited under an older
