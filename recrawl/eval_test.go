@@ -160,8 +160,9 @@ const evalHeader = "web                    budget  horizon  vis  unif   prop   p
 // budgets of 0.1, 1 and 10 times its total change rate, for horizons of
 // 10 and 200 uniform revisits per page, 4 seeds each (seeds 101 to 104:
 // not those the policy was tuned on); then two held-out webs at 0.3 and
-// 3 times, 2 seeds. Set TRAWL_RECRAWL_EVAL=1 to run it (about two minutes
-// of CPU); TRAWL_RECRAWL_WEB=part runs the webs whose name has part.
+// 3 times, 2 seeds. Set TRAWL_RECRAWL_EVAL=1 to run it (several minutes
+// of CPU); TRAWL_RECRAWL_WEB=part runs the webs whose name has part, and
+// TRAWL_RECRAWL_VISITS=10 the horizon of 10 revisits per page alone.
 func TestFreshnessTable(t *testing.T) {
 	if os.Getenv("TRAWL_RECRAWL_EVAL") == "" {
 		t.Skip("set TRAWL_RECRAWL_EVAL=1 for the freshness table (about a minute)")
@@ -173,12 +174,19 @@ func TestFreshnessTable(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(evalHeader + "\n")
 	only := os.Getenv("TRAWL_RECRAWL_WEB") // a part of a web's name: that web alone
+	horizon := func(v float64) bool {      // TRAWL_RECRAWL_VISITS=10: that horizon alone
+		h := os.Getenv("TRAWL_RECRAWL_VISITS")
+		return h == "" || h == fmt.Sprint(v)
+	}
 	for _, w := range []evalWeb{webFast, webSlow, webClasses, webStatic} {
 		if only != "" && !strings.Contains(w.name, only) {
 			continue
 		}
 		for _, bx := range []float64{0.1, 1, 10} {
 			for _, visits := range []float64{10, 200} {
+				if !horizon(visits) {
+					continue
+				}
 				r := evalCell(w, bx, visits, seeds, Policy{})
 				t.Log(r) // as it comes: the table takes minutes
 				b.WriteString(r.String() + "\n")
@@ -197,6 +205,9 @@ func TestFreshnessTable(t *testing.T) {
 		}
 		for _, bx := range []float64{0.3, 3} {
 			for _, visits := range []float64{10, 100} {
+				if !horizon(visits) {
+					continue
+				}
 				r := evalCell(w, bx, visits, []uint64{201, 202}, Policy{})
 				t.Log(r)
 				b.WriteString(r.String() + "\n")
