@@ -275,13 +275,15 @@ func TestFreshnessBeatsUniform(t *testing.T) {
 // every estimate rests on a few revisits: the web of issue 33 (60 pages,
 // log-uniform rates from 0.0005 to 2 changes a second) and the slower
 // log-uniform web at a budget of their total change rate, for 10 uniform
-// revisits per page, four seeds each (21 to 24, not those the policy was
+// revisits per page, eight seeds each (21 to 28, not those the policy was
 // tuned on). The default policy must be at least as fresh as uniform
 // revisits with the same fetches on every seed, and reach half of the gap
-// from uniform to the optimum on their mean.
+// from uniform to the optimum on their mean. (It reached 54 % and 57 %;
+// the code before the posterior 51 % and 50 %: a guard against falling
+// back, not a measure of the gain, which the freshness table gives.)
 func TestFreshnessShortHistory(t *testing.T) {
 	for _, w := range []evalWeb{webFast, webSlow} {
-		r := evalCell(w, 1, 10, []uint64{21, 22, 23, 24}, Policy{})
+		r := evalCell(w, 1, 10, []uint64{21, 22, 23, 24, 25, 26, 27, 28}, Policy{})
 		t.Log(r)
 		if r.worstSeed < 0 {
 			t.Errorf("%s, 10 revisits per page: on one seed the default policy was %.3f less fresh than uniform", w.name, -r.worstSeed)
