@@ -329,7 +329,7 @@ func (p *Planner) Visit(host, rawURL string, h *History, v Visit) (next time.Dur
 			h.Prior = p.groupRate(hp, host, rawURL)
 		}
 	}
-	// The page's estimate is the geometric mean of its posterior: a
+	// The page's estimate is the mean of its posterior: a
 	// log-normal prior PriorSpread decades wide, centred on its group's
 	// rate (its directory's, else its host's, else the budget per page)
 	// as it is now, or on what its sitemap said; times the likelihood of
