@@ -322,8 +322,8 @@
 //
 // In simulation (Simulate; TestSimulatedFreshness, 200 pages, one fetch a
 // minute, a week, mean of 3 seeds; not at equal fetches: the schedule
-// made 5 % fewer), on the same four classes: uniform 0.496, estimated
-// 0.524 (0.536 with honest Last-Modified dates), optimum 0.551: 51 % of
+// made 3 % fewer), on the same four classes: uniform 0.496, estimated
+// 0.526 (0.534 with honest Last-Modified dates), optimum 0.551: 54 % of
 // the gap (59 % before the posterior, on the simulator before each page
 // had its own stream of changes). The exploration floor and the
 // uncertainty the posterior keeps cost some of the gap where estimates
