@@ -160,8 +160,9 @@ const evalHeader = "web                    budget  horizon  vis  unif   prop   p
 // budgets of 0.1, 1 and 10 times its total change rate, for horizons of
 // 10 and 200 uniform revisits per page, 4 seeds each (seeds 101 to 104:
 // not those the policy was tuned on); then two held-out webs at 0.3 and
-// 3 times, 2 seeds. Set TRAWL_RECRAWL_EVAL=1 to run it (about two minutes
-// of CPU); TRAWL_RECRAWL_WEB=part runs the webs whose name has part.
+// 3 times, 2 seeds. Set TRAWL_RECRAWL_EVAL=1 to run it (several minutes
+// of CPU); TRAWL_RECRAWL_WEB=part runs the webs whose name has part, and
+// TRAWL_RECRAWL_VISITS=10 the horizon of 10 revisits per page alone.
 func TestFreshnessTable(t *testing.T) {
 	if os.Getenv("TRAWL_RECRAWL_EVAL") == "" {
 		t.Skip("set TRAWL_RECRAWL_EVAL=1 for the freshness table (about a minute)")
@@ -173,13 +174,21 @@ func TestFreshnessTable(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(evalHeader + "\n")
 	only := os.Getenv("TRAWL_RECRAWL_WEB") // a part of a web's name: that web alone
+	horizon := func(v float64) bool {      // TRAWL_RECRAWL_VISITS=10: that horizon alone
+		h := os.Getenv("TRAWL_RECRAWL_VISITS")
+		return h == "" || h == fmt.Sprint(v)
+	}
 	for _, w := range []evalWeb{webFast, webSlow, webClasses, webStatic} {
 		if only != "" && !strings.Contains(w.name, only) {
 			continue
 		}
 		for _, bx := range []float64{0.1, 1, 10} {
 			for _, visits := range []float64{10, 200} {
+				if !horizon(visits) {
+					continue
+				}
 				r := evalCell(w, bx, visits, seeds, Policy{})
+				t.Log(r) // as it comes: the table takes minutes
 				b.WriteString(r.String() + "\n")
 				if r.policy < r.uniform {
 					t.Errorf("%s at %.1fx for %v: the default policy %.3f is below uniform %.3f at the same fetches", w.name, bx, r.horizon, r.policy, r.uniform)
@@ -196,7 +205,11 @@ func TestFreshnessTable(t *testing.T) {
 		}
 		for _, bx := range []float64{0.3, 3} {
 			for _, visits := range []float64{10, 100} {
+				if !horizon(visits) {
+					continue
+				}
 				r := evalCell(w, bx, visits, []uint64{201, 202}, Policy{})
+				t.Log(r)
 				b.WriteString(r.String() + "\n")
 				if r.policy < r.uniform {
 					t.Errorf("%s at %.1fx for %v: the default policy %.3f is below uniform %.3f at the same fetches", w.name, bx, r.horizon, r.policy, r.uniform)
@@ -254,6 +267,30 @@ func TestFreshnessBeatsUniform(t *testing.T) {
 		if c.halfGap && !(r.reach() >= 0.5) {
 			t.Errorf("%s at %.1fx: the default policy %.3f reached %.0f%% of the gap from uniform %.3f to the optimum %.3f, want ≥ 50%%",
 				c.web.name, c.budgetX, r.policy, 100*r.reach(), r.uniform, r.optimum)
+		}
+	}
+}
+
+// TestFreshnessShortHistory guards the first hours of a crawl, when
+// every estimate rests on a few revisits: the web of issue 33 (60 pages,
+// log-uniform rates from 0.0005 to 2 changes a second) and the slower
+// log-uniform web at a budget of their total change rate, for 10 uniform
+// revisits per page, eight seeds each (21 to 28, not those the policy was
+// tuned on). The default policy must be at least as fresh as uniform
+// revisits with the same fetches on every seed, and reach half of the gap
+// from uniform to the optimum on their mean. (It reached 54 % and 57 %;
+// the code before the posterior 51 % and 50 %: a guard against falling
+// back, not a measure of the gain, which the freshness table gives.)
+func TestFreshnessShortHistory(t *testing.T) {
+	for _, w := range []evalWeb{webFast, webSlow} {
+		r := evalCell(w, 1, 10, []uint64{21, 22, 23, 24, 25, 26, 27, 28}, Policy{})
+		t.Log(r)
+		if r.worstSeed < 0 {
+			t.Errorf("%s, 10 revisits per page: on one seed the default policy was %.3f less fresh than uniform", w.name, -r.worstSeed)
+		}
+		if !(r.reach() >= 0.5) {
+			t.Errorf("%s, 10 revisits per page: the default policy %.3f reached %.0f%% of the gap from uniform %.3f to the optimum %.3f, want ≥ 50%%",
+				w.name, r.policy, 100*r.reach(), r.uniform, r.optimum)
 		}
 	}
 }

@@ -32,8 +32,11 @@ func ExampleEstimateRegular() {
 	// about one change every 2h1m0s
 }
 
-// A host with a single page and a fetch a minute: the page gets 90 % of the
-// budget (the plan keeps a tenth free).
+// A host with a single page and a fetch a minute: the page's first
+// revisit comes at 90 % of the budget (the plan keeps a tenth free); once
+// it has a history, its rate is the one that maximises its expected
+// freshness under what that history says of its change rate, a little
+// under the budget while the history is short.
 func ExamplePlanner() {
 	p := recrawl.NewPlanner(recrawl.Policy{Rate: 1.0 / 60}) // a fetch a minute for this host
 	var h recrawl.History
@@ -49,10 +52,10 @@ func ExamplePlanner() {
 	fmt.Println(h.Visits, "visits,", h.Changes, "changes seen")
 	// Output:
 	// changed=false next in 1m7s
-	// changed=false next in 1m8s
-	// changed=true next in 1m7s
-	// changed=false next in 1m7s
-	// changed=false next in 1m7s
-	// changed=true next in 1m7s
+	// changed=false next in 1m23s
+	// changed=true next in 1m20s
+	// changed=false next in 1m14s
+	// changed=false next in 1m12s
+	// changed=true next in 1m11s
 	// 6 visits, 2 changes seen
 }

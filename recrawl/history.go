@@ -37,8 +37,9 @@ type History struct {
 	LastModified time.Time
 	Text         uint64 // exact fingerprint of the latest copy's text (dedup.ContentFingerprint)
 	Simhash      uint64 // its simhash (dedup.Simhash)
-	// Rate is the current estimate of the page's change rate, per second,
-	// the prior included (see Planner.Visit).
+	// Rate is the current estimate of the page's change rate, per second:
+	// the mean of its posterior, the prior included (see the package
+	// doc).
 	Rate float64
 	// Prior is the rate the page's directory, host or sitemap suggested
 	// when it was first visited, per second; 0 if none.
@@ -52,7 +53,7 @@ type History struct {
 	lmExp float64 // seconds observed without change (Last-Modified estimator)
 
 	planned uint32 // the interval planned at the latest visit, milliseconds
-	quick   bool   // planned is a quick revisit (warm-up, probe), counted in the host's load
+	quick   bool   // planned is a quick revisit (a probe), counted in the host's load
 	sitemap bool   // Prior came from the page's sitemap entry
 
 	counted float32 // the rate it is counted with there

@@ -41,14 +41,15 @@ type Policy struct {
 	// Last-Modified moved too (then it is an edit). Default 3; negative:
 	// any difference in the normalised text is a change.
 	ChangeDistance int
-	// PriorWeight is how many revisits the prior is worth against the
-	// page's own history: the estimate is the weighted geometric mean
-	// prior^(w/(w+n)) · λ̂^(n/(w+n)) after n revisits (shrinkage toward
-	// the page's group). Default 2.
-	PriorWeight float64
-	// DefaultRate is the group rate toward which the estimates of a
-	// page with nothing else to go on (no established estimates on its
-	// host or directory, no sitemap) are shrunk, per second. Default 0:
+	// PriorSpread is the width of the prior on a page's change rate, in
+	// decades: the standard deviation of its log-normal prior, centred on
+	// the page's group's rate (see the package doc). A page's estimate is
+	// the posterior's mean; a narrower prior holds young pages closer to
+	// their group. Default 1.5.
+	PriorSpread float64
+	// DefaultRate is the group rate on which the prior of a page with
+	// nothing else to go on (no established estimates on its host or
+	// directory, no sitemap) is centred, per second. Default 0:
 	// the host's planned budget per page, the rate at which uniform
 	// revisits would come, so that before the first estimates the
 	// schedule is uniform, whatever the time scale of the web.
@@ -80,8 +81,8 @@ func (p Policy) withDefaults() Policy {
 	if p.ChangeDistance == 0 {
 		p.ChangeDistance = 3
 	}
-	if p.PriorWeight <= 0 {
-		p.PriorWeight = 2
+	if p.PriorSpread <= 0 {
+		p.PriorSpread = 1.5
 	}
 	if p.DefaultRate < 0 {
 		p.DefaultRate = 0
@@ -116,25 +117,25 @@ const (
 	minShare   = 0.5
 	quickShare = 0.25 // at most, of the budget, for quick revisits
 	// floorShare is the exploration floor of MaxFreshness and MinAge: no
-	// page is revisited less often than this share of the uniform rate.
-	// With true rates, it costs 2 % to 15 % of the gain from uniform to the
-	// optimum (TestExplorationFloorCost); with estimates, it keeps every
-	// estimate corrected.
-	floorShare = 0.25
+	// page is revisited less often than this share of the uniform rate, so
+	// every estimate keeps being corrected. (A quarter until the
+	// posterior: over the first ten revisits per page it cost a third of
+	// the gain on log-uniform webs.)
+	floorShare = 0.125
 	// mixWeight is how many revisits the uniform rate is worth in the
-	// safe mix of a page's rate (Planner.interval).
+	// safe mix of a page's rate under MinAge (Planner.interval).
 	mixWeight = 2
 )
 
-// warms reports whether new pages get quick first revisits: not under
-// Uniform (which ignores rates) nor a Policy.Func.
-func (p *Planner) warms() bool {
-	return p.policy.Objective != Uniform && p.policy.Func == nil
+// probes reports whether pages whose revisits all found a change get
+// quick probes: under MaxFreshness without a Policy.Func.
+func (p *Planner) probes() bool {
+	return p.policy.Objective == MaxFreshness && p.policy.Func == nil
 }
 
-// warmup is how many visits a new page gets before its revisits follow
-// the plan: its first revisits come at 1/8, 1/4 and 1/2 of the planned
-// interval.
+// warmup is how many visits a page's estimate must rest on to feed its
+// group's prior, and (less one) how many revisits must all have found a
+// change before it is probed or judged too fast.
 const warmup = 4
 
 // nBuckets is the resolution of a host's histogram of estimated change
@@ -328,28 +329,34 @@ func (p *Planner) Visit(host, rawURL string, h *History, v Visit) (next time.Dur
 			h.Prior = p.groupRate(hp, host, rawURL)
 		}
 	}
-	own, n := h.estimate()
-	if n >= warmup {
-		p.learn(host, rawURL, own)
-	}
-	// The page's own estimate is shrunk toward its group's (its
-	// directory's, else its host's, else the budget per page) as it is
-	// now, unless its sitemap said something: in log space, since rates
-	// span decades and a page that changes rarely is as far from the mean
-	// as one that changes often.
+	// The page's estimate is the mean of its posterior: a
+	// log-normal prior PriorSpread decades wide, centred on its group's
+	// rate (its directory's, else its host's, else the budget per page)
+	// as it is now, or on what its sitemap said; times the likelihood of
+	// its revisits. In log space, since rates span decades and a page
+	// that changes rarely is as far from the mean as one that changes
+	// often.
 	target := h.Prior
 	if !h.sitemap {
 		target = p.groupRate(hp, host, rawURL)
 	}
-	h.Rate = shrink(target, own, n, p.policy.PriorWeight)
+	q := h.posterior(target, p.policy.PriorSpread*math.Ln10)
+	h.Rate = target
+	if h.nobs > 0 {
+		h.Rate = q.estimate()
+	}
+	if own, n := h.estimate(); n >= warmup {
+		p.learn(host, rawURL, own)
+	}
 	lowerBound := h.Rate
-	if p.policy.Objective == MaxFreshness && p.policy.Func == nil && h.tooFast(hp.plan.mu) {
+	if p.probes() && h.tooFast(hp.plan.mu) {
 		lowerBound = math.Inf(1) // no probe: it is known to be too fast
 		// The page changes too fast to keep fresh, whatever the noise
-		// in its estimate (which, when most revisits found a change, is
-		// only a lower bound): even its marginal gain at rate 0, 1/λ, is
-		// under the plan's multiplier. Counting it above 1/μ gives it
-		// the minimum rate, and its share of the budget to the others.
+		// in its estimate (which, when most revisits found a change,
+		// rests on its prior's upper tail): even its marginal gain at
+		// rate 0, 1/λ, is under the plan's multiplier. Counting it above
+		// 1/μ gives it the minimum rate, and its share of the budget to
+		// the others.
 		h.Rate = max(h.Rate, 2/hp.plan.mu)
 	}
 	owned := h.owner == p.id && h.bucket != 0
@@ -366,7 +373,7 @@ func (p *Planner) Visit(host, rawURL string, h *History, v Visit) (next time.Dur
 	}
 	p.count(hp, h)
 	var quick bool
-	next, quick = p.interval(hp, h, lowerBound)
+	next, quick = p.interval(hp, h, lowerBound, &q)
 	p.issue(hp, h, owned, next, quick)
 	return next, changed
 }
@@ -467,7 +474,7 @@ func (p *Planner) count(hp *hostPlan, h *History) {
 // interval returns h's next revisit interval under the host's plan,
 // solving the plan again first when enough estimates have changed. Call
 // with p.mu held.
-func (p *Planner) interval(hp *hostPlan, h *History, lowerBound float64) (next time.Duration, quick bool) {
+func (p *Planner) interval(hp *hostPlan, h *History, lowerBound float64, q *posterior) (next time.Duration, quick bool) {
 	pol := &p.policy
 	minIv := p.minInterval(hp)
 	if pol.Func != nil {
@@ -482,7 +489,14 @@ func (p *Planner) interval(hp *hostPlan, h *History, lowerBound float64) (next t
 	}
 	d := pol.MaxInterval
 	f := hp.plan.rate(h.Rate)
-	if o := pol.Objective; (o == MaxFreshness || o == MinAge) && pol.Func == nil && hp.plan.uniform > 0 {
+	switch {
+	case q != nil && h.nobs > 0 && p.probes() && hp.plan.mu > 0 && !math.IsInf(lowerBound, 1):
+		// The rate that maximises the page's expected freshness under
+		// its posterior, less the plan's multiplier per unit of rate:
+		// where a young estimate is uncertain, the rates it may be
+		// share in the decision as likely as they are.
+		f = q.freshRate(hp.plan.mu, hp.plan.fmin, hp.plan.fmax)
+	case pol.Objective == MinAge && hp.plan.uniform > 0:
 		// The safe mix: a page's rate is the plan's for its estimate
 		// and the uniform rate, weighted by how many revisits the
 		// estimate rests on against mixWeight. A page whose estimate
@@ -494,33 +508,21 @@ func (p *Planner) interval(hp *hostPlan, h *History, lowerBound float64) (next t
 	if f > 0 {
 		d = time.Duration(float64(time.Second) / f)
 	}
-	if !p.warms() {
+	if !p.probes() {
 		return clampDur(d, minIv, pol.MaxInterval), false
 	}
-	// Quick revisits may take up to quickShare of the budget (they are
-	// accounted in hp.warm until made); past it, pages wait for the plan.
-	room := func(d time.Duration) bool {
-		return d > 0 && hp.warm+1/max(d, minIv).Seconds() <= quickShare*hp.rate
+	// Probes may take up to quickShare of the budget (they are accounted
+	// in hp.warm until made); past it, pages wait for the plan. One probe
+	// may always be pending: it is one fetch, though as a rate it would
+	// exceed the share on a slow host.
+	probeRoom := func(d time.Duration) bool {
+		return d > 0 && (hp.warm+1/max(d, minIv).Seconds() <= quickShare*hp.rate || hp.warm < 1e-9)
 	}
-	// One probe may always be pending: it is one fetch, though as a rate
-	// it would exceed the share on a slow host.
-	probeRoom := func(d time.Duration) bool { return room(d) || (d > 0 && hp.warm < 1e-9) }
-	shortest, all := h.allChanged(warmup - 1)
-	switch {
-	case h.Visits < warmup && room(d>>(warmup-h.Visits)):
-		// A new page's first revisits come at an eighth, a quarter and
-		// a half of its planned interval, so that its history spans
-		// several time scales from the start: at the planned interval
-		// alone, a page that changes much faster than its prior says
-		// would find a change at every revisit and look slower than it
-		// is.
-		d >>= warmup - h.Visits
-		quick = true
-	case all && pol.Objective == MaxFreshness && hp.plan.mu*lowerBound < 1 && shortest/8 < d && shortest > 2*minIv && probeRoom(shortest/8):
-		// Every revisit held found a change: the estimate is only a
-		// lower bound. One probe at an eighth of the shortest interval
-		// measures it (a probe that also finds a change makes the next
-		// one shorter still, down to MinInterval).
+	if shortest, all := h.allChanged(warmup - 1); all && !math.IsInf(lowerBound, 1) && shortest/8 < d && shortest > 2*minIv && probeRoom(shortest/8) {
+		// Every revisit held found a change: the estimate rests on the
+		// prior's upper tail. One probe at an eighth of the shortest
+		// interval measures it (a probe that also finds a change makes
+		// the next one shorter still, down to MinInterval).
 		d = shortest / 8
 		quick = true
 	}
@@ -633,7 +635,7 @@ func (p *Planner) solve(hp *hostPlan) {
 	}
 	fmin := 1 / p.policy.MaxInterval.Seconds()
 	fmax := 1 / p.minInterval(hp).Seconds()
-	// Quick revisits (new pages' first ones, probes) come out of the
+	// Quick revisits (probes) come out of the
 	// budget first.
 	// The plan's rates, each from its page's own estimate, do not sum to
 	// exactly what the histogram says, and pages revisited under an older
@@ -755,7 +757,7 @@ func (p *Planner) Interval(host string, lambda float64) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	h := History{Rate: lambda, Visits: warmup, nobs: Window}
-	d, _ := p.interval(p.host(host), &h, lambda)
+	d, _ := p.interval(p.host(host), &h, lambda, nil)
 	return d
 }
 
@@ -775,20 +777,6 @@ func (p *Planner) groupRate(hp *hostPlan, host, rawURL string) float64 {
 		return r
 	}
 	return headroom * hp.rate / float64(max(hp.n, 1))
-}
-
-// shrink combines a page's own estimate own, from n revisits, with its
-// group's rate: the geometric mean weighted w for the group, n for the
-// page. An own estimate of 0 (no history) leaves the group's.
-func shrink(group, own float64, n int, w float64) float64 {
-	if n <= 0 || own <= 0 {
-		return group
-	}
-	if group <= 0 {
-		return own
-	}
-	f := float64(n) / (w + float64(n))
-	return math.Exp((1-f)*math.Log(group) + f*math.Log(own))
 }
 
 // learn feeds an established estimate into the directory's and the host's

@@ -44,7 +44,6 @@ type SimResult struct {
 // busy waits for the next free slot, earliest due first, as in a polite
 // frontier. A fetch makes the copy fresh until the page's next change.
 func Simulate(s Sim) SimResult {
-	rng := rand.New(rand.NewPCG(s.Seed, 0x73696d))
 	n := len(s.Rates)
 	var planner *Planner
 	if s.Fixed == nil {
@@ -53,6 +52,10 @@ func Simulate(s Sim) SimResult {
 		planner = NewPlanner(pol)
 	}
 	type page struct {
+		// rng draws the page's change times: one stream per page, so
+		// that every schedule run with the same Seed sees the same
+		// changes, whatever the order of its fetches.
+		rng        *rand.Rand
 		hist       History
 		nextChange float64 // seconds
 		lastChange float64
@@ -62,7 +65,8 @@ func Simulate(s Sim) SimResult {
 	pages := make([]page, n)
 	for i := range pages {
 		pages[i].fetched = -1
-		pages[i].nextChange = expo(rng, s.Rates[i])
+		pages[i].rng = rand.New(rand.NewPCG(s.Seed, 0x73696d<<32|uint64(i)))
+		pages[i].nextChange = expo(pages[i].rng, s.Rates[i])
 		pages[i].lastChange = -1e9
 	}
 	end := s.Length.Seconds()
@@ -102,7 +106,7 @@ func Simulate(s Sim) SimResult {
 		for p.nextChange <= t {
 			p.lastChange = p.nextChange
 			p.version++
-			p.nextChange += expo(rng, s.Rates[it.page])
+			p.nextChange += expo(p.rng, s.Rates[it.page])
 		}
 		p.fetched = t
 		res.Fetches++
