@@ -46,7 +46,8 @@ type Feature struct {
 // -warc (WARC files), -replay (answers from them, a development cache), -jsonl (pages as JSON Lines), -state / -spill
 // (where the frontier lives), -metrics / -report / -decisions (seeing
 // the crawl), -recrawl / -duration (a continuous crawl, a time limit) and
-// -render (pages run in headless Chromium).
+// -render (pages run in headless Chromium) and -cpuprofile / -memprofile
+// (pprof profiles of the command).
 // To
 // give every command a new feature, write it in a file of its own and list
 // it here.
@@ -60,5 +61,6 @@ func Builtin() []Feature {
 		observeFeature(),
 		recrawlFeature(),
 		renderFeature(),
+		profileFeature(),
 	}
 }
