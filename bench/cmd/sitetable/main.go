@@ -11,7 +11,10 @@
 //	go build -o /tmp/colly ./drivers/colly
 //	go run ./cmd/sitetable -sitespider /tmp/sitespider -colly /tmp/colly -rounds 3
 //
-// bench/docsites-table does the same in one command. Each round runs every
+// -before runs an earlier build of sitespider as the crawlers before,
+// before-jsonl and before-warc, in the same rounds, for before-and-after
+// figures on a shared machine. bench/docsites-table does the same in one
+// command (BEFORE=REV builds that revision). Each round runs every
 // site and, per site, every crawler, the crawlers' order rotating from
 // round to round. Every crawl writes under a fresh temporary directory,
 // removed after it. -plain crawls the servers docsites.sh runs with gzip
@@ -76,11 +79,13 @@ func main() {
 		crawlerList = flag.String("crawlers", "trawl,trawl-jsonl,trawl-warc,wget,colly", "crawlers, comma-separated")
 		rounds      = flag.Int("rounds", 3, "interleaved rounds")
 		sitespider  = flag.String("sitespider", "/tmp/sitespider", "sitespider binary")
+		before      = flag.String("before", "", "another sitespider `binary` (an earlier build), run as the crawlers before, before-jsonl and before-warc")
 		colly       = flag.String("colly", "/tmp/colly", "the Colly driver's binary (bench/drivers/colly)")
 		plain       = flag.Bool("plain", false, "crawl the servers without gzip (port 8080)")
 		out         = flag.String("out", "", "append every crawl's result as a JSON line to `FILE`")
 		extra       = flag.String("trawl-flags", "", "more flags for every sitespider run, space-separated")
 		timeout     = flag.Duration("timeout", 15*time.Minute, "stop a crawl after this long (it is then left out of the table)")
+		collyTime   = flag.Duration("colly-timeout", 5*time.Minute, "stop a Colly crawl after this long (Colly fetches a page once per fragment it is linked with)")
 	)
 	flag.Parse()
 	var picked []site
@@ -110,9 +115,13 @@ func main() {
 			}
 			for i := range crawlers {
 				c := crawlers[(i+r)%len(crawlers)]
-				res, err := crawl(c, base+s.start, *sitespider, *colly, strings.Fields(*extra), *timeout)
+				limit := *timeout
+				if c == "colly" {
+					limit = *collyTime
+				}
+				res, err := crawl(c, base+s.start, *sitespider, *before, *colly, strings.Fields(*extra), limit)
 				if errors.Is(err, errTimeout) {
-					fmt.Fprintf(os.Stderr, "round %d %-8s %-12s stopped after %v\n", r+1, s.name, c, *timeout)
+					fmt.Fprintf(os.Stderr, "round %d %-8s %-12s stopped after %v\n", r+1, s.name, c, limit)
 					continue
 				}
 				if err != nil {
@@ -137,7 +146,7 @@ var resultRE = regexp.MustCompile(`(?m)^result fetched=(\d+)`)
 // crawl runs one crawler on startURL and measures it.
 var errTimeout = errors.New("timed out")
 
-func crawl(crawler, startURL, sitespider, colly string, extra []string, timeout time.Duration) (run, error) {
+func crawl(crawler, startURL, sitespider, before, colly string, extra []string, timeout time.Duration) (run, error) {
 	dir, err := os.MkdirTemp("", "sitetable-")
 	if err != nil {
 		return run{}, err
@@ -145,6 +154,12 @@ func crawl(crawler, startURL, sitespider, colly string, extra []string, timeout 
 	defer os.RemoveAll(dir)
 	var cmd *exec.Cmd
 	trawlArgs := append([]string{"-delay", "0", "-allow-private"}, extra...)
+	if rest, ok := strings.CutPrefix(crawler, "before"); ok {
+		if before == "" {
+			return run{}, errors.New("crawler " + crawler + " needs -before")
+		}
+		sitespider, crawler = before, "trawl"+rest
+	}
 	switch crawler {
 	case "trawl":
 		cmd = exec.Command(sitespider, append(trawlArgs, startURL)...)
