@@ -164,19 +164,15 @@ func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
 
 	// Collect raw links first: the base may come after some of them, and
 	// one string for all texts and one for all hrefs cost two allocations
-	// instead of two per link.
-	type rawRef struct {
-		hrefEnd, textEnd, baseEnd int
-		tag                       string
-		kind                      Kind
-		rel                       Rel
-	}
+	// instead of two per link. (refs is the pooled Extractor's: nothing
+	// returned points into it.)
 	var (
-		refs  []rawRef
+		refs  = e.refs[:0]
 		hrefs []byte
 		texts []byte
 		bases []byte // codebases and srcdoc bases, rare
 	)
+	defer func() { e.refs = refs[:0] }()
 	for e.Next() {
 		l := e.Link()
 		hrefs = append(hrefs, l.Href...)
@@ -267,6 +263,15 @@ func resolveSpecial(norm *urlnorm.Normalizer, pageURL, docBase *url.URL, base []
 	return s, err == nil
 }
 
+// rawRef is a link Links has collected: where its href, text and base end
+// in the call's buffers, and its tag, kind and rel.
+type rawRef struct {
+	hrefEnd, textEnd, baseEnd int
+	tag                       string
+	kind                      Kind
+	rel                       Rel
+}
+
 // extractors keeps Links's Extractors between calls: a new one allocates
 // its tokenizer (with a 4 KiB buffer) and a page-sized text buffer for
 // every document, a kept one nothing once its buffers have grown. A
@@ -298,11 +303,18 @@ func putExtractor(e *Extractor) {
 	if cap(e.text) > maxPooledText {
 		e.text = nil
 	}
+	if cap(e.refs) > maxPooledRefs {
+		e.refs = nil
+	}
 	extractors.Put(e)
 }
 
-// maxPooledText is the largest page-text buffer a pooled Extractor keeps.
-const maxPooledText = 1 << 20
+// maxPooledText is the largest page-text buffer a pooled Extractor keeps,
+// maxPooledRefs the most links it keeps room for.
+const (
+	maxPooledText = 1 << 20
+	maxPooledRefs = 4096
+)
 
 type eofReader struct{}
 

@@ -239,3 +239,32 @@ func BenchmarkMemoryIdleWorkers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMemoryPushPage pushes what a crawled page gives the frontier:
+// one batch of 30 links on one host, all but 2 already seen (the share on
+// the real sites of bench/docsites.sh), each with its Host set, as the
+// crawler sets it. The batch's working space is kept between calls, so a
+// batch allocates only for the URLs it queues (5.3 KB and 7 allocations a
+// batch when it was on the heap for every call, 0.7 KB and 3 since).
+func BenchmarkMemoryPushPage(b *testing.B) {
+	f := frontier.NewMemory(nil)
+	ctx := context.Background()
+	batch := make([]frontier.Request, 30)
+	for i := range batch {
+		batch[i] = frontier.Request{URL: fmt.Sprintf("http://docs.test/page/%d.html", i), Host: "docs.test", Depth: 2, Referrer: "http://docs.test/"}
+	}
+	if _, err := f.Push(ctx, batch...); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		for j := range 2 {
+			batch[j].URL = "http://docs.test/new/" + strconv.Itoa(n) + "-" + strconv.Itoa(j) + ".html"
+		}
+		n++
+		if added, err := f.Push(ctx, batch...); err != nil || added != 2 {
+			b.Fatalf("Push = %d, %v; want 2 added", added, err)
+		}
+	}
+}
