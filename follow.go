@@ -9,6 +9,7 @@ import (
 
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/urlnorm"
 )
 
 // relNofollowAny are the rel values that keep a link from being followed
@@ -217,6 +218,13 @@ func (c *Crawler) admissible(r *frontier.Request, cand *Candidate) (Decision, bo
 	if err != nil {
 		add(&c.stats.live.URLs.Filtered, 1)
 		return Decision{}, false
+	}
+	if r.Host == "" {
+		// The politeness key every frontier derives from the URL
+		// (frontier.Request.Host), from the parse the filters need: the
+		// frontier then parses the URL no second time. Taken before the
+		// filters run, so that one changing cand.URL cannot alter it.
+		r.Host = urlnorm.Key(u)
 	}
 	*cand = Candidate{URL: u, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor}
 	if len(r.Data) > 0 {

@@ -4,7 +4,8 @@
 #
 #   bench/docsites.sh install   apt-get the packages (python3-doc, postgresql-doc-15,
 #                               debian-handbook, openjdk-17-doc, rust-doc) and nginx, wget
-#   bench/docsites.sh serve     write /etc/nginx/sites-enabled/trawl-docs and (re)start nginx
+#   bench/docsites.sh serve     write /etc/nginx/sites-enabled/trawl-docs and (re)start nginx;
+#                               the same sites with gzip off on port 8080 (trawl-docs-plain)
 #   bench/docsites.sh check     print each site's start URL and its HTTP status
 #   bench/docsites.sh stop      stop nginx
 #
@@ -26,6 +27,10 @@ sites=(
 	"127.0.2.5 /usr/share/doc/rust-doc/html /index.html"
 )
 conf=/etc/nginx/sites-enabled/trawl-docs
+# Debian's nginx.conf has "gzip on" (text/html only): clients that ask for gzip (trawl, Colly)
+# get it on port 80 and inflate it, wget does not ask. Port 8080 serves the same files with
+# gzip off, so that the crawlers can also be compared on the same bytes.
+plainconf=/etc/nginx/sites-enabled/trawl-docs-plain
 
 install() {
 	apt-get update -qq
@@ -49,6 +54,20 @@ server {
 CONF
 		done
 	} >"$conf"
+	{
+		for s in "${sites[@]}"; do
+			read -r addr root _ <<<"$s"
+			cat <<CONF
+server {
+	listen $addr:8080;
+	root $root;
+	access_log off;
+	gzip off;
+	location / { try_files \$uri \$uri/ =404; }
+}
+CONF
+		done
+	} >"$plainconf"
 	nginx -t -q
 	if pgrep -x nginx >/dev/null; then nginx -s reload; else nginx; fi
 	check

@@ -200,7 +200,9 @@
 // Links, CSSLinks, ScriptLinks, HeaderLinks, ParseSrcset, ParseRobots,
 // RobotsFromHeader, ParseRel and ParseKind are safe for concurrent use;
 // they share nothing between calls but the Normalizer, which is safe for
-// concurrent use. An
+// concurrent use, and Links's idle Extractors (a sync.Pool: each call
+// takes one for itself and returns it, without the document, when done,
+// so that a crawl's pages reuse the tokenizer and text buffers). An
 // Extractor is not: use one per goroutine. Options must not be modified
 // while a call uses them.
 //

@@ -136,6 +136,8 @@ type Extractor struct {
 	js       *jsScanner
 	jsEmit   func([]byte) // queues a URL of the script being scanned
 	jsTag    string       // its Tag
+
+	refs []rawRef // Links's working space, when the Extractor is Links's
 }
 
 type rawKind uint8

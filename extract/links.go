@@ -3,6 +3,7 @@ package extract
 import (
 	"io"
 	"net/url"
+	"sync"
 	"unsafe"
 
 	"github.com/trawl-dev/trawl/urlnorm"
@@ -150,29 +151,28 @@ type Document struct {
 // Malformed HTML is never an error. The error is non-nil only when r
 // fails; the Document then holds what was read before the failure.
 func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
-	e := NewExtractor(opts)
+	e := getExtractor(opts)
+	defer putExtractor(e)
 	e.Reset(r)
 	if l, ok := r.(interface{ Len() int }); ok && !e.skipText {
 		// Readers that know their size (bytes.Reader, strings.Reader,
 		// bytes.Buffer) spare the page text its growth copies.
-		e.text = make([]byte, 0, min(l.Len(), e.lim.maxTextLen))
+		if n := min(l.Len(), e.lim.maxTextLen); cap(e.text) < n {
+			e.text = make([]byte, 0, n)
+		}
 	}
 
 	// Collect raw links first: the base may come after some of them, and
 	// one string for all texts and one for all hrefs cost two allocations
-	// instead of two per link.
-	type rawRef struct {
-		hrefEnd, textEnd, baseEnd int
-		tag                       string
-		kind                      Kind
-		rel                       Rel
-	}
+	// instead of two per link. (refs is the pooled Extractor's: nothing
+	// returned points into it.)
 	var (
-		refs  []rawRef
+		refs  = e.refs[:0]
 		hrefs []byte
 		texts []byte
 		bases []byte // codebases and srcdoc bases, rare
 	)
+	defer func() { e.refs = refs[:0] }()
 	for e.Next() {
 		l := e.Link()
 		hrefs = append(hrefs, l.Href...)
@@ -187,7 +187,7 @@ func Links(r io.Reader, pageURL *url.URL, opts *Options) (*Document, error) {
 		Title:     string(e.Title()),
 		Robots:    e.Robots(),
 		Lang:      string(e.Lang()),
-		Text:      compactString(e.Text()),
+		Text:      string(e.Text()), // a copy: e goes back to the pool
 		Truncated: e.Truncated(),
 	}
 	if b, ok := e.BaseHref(); ok {
@@ -263,18 +263,66 @@ func resolveSpecial(norm *urlnorm.Normalizer, pageURL, docBase *url.URL, base []
 	return s, err == nil
 }
 
-// compactString is ownedString, or a copy when b's array is mostly unused,
-// so that a Document does not keep a size hint's spare capacity alive.
-func compactString(b []byte) string {
-	if cap(b) > 2*len(b)+4096 {
-		return string(b)
-	}
-	return ownedString(b)
+// rawRef is a link Links has collected: where its href, text and base end
+// in the call's buffers, and its tag, kind and rel.
+type rawRef struct {
+	hrefEnd, textEnd, baseEnd int
+	tag                       string
+	kind                      Kind
+	rel                       Rel
 }
 
+// extractors keeps Links's Extractors between calls: a new one allocates
+// its tokenizer (with a 4 KiB buffer) and a page-sized text buffer for
+// every document, a kept one nothing once its buffers have grown. A
+// sync.Pool, so it holds no more than the calls in flight need and the
+// collector may empty it; nothing in it is visible to callers.
+var extractors sync.Pool
+
+// getExtractor returns an Extractor with the bounds in opts, as
+// NewExtractor does, from the pool when it has one.
+func getExtractor(opts *Options) *Extractor {
+	e, ok := extractors.Get().(*Extractor)
+	if !ok {
+		return NewExtractor(opts)
+	}
+	e.lim, e.done = opts.limits(), true
+	e.botName, e.skipText, e.spec, e.scripts = "", false, false, false
+	if opts != nil {
+		e.botName, e.skipText = opts.BotName, opts.SkipText
+		e.spec, e.scripts = opts.Speculative, opts.Scripts
+	}
+	return e
+}
+
+// putExtractor returns e to the pool, without the reader it read, so that
+// the pool keeps no document alive. Its own buffers are kept unless the
+// page text outgrew maxPooledText.
+func putExtractor(e *Extractor) {
+	e.Reset(eofReader{})
+	if cap(e.text) > maxPooledText {
+		e.text = nil
+	}
+	if cap(e.refs) > maxPooledRefs {
+		e.refs = nil
+	}
+	extractors.Put(e)
+}
+
+// maxPooledText is the largest page-text buffer a pooled Extractor keeps,
+// maxPooledRefs the most links it keeps room for.
+const (
+	maxPooledText = 1 << 20
+	maxPooledRefs = 4096
+)
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
 // ownedString returns b as a string without copying. b must never be
-// written again: Links uses it only for buffers of an Extractor and of
-// its own that it drops when it returns.
+// written again: Links uses it only for buffers of its own that it drops
+// when it returns.
 func ownedString(b []byte) string {
 	if len(b) == 0 {
 		return ""

@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -230,5 +231,32 @@ func TestRefreshURL(t *testing.T) {
 				t.Errorf("refreshURL(%q) = %q, %v, want %q, %v", tt.content, got, ok, tt.want, tt.ok)
 			}
 		})
+	}
+}
+
+// TestLinksDocumentsAreTheirOwn checks that a Document stays as it was
+// when later calls reuse Links's pooled Extractors and their buffers.
+func TestLinksDocumentsAreTheirOwn(t *testing.T) {
+	base, _ := url.Parse("http://a.test/dir/page.html")
+	first := `<html lang="en"><title>First page</title><body><p>alpha beta gamma</p><a href="one.html">first link</a>` +
+		`<p>` + strings.Repeat("padding ", 40) + `</p></body></html>` // longer than the later pages: their text fits its buffer
+	doc1, err := Links(strings.NewReader(first), base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := *doc1
+	wantLinks := append([]Link(nil), doc1.Links...)
+	for i := range 3 {
+		other := `<html lang="de"><title>Zweite Seite ` + strings.Repeat("x", i*10) + `</title><p>delta epsilon zeta eta theta</p><a href="two.html">second link text</a>`
+		if _, err := Links(strings.NewReader(other), base, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if doc1.Title != want.Title || doc1.Text != want.Text || doc1.Lang != want.Lang || !slices.Equal(doc1.Links, wantLinks) {
+		t.Errorf("first Document changed by later calls: title %q text %q lang %q links %v; want %q %q %q %v",
+			doc1.Title, doc1.Text, doc1.Lang, doc1.Links, want.Title, want.Text, want.Lang, wantLinks)
+	}
+	if doc1.Title != "First page" || !strings.Contains(doc1.Text, "alpha beta gamma") || len(doc1.Links) != 1 || doc1.Links[0].URL != "http://a.test/dir/one.html" {
+		t.Errorf("first Document = title %q, text %q, links %v", doc1.Title, doc1.Text, doc1.Links)
 	}
 }

@@ -149,8 +149,32 @@ type Memory struct {
 	pruneAt     int
 	spare       []*ring           // empty back queues kept for reuse, with their buffer
 	wake        wakeup.Signal     // closed on change, for Next's waiters
+	pushScratch sync.Pool         // idle *pushScratch
 	revisits    revisitHeap       // URLs waiting for their revisit time
 	states      map[uint64]string // Request.State of revisits, by fingerprint
+}
+
+// pushScratch is Push's working space: the entries of a batch and, for
+// each, its host key and request.
+type pushScratch struct {
+	ents   []entry
+	extras []pushExtra
+}
+
+type pushExtra struct {
+	host string
+	req  *Request
+}
+
+// putPushScratch keeps sc for the next Push, without the requests and
+// strings it points to, unless a huge batch grew it.
+func (m *Memory) putPushScratch(sc *pushScratch) {
+	if cap(sc.ents) > 4096 {
+		return
+	}
+	clear(sc.ents) // entries past len were cleared by the Push that used them
+	clear(sc.extras)
+	m.pushScratch.Put(sc)
 }
 
 // pruneMin is how many hosts the politeness schedule may remember before
@@ -234,14 +258,14 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 	}
 	// Work that needs no lock: host keys and fingerprints. Each entry's
 	// host key waits in extras, with its request (for the anchor and Data),
-	// until the entry is accepted.
-	type extra struct {
-		host string
-		req  *Request
+	// until the entry is accepted. The two slices are kept between calls
+	// (a page's links are one batch, often more than a stack array holds).
+	sc, _ := m.pushScratch.Get().(*pushScratch)
+	if sc == nil {
+		sc = new(pushScratch)
 	}
-	var entBuf [8]entry
-	var extraBuf [8]extra
-	ents, extras := entBuf[:0], extraBuf[:0]
+	defer m.putPushScratch(sc)
+	ents, extras := sc.ents[:0], sc.extras[:0]
 	var errs []error
 	for i := range reqs {
 		r := &reqs[i]
@@ -272,8 +296,9 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			retries:   clamp16(r.Retries),
 			redirects: clamp16(r.Redirects),
 		})
-		extras = append(extras, extra{host, r})
+		extras = append(extras, pushExtra{host, r})
 	}
+	sc.ents, sc.extras = ents, extras
 
 	m.mu.Lock()
 	if len(m.revisits) > 0 {

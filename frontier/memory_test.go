@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -406,4 +407,70 @@ func TestMemoryDoneDataTooLarge(t *testing.T) {
 	if string(r.Data) != "hints" || r.Retries != 1 {
 		t.Errorf("after Done with too much Data, Next = Data %q, Retries %d; want %q, 1", r.Data, r.Retries, "hints")
 	}
+}
+
+// TestMemoryWakesAWorkerPerReadyHost checks how Next's waiters wake: a
+// Push that readies two hosts gets two of four waiting workers out (the
+// first wakes the second), the other two sleep on, and when the frontier
+// runs empty every waiter returns ErrEmpty.
+func TestMemoryWakesAWorkerPerReadyHost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := frontier.NewMemory(&frontier.MemoryOptions{Politeness: politeness.Config{MinDelay: -1}})
+		mustPush(t, f, req("http://z/", 0))
+		held, err := f.Next(t.Context()) // leased: the frontier is not empty
+		if err != nil {
+			t.Fatal(err)
+		}
+		type result struct {
+			req frontier.Request
+			err error
+		}
+		out := make(chan result, 4)
+		for range 4 {
+			go func() {
+				r, err := f.Next(t.Context())
+				out <- result{r, err}
+			}()
+		}
+		synctest.Wait()
+		if len(out) != 0 {
+			t.Fatalf("%d Next returned with nothing queued", len(out))
+		}
+		mustPush(t, f, req("http://a/", 0), req("http://b/", 0))
+		synctest.Wait()
+		if got := len(out); got != 2 {
+			t.Fatalf("after a Push readying 2 hosts, %d of 4 waiting Next returned, want 2", got)
+		}
+		var got []string
+		for range 2 {
+			r := <-out
+			if r.err != nil {
+				t.Fatalf("Next = %v", r.err)
+			}
+			got = append(got, r.req.URL)
+			if err := f.Done(r.req, frontier.Outcome{Status: 200}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		slices.Sort(got)
+		if want := []string{"http://a/", "http://b/"}; !slices.Equal(got, want) {
+			t.Errorf("woken Next took %v, want %v", got, want)
+		}
+		synctest.Wait()
+		if len(out) != 0 {
+			t.Fatalf("%d Next returned after Done with nothing queued", len(out))
+		}
+		if err := f.Done(held, frontier.Outcome{Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if got := len(out); got != 2 {
+			t.Fatalf("after the frontier ran empty %d of the 2 waiting Next returned, want 2", got)
+		}
+		for range 2 {
+			if r := <-out; !errors.Is(r.err, frontier.ErrEmpty) {
+				t.Errorf("Next on an empty frontier = %q, %v; want ErrEmpty", r.req.URL, r.err)
+			}
+		}
+	})
 }

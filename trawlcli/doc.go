@@ -4,10 +4,11 @@
 // so that a crawler of your own can take the same flags: the common flags
 // (-max-pages, -delay, -out, ...), the -demo web, the progress line, the
 // summary, and the built-in features -v, -warc, -replay, -jsonl, -state, -spill,
-// -metrics, -report, -decisions, -recrawl, -duration, -render and -login
+// -metrics, -report, -decisions, -recrawl, -duration, -render, -login
 // (-login URL -login-field NAME=VALUE -login-field-env NAME=VAR: a login
 // form filled and sent before the crawl, the password read from the
-// environment; see trawl.WithLogin).
+// environment; see trawl.WithLogin), and -cpuprofile and -memprofile
+// (pprof profiles of the command).
 // What makes a spider what it is stays in its main.go, in plain trawl: the
 // trawl.New call, its options and its scope Filter.
 //

@@ -46,8 +46,9 @@ type Feature struct {
 // -warc (WARC files), -replay (answers from them, a development cache), -jsonl (pages as JSON Lines), -state / -spill
 // (where the frontier lives), -metrics / -report / -decisions (seeing
 // the crawl), -recrawl / -duration (a continuous crawl, a time limit) and
-// -render (pages run in headless Chromium) and -login (a login form
-// filled and sent before the crawl).
+// -render (pages run in headless Chromium), -login (a login form
+// filled and sent before the crawl) and -cpuprofile / -memprofile
+// (pprof profiles of the command).
 // To
 // give every command a new feature, write it in a file of its own and list
 // it here.
@@ -62,5 +63,6 @@ func Builtin() []Feature {
 		recrawlFeature(),
 		renderFeature(),
 		loginFeature(),
+		profileFeature(),
 	}
 }

@@ -18,7 +18,9 @@
 package main
 
 import (
+	"fmt"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -65,7 +67,20 @@ func main() {
 	}
 
 	var fetched, discovered atomic.Int64
-	c.OnResponse(func(*colly.Response) { fetched.Add(1) })
+	// Distinct URLs answered (fragment dropped), for a count of pages
+	// where no web counts them (bench/cmd/sitetable's real sites): Colly
+	// keeps fragments in its seen set, so it fetches a page once for each
+	// fragment it is linked with.
+	var mu sync.Mutex
+	distinct := map[string]bool{}
+	c.OnResponse(func(r *colly.Response) {
+		fetched.Add(1)
+		mu.Lock()
+		u := *r.Request.URL
+		u.Fragment, u.RawFragment = "", ""
+		distinct[u.String()] = true
+		mu.Unlock()
+	})
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
 		if e.Request.Visit(e.Attr("href")) == nil {
 			discovered.Add(1)
@@ -79,5 +94,6 @@ func main() {
 		}
 	}
 	c.Wait()
+	fmt.Printf("distinct fetched=%d\n", len(distinct))
 	driver.Report(fetched.Load(), discovered.Load(), time.Since(start))
 }
