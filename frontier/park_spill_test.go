@@ -135,22 +135,8 @@ func TestFewHostsStaySpilled(t *testing.T) {
 					reqs = append(reqs, Request{URL: fmt.Sprintf("http://%s.test/%d", h, i), Depth: i % 7})
 				}
 			}
-			byHost := func(spillDir string) (map[string][]string, int) {
-				m := NewMemory(&MemoryOptions{Strategy: strategy, Workers: 2, BackQueues: 6, SpillDir: spillDir, Politeness: noDelayConfig})
-				defer m.Close()
-				if _, err := m.Push(context.Background(), reqs...); err != nil {
-					t.Fatal(err)
-				}
-				out := map[string][]string{}
-				most := m.inBackQueues()
-				for _, r := range drain(t, m) {
-					out[r.Host] = append(out[r.Host], r.URL)
-					most = max(most, m.inBackQueues())
-				}
-				return out, most
-			}
-			want, _ := byHost("")
-			got, most := byHost(t.TempDir())
+			want, _ := drainByHost(t, strategy, "", reqs)
+			got, most := drainByHost(t, strategy, t.TempDir(), reqs)
 			for _, h := range []string{"a.test", "b.test"} {
 				if len(got[h]) != perHost || !slices.Equal(got[h], want[h]) {
 					t.Errorf("%s: %d URLs, first difference at %d from the in-memory frontier's order", h, len(got[h]), firstDiffString(got[h], want[h]))
@@ -162,6 +148,26 @@ func TestFewHostsStaySpilled(t *testing.T) {
 			t.Logf("%v: back queues held at most %d URLs", strategy, most)
 		})
 	}
+}
+
+// drainByHost pushes reqs into a frontier with 6 back queues (spilling
+// into spillDir unless it is empty), drains it, and returns the URLs
+// handed out by host, in order, and the most URLs its back queues held
+// in memory at any step.
+func drainByHost(t *testing.T, strategy Strategy, spillDir string, reqs []Request) (map[string][]string, int) {
+	t.Helper()
+	m := NewMemory(&MemoryOptions{Strategy: strategy, Workers: 2, BackQueues: 6, SpillDir: spillDir, Politeness: noDelayConfig})
+	defer m.Close()
+	if _, err := m.Push(context.Background(), reqs...); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	most := m.inBackQueues()
+	for _, r := range drain(t, m) {
+		out[r.Host] = append(out[r.Host], r.URL)
+		most = max(most, m.inBackQueues())
+	}
+	return out, most
 }
 
 func firstDiffString(a, b []string) int {
@@ -203,22 +209,8 @@ func TestHostBehindFullQueuesKeepsURLsSpilled(t *testing.T) {
 			if strategy == BFS {
 				reqs = append(reqs, Request{URL: "http://c.test/"})
 			}
-			byHost := func(spillDir string) (map[string][]string, int) {
-				m := NewMemory(&MemoryOptions{Strategy: strategy, Workers: 2, BackQueues: 6, SpillDir: spillDir, Politeness: noDelayConfig})
-				defer m.Close()
-				if _, err := m.Push(context.Background(), reqs...); err != nil {
-					t.Fatal(err)
-				}
-				out := map[string][]string{}
-				most := m.inBackQueues()
-				for _, r := range drain(t, m) {
-					out[r.Host] = append(out[r.Host], r.URL)
-					most = max(most, m.inBackQueues())
-				}
-				return out, most
-			}
-			want, _ := byHost("")
-			got, most := byHost(t.TempDir())
+			want, _ := drainByHost(t, strategy, "", reqs)
+			got, most := drainByHost(t, strategy, t.TempDir(), reqs)
 			for _, h := range []string{"a.test", "b.test", "c.test"} {
 				if len(got[h]) != len(want[h]) || !slices.Equal(got[h], want[h]) {
 					t.Errorf("%s: %d URLs (want %d), first difference at %d from the in-memory frontier's order", h, len(got[h]), len(want[h]), firstDiffString(got[h], want[h]))
