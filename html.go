@@ -242,13 +242,18 @@ func (es Elements) Length() int { return len(es) }
 // Find returns the descendants of each element that match selector, in
 // order, each once.
 func (es Elements) Find(selector string) Elements {
+	return es.each(func(e *Element) Elements { return e.Find(selector) })
+}
+
+// each returns what f selects from each element, in order, each once.
+func (es Elements) each(f func(*Element) Elements) Elements {
 	var out Elements
 	seen := make(map[*html.Node]bool)
 	for _, e := range es {
-		for _, f := range e.Find(selector) {
-			if !seen[f.node] {
-				seen[f.node] = true
-				out = append(out, f)
+		for _, g := range f(e) {
+			if !seen[g.node] {
+				seen[g.node] = true
+				out = append(out, g)
 			}
 		}
 	}
@@ -354,14 +359,21 @@ func (e *Element) queryAll(method, selector string) []*html.Node {
 // matcher returns selector compiled, or nil for a bad one, which it
 // reports: counted in Stats.Errors.Kinds["selector"], given to
 // Events.OnError with the page's URL, and the first one returned by Run.
+// badSelector reports err, a CSS selector or XPath expression that does
+// not compile, as the crawl's error for the page: counted, passed to
+// OnError, and kept for Run to return if it is the first.
+func (e *Element) badSelector(err error) {
+	c := e.doc.c
+	c.stats.errorKind("selector")
+	c.badSelector.CompareAndSwap(nil, &err)
+	c.onError(e.doc.ctx, e.doc.page.URL.String(), err)
+}
+
 func (e *Element) matcher(method, selector string) cascadia.Matcher {
 	c := e.doc.c
 	m, err := c.selector(selector)
 	if err != nil {
-		err = fmt.Errorf("trawl: Element.%s(%q): bad selector: %w", method, selector, err)
-		c.stats.errorKind("selector")
-		c.badSelector.CompareAndSwap(nil, &err)
-		c.onError(e.doc.ctx, e.doc.page.URL.String(), err)
+		e.badSelector(fmt.Errorf("trawl: Element.%s(%q): bad selector: %w", method, selector, err))
 	}
 	return m
 }

@@ -249,17 +249,7 @@ func values(nodes []xnode, max int) []string {
 // XPath returns the elements the expression selects from each element, in
 // order, each once (see Element.XPath).
 func (es Elements) XPath(expr string) Elements {
-	var out Elements
-	seen := make(map[*html.Node]bool)
-	for _, e := range es {
-		for _, f := range e.XPath(expr) {
-			if !seen[f.node] {
-				seen[f.node] = true
-				out = append(out, f)
-			}
-		}
-	}
-	return out
+	return es.each(func(e *Element) Elements { return e.XPath(expr) })
 }
 
 // xpath evaluates expr with e as the context node; a bad expression is
@@ -268,10 +258,7 @@ func (e *Element) xpath(method, expr string) ([]xnode, string, bool) {
 	c := e.doc.c
 	cx, err := c.xpathExpr(expr)
 	if err != nil {
-		err = fmt.Errorf("trawl: Element.%s(%q): bad XPath: %w", method, expr, err)
-		c.stats.errorKind("selector")
-		c.badSelector.CompareAndSwap(nil, &err)
-		c.onError(e.doc.ctx, e.doc.page.URL.String(), err)
+		e.badSelector(fmt.Errorf("trawl: Element.%s(%q): bad XPath: %w", method, expr, err))
 		return nil, "", false
 	}
 	return cx.selectNodes(e.doc, e.node)
