@@ -550,6 +550,34 @@ func (a *Agent) Stats(ctx context.Context) (map[string]json.RawMessage, error) {
 	return out, nil
 }
 
+// Others returns the other agents of the crawl that are still in it: live
+// by their heartbeat (within Lease), whether crawling or about to leave.
+// An agent that left, or that died and was taken over, is not among them.
+// clusterspider waits until none is before it sums the agents' Stats, so
+// that every agent's summary counts the same, final, pages.
+func (a *Agent) Others(ctx context.Context) ([]string, error) {
+	res, err := scriptView.EvalSha(ctx, a.rdb, []string{a.keys.members()}).Slice()
+	if err != nil {
+		return nil, fmt.Errorf("cluster: reading members: %w", err)
+	}
+	if len(res) < 2 {
+		return nil, nil
+	}
+	lease := a.opts.Lease.Milliseconds()
+	now, _ := res[0].(int64)
+	flat, _ := res[1].([]any)
+	var out []string
+	for i := 0; i+1 < len(flat); i += 2 {
+		name, _ := flat[i].(string)
+		score, _ := strconv.ParseFloat(fmt.Sprint(flat[i+1]), 64)
+		if name != a.opts.Name && int64(score) >= now-lease {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 // Close leaves the crawl: it stops the heartbeat, publishes the last
 // stats, and, if this agent's stream is empty, unregisters; otherwise it
 // marks itself dead so that the others take its URLs over at once. Close

@@ -195,6 +195,16 @@ func TestAgentStats(t *testing.T) {
 			t.Errorf("stats of s%d = %s, want %s", i, got, want)
 		}
 	}
+	others, err := agents[0].Others(ctx)
+	if err != nil || !slices.Equal(others, []string{"s1", "s2"}) {
+		t.Errorf("Others of s0 = %v, %v; want [s1 s2]", others, err)
+	}
+	if err := agents[2].Close(); err != nil {
+		t.Fatal(err)
+	}
+	if others, err := agents[0].Others(ctx); err != nil || !slices.Equal(others, []string{"s1"}) {
+		t.Errorf("Others of s0 after s2 left = %v, %v; want [s1]", others, err)
+	}
 	if got := agents[2].Ring().Len(); got != 3 {
 		t.Errorf("the last agent sees %d agents, want 3", got)
 	}

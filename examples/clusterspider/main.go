@@ -32,6 +32,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -69,6 +70,7 @@ type clusterFlags struct {
 	maxLocal  int
 
 	a        *cluster.Agent
+	ctx      context.Context // the crawl's: cancelled on SIGINT or SIGTERM
 	crawler  atomic.Pointer[trawl.Crawler]
 	maxPages int64
 }
@@ -89,6 +91,7 @@ func (cf *clusterFlags) feature() trawlcli.Feature {
 // crawl joins the cluster, crawls as sitespider does with the agent's
 // frontier, and leaves.
 func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
+	cf.ctx = ctx
 	if s.FlagSet("state") {
 		return errors.New("-state: a cluster's frontier lives in Redis")
 	}
@@ -152,8 +155,22 @@ func (cf *clusterFlags) summary(w io.Writer, mine trawl.Stats) {
 	if err := cf.a.Close(); err != nil {
 		fmt.Fprintf(w, "cluster: %v\n", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Wait (a lease at most) for the agents still in the crawl to leave
+	// and publish their last stats, so that every agent's summary counts
+	// the same pages: the crawl ends in all of them at about the same
+	// time, and the first out would otherwise read the others' stats of a
+	// heartbeat ago (531 against 486 pages in issue 34).
+	// Not after Ctrl-C: the user wants out.
+	wait := max(cf.lease, 2*time.Second)
+	if cf.ctx != nil && cf.ctx.Err() != nil {
+		wait = 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait+5*time.Second)
 	defer cancel()
+	still, err := waitOthers(ctx, cf.a, wait)
+	if err != nil {
+		fmt.Fprintf(w, "cluster: %v\n", err)
+	}
 	all, err := cf.a.Stats(ctx)
 	if err != nil {
 		fmt.Fprintf(w, "cluster: %v\n", err)
@@ -175,10 +192,31 @@ func (cf *clusterFlags) summary(w io.Writer, mine trawl.Stats) {
 		total += st.Fetch.Pages
 		fmt.Fprintf(w, "agent %s: %d pages\n", n, st.Fetch.Pages)
 	}
-	fmt.Fprintf(w, "cluster %q: %d agents, %d pages (as each agent last published them: one still crawling publishes more, and the last to leave has the whole crawl's)\n",
-		cf.crawlName, len(names), total)
+	if len(still) == 0 {
+		fmt.Fprintf(w, "cluster %q: %d agents, %d pages (final: every agent has left)\n", cf.crawlName, len(names), total)
+	} else {
+		fmt.Fprintf(w, "cluster %q: %d agents, %d pages so far (as each agent last published them; still crawling: %s)\n",
+			cf.crawlName, len(names), total, strings.Join(still, ", "))
+	}
 	if note := idleNote(cf.crawlName, mine, cf.maxPages, total); note != "" {
 		fmt.Fprintln(w, note)
+	}
+}
+
+// waitOthers waits, up to wait, until a is the only agent left in its
+// crawl, and returns the agents still in it then.
+func waitOthers(ctx context.Context, a *cluster.Agent, wait time.Duration) ([]string, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		still, err := a.Others(ctx)
+		if err != nil || len(still) == 0 || time.Now().After(deadline) {
+			return still, err
+		}
+		select {
+		case <-ctx.Done():
+			return still, nil
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }
 

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,10 +257,23 @@ func TestClusterProcesses(t *testing.T) {
 	t.Logf("reference crawl %v; pages by agent %v; %d fetched twice (in flight at the kill); "+
 		"a2's %d hosts resumed by others at most %v after the kill (lease 2s)",
 		whole.Round(time.Millisecond), byAgent, len(twice), len(resumed), slowest.Round(time.Millisecond))
+	// Every agent that ended by itself says the same, final, cluster
+	// total: each waits for the others to leave before it sums their
+	// stats (issue 34: two agents' summaries said 531 and 486).
+	totals := map[string]string{}
 	for _, a := range agents {
 		if a != victim {
 			t.Logf("%s:\n%s", a.name, lastLines(a.out.String(), 2))
+			m := regexp.MustCompile(`cluster "cluster": \d+ agents, (\d+) pages \(final`).FindStringSubmatch(a.out.String())
+			if m == nil {
+				t.Errorf("%s's summary has no final cluster total:\n%s", a.name, lastLines(a.out.String(), 6))
+				continue
+			}
+			totals[a.name] = m[1]
 		}
+	}
+	if vals := slices.Compact(slices.Sorted(maps.Values(totals))); len(vals) > 1 {
+		t.Errorf("the agents' summaries disagree on the cluster's pages: %v", totals)
 	}
 }
 
