@@ -52,10 +52,10 @@ func ExamplePlanner() {
 	fmt.Println(h.Visits, "visits,", h.Changes, "changes seen")
 	// Output:
 	// changed=false next in 1m7s
-	// changed=false next in 1m23s
-	// changed=true next in 1m20s
-	// changed=false next in 1m14s
-	// changed=false next in 1m12s
+	// changed=false next in 1m19s
+	// changed=true next in 1m17s
+	// changed=false next in 1m13s
+	// changed=false next in 1m11s
 	// changed=true next in 1m11s
 	// 6 visits, 2 changes seen
 }

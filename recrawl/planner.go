@@ -45,7 +45,7 @@ type Policy struct {
 	// decades: the standard deviation of its log-normal prior, centred on
 	// the page's group's rate (see the package doc). A page's estimate is
 	// the posterior's mean; a narrower prior holds young pages closer to
-	// their group. Default 1.5.
+	// their group. Default 0.7 (1.5 until issue 33's third round).
 	PriorSpread float64
 	// DefaultRate is the group rate on which the prior of a page with
 	// nothing else to go on (no established estimates on its host or
@@ -82,7 +82,7 @@ func (p Policy) withDefaults() Policy {
 		p.ChangeDistance = 3
 	}
 	if p.PriorSpread <= 0 {
-		p.PriorSpread = 1.5
+		p.PriorSpread = 0.7
 	}
 	if p.DefaultRate < 0 {
 		p.DefaultRate = 0
@@ -120,8 +120,9 @@ const (
 	// page is revisited less often than this share of the uniform rate, so
 	// every estimate keeps being corrected. (A quarter until the
 	// posterior: over the first ten revisits per page it cost a third of
-	// the gain on log-uniform webs.)
-	floorShare = 0.125
+	// the gain on log-uniform webs; an eighth until the prior narrowed to
+	// 0.7 decades.)
+	floorShare = 0.0625
 	// mixWeight is how many revisits the uniform rate is worth in the
 	// safe mix of a page's rate under MinAge (Planner.interval).
 	mixWeight = 2
