@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/netip"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,13 +13,18 @@ import (
 )
 
 // fakeResolver answers from a map, with a TTL of a minute on its clock.
+// Its maps are read and written under mu (prime resolves in parallel);
+// the test changes them between calls.
 type fakeResolver struct {
+	mu      sync.Mutex
 	now     *time.Time
 	answers map[string][]string
 	calls   map[string]int
 }
 
 func (r *fakeResolver) LookupIP(_ context.Context, host string) ([]netip.Addr, time.Time, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.calls[host]++
 	as, ok := r.answers[host]
 	if !ok {
