@@ -1,11 +1,10 @@
 // Package politeness decides when a crawler may contact each host again.
 //
-// It keeps a heap of host groups keyed by their earliest next-contact time
-// (in two levels, by IP address and by host, when asked: see "Politeness
-// per IP address"),
-// as in Mercator: a worker takes the host whose time has passed, fetches,
-// and reports how the fetch went; a delay policy turns that outcome into the
-// host's next-contact time.
+// It keeps a heap of host groups keyed by their earliest next-contact time,
+// as in Mercator (in two levels, by IP address and by host, when asked: see
+// "Politeness per IP address"): a worker takes the host whose time has
+// passed, fetches, and reports how the fetch went; a delay policy turns that
+// outcome into the host's next-contact time.
 //
 // # Quick start
 //
