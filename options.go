@@ -179,7 +179,8 @@ type Politeness struct {
 	// host whose address changed moves to the new one. A name that does not
 	// resolve is polite by host alone (and tried again a minute later). A
 	// page that names more than 64 hosts not yet resolved queues the
-	// others unresolved: each is resolved after its first fetch. The
+	// others unresolved, and a frontier resumed from disk holds hosts not
+	// resolved yet: each is resolved after its first fetch. The
 	// address a name has is the lowest of those its DNS answer gives. It
 	// needs the default fetcher, or one that implements IPResolver. The
 	// cluster frontier (package cluster) then shares hosts out by
