@@ -441,11 +441,14 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 		}
 		out := c.visit(ctx, &v, req)
 		c.paced(&out)
-		if c.ips != nil {
-			c.ips.refresh(ctx, req.Host) // a host whose address changed moves at Done
-		}
 		if err := c.front.Done(req, out); err != nil {
 			c.log.Error("frontier done failed", "url", req.URL, "err", err)
+		}
+		if c.ips != nil {
+			// After Done: the lookup holds neither the host nor its
+			// address. A host whose address changed moves when its next
+			// contact ends.
+			c.ips.refresh(ctx, req.Host)
 		}
 	}
 }

@@ -165,7 +165,8 @@
 // while each keeps its own delay. Names resolve through the fetcher's DNS
 // cache before their URLs are queued (a worker waits for DNS, never the
 // frontier); an answer whose TTL ended is resolved again by the worker
-// that fetched the host, which moves to its new address; a name that does
+// that fetched the host, after the fetch, and the host moves to its new
+// address; a name that does
 // not resolve stays polite by host. Hosts waiting on a busy address leave
 // the frontier's back queues, so thousands of hosts on one address delay
 // no host of another (see package frontier).

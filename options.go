@@ -175,8 +175,9 @@ type Politeness struct {
 	// (fetch.Options.DNSCacheTTL, default 5 min; fetch.Options.LookupNetIP
 	// replaces the resolver), before their URLs are queued, so the frontier
 	// never waits for DNS; a name whose answer expired is resolved again
-	// by the worker that fetched it, before it releases the host, and a
-	// host whose address changed moves to the new one. A name that does not
+	// by the worker that fetched it, after it released the host, and a
+	// host whose address changed moves to the new one when its next
+	// request ends. A name that does not
 	// resolve is polite by host alone (and tried again a minute later). A
 	// page that names more than 64 hosts not yet resolved queues the
 	// others unresolved, and a frontier resumed from disk holds hosts not

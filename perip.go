@@ -40,8 +40,9 @@ const (
 // ipKeys is the crawler's map from politeness keys (host[:port]) to the IP
 // address each resolves to, for politeness.Config.IPKey, which the
 // frontier calls under its lock: key only reads the map. The workers fill
-// it: prime before a batch of URLs is queued, refresh after a fetch, both
-// through the fetcher's DNS cache. It is safe for concurrent use.
+// it: prime before a batch of URLs is queued, refresh after a fetch is
+// released, both through the fetcher's DNS cache. It is safe for
+// concurrent use.
 type ipKeys struct {
 	r   IPResolver
 	now func() time.Time
@@ -167,8 +168,9 @@ func (k *ipKeys) prime(ctx context.Context, reqs []frontier.Request) {
 }
 
 // refresh resolves host again if its answer expired (or it was never
-// resolved): the worker that fetched it calls it before it releases the
-// host, so that the frontier moves a host whose address changed.
+// resolved): the worker that fetched it calls it after it released the
+// host (so the lookup holds neither the host nor its address), and the
+// frontier moves a host whose address changed when its next contact ends.
 func (k *ipKeys) refresh(ctx context.Context, host string) {
 	if host != "" && k.stale(host, k.now()) {
 		k.resolve(ctx, host)

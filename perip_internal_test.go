@@ -41,7 +41,8 @@ func (r *fakeResolver) LookupIP(_ context.Context, host string) ([]netip.Addr, t
 // resolved before they are queued, the lowest address is the key, a name
 // that does not resolve is its own server (tried again a minute later),
 // and a host whose answer expired and changed moves to its new address
-// when its fetch is released.
+// when the fetch after the one whose worker resolved it again ends, as
+// the crawler's workers do it: Done, then refresh.
 func TestIPKeysMoveHostAfterTTL(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := &fakeResolver{now: &now, calls: map[string]int{}, answers: map[string][]string{
@@ -73,17 +74,29 @@ func TestIPKeysMoveHostAfterTTL(t *testing.T) {
 	host, _, _ := s.Next(now)
 
 	r.answers["a.test"] = []string{"192.0.2.7"}
+	if _, err := s.Done(host, now, politeness.Outcome{}); err != nil {
+		t.Fatal(err)
+	}
 	k.refresh(context.Background(), host) // not expired yet
 	if ip, _ := k.key("a.test"); ip != "192.0.2.1" {
 		t.Errorf("key(a.test) before its TTL = %q, want the old answer", ip)
 	}
 	now = now.Add(time.Minute)
-	k.refresh(context.Background(), host)
+	host, _, _ = s.Next(now)
+	if _, err := s.Done(host, now, politeness.Outcome{}); err != nil {
+		t.Fatal(err)
+	}
+	k.refresh(context.Background(), host) // expired: resolved anew
+	if ip, _ := s.IP("a.test"); ip != "192.0.2.1" {
+		t.Errorf("the schedule moved a.test to %q before its next contact ended", ip)
+	}
+	now = now.Add(time.Second) // past the address's delay
+	host, _, _ = s.Next(now)
 	if _, err := s.Done(host, now, politeness.Outcome{}); err != nil {
 		t.Fatal(err)
 	}
 	if ip, _ := s.IP("a.test"); ip != "192.0.2.7" {
-		t.Errorf("after its TTL and fetch, the schedule has a.test on %q, want 192.0.2.7", ip)
+		t.Errorf("after its TTL and its next fetch, the schedule has a.test on %q, want 192.0.2.7", ip)
 	}
 	// nx.test is tried again once its minute is over, not before.
 	k.prime(context.Background(), []frontier.Request{{URL: "http://nx.test/2", Host: "nx.test"}})

@@ -81,8 +81,8 @@ func TestPerIP(t *testing.T) {
 }
 
 // TestPerIPResolvesAgainAfterTTL: with a DNS cache whose answers expire
-// at once, every fetch's worker resolves its host again before it
-// releases it (so a host whose address changed would move).
+// at once, every fetch's worker resolves its host again after it
+// released it (so a host whose address changed would move).
 func TestPerIPResolvesAgainAfterTTL(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 2, Hosts: 2, PagesPerHost: 6, AddressOf: func(int) int { return 0 }})
 	var mu sync.Mutex
