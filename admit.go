@@ -12,6 +12,7 @@ import (
 
 	"github.com/trawl-dev/trawl/extract"
 	"github.com/trawl-dev/trawl/fetch"
+	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/robots"
 	"github.com/trawl-dev/trawl/urlnorm"
 )
@@ -247,6 +248,13 @@ func (h *robotsHops) decision(robotsURL string, err error) (Decision, bool) {
 // host must not make two requests back to back.
 func (c *Crawler) spacedHops(fetch robots.FetchFunc) robots.FetchFunc {
 	delay := max(c.cfg.polite.Delay, 0)
+	if p := c.cfg.polite; p.PerIP {
+		ipDelay := p.IPDelay
+		if ipDelay == 0 {
+			ipDelay = politeness.DefaultIPDelay
+		}
+		delay = max(delay, ipDelay) // the hop is to the same address too
+	}
 	return func(ctx context.Context, u *url.URL) (*http.Response, error) {
 		hops, _ := ctx.Value(robotsHopsKey{}).(*robotsHops)
 		if hops == nil {

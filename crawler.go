@@ -57,6 +57,7 @@ type Crawler struct {
 	sels          selectors             // selectors compiled by Element methods
 	badSelector   atomic.Pointer[error] // the first bad selector an Element method was given; Run returns it
 	pace          pacer                 // which politeness rule rests a host (PaceStats)
+	ips           *ipKeys               // hosts' IP addresses, with Politeness.PerIP (perip.go)
 	plainRequests bool                  // no header, hook, cookie or auth: fetch requests carry no header
 	loginPlan     *loginPlan            // WithLogin's, checked (login.go)
 }
@@ -141,6 +142,13 @@ func (c *Crawler) setupFetcher() error {
 	if err := c.buildFetcher(); err != nil {
 		return err
 	}
+	if cfg.polite.PerIP {
+		r, ok := c.fetcher.(IPResolver)
+		if !ok {
+			return fmt.Errorf("trawl: Politeness.PerIP needs a fetcher that resolves names (trawl.IPResolver, as fetch.HTTP); %T is not one", c.fetcher)
+		}
+		c.ips = newIPKeys(r)
+	}
 	if cfg.fetchWrap != nil {
 		if c.fetcher = cfg.fetchWrap(c.fetcher); c.fetcher == nil {
 			return errors.New("trawl: WithFetchWrapper's function returned nil")
@@ -180,7 +188,7 @@ func (c *Crawler) frontierOptions() frontier.MemoryOptions {
 		strategy = frontier.Priority
 	}
 	p := cfg.polite
-	return frontier.MemoryOptions{
+	o := frontier.MemoryOptions{
 		Strategy:   strategy,
 		Workers:    cfg.workers,
 		MaxDepth:   max(cfg.limits.MaxDepth, 0),
@@ -194,6 +202,12 @@ func (c *Crawler) frontierOptions() frontier.MemoryOptions {
 			MaxCrawlDelay:   p.MaxCrawlDelay,
 		},
 	}
+	if c.ips != nil {
+		o.Politeness.IPKey = c.ips.key
+		o.Politeness.IPDelay = p.IPDelay // NoDelay is negative: none
+		o.Politeness.IPConcurrency = p.IPConcurrency
+	}
+	return o
 }
 
 // setupFrontier builds the frontier and checks that it can do what the
@@ -429,6 +443,12 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 		c.paced(&out)
 		if err := c.front.Done(req, out); err != nil {
 			c.log.Error("frontier done failed", "url", req.URL, "err", err)
+		}
+		if c.ips != nil {
+			// After Done: the lookup holds neither the host nor its
+			// address. A host whose address changed moves when its next
+			// contact ends.
+			c.ips.refresh(ctx, req.Host)
 		}
 	}
 }

@@ -157,6 +157,20 @@
 // depth 1; a link found on a page of depth d has depth d+1. No normalized URL
 // is fetched twice in one crawl.
 //
+// Politeness is per host by default. Politeness.PerIP adds a level per IP
+// address, for the many hosts that share one server (virtual and shared
+// hosting, CDNs): the hosts of one address share an IP delay
+// (Politeness.IPDelay, default 250 ms, which may be shorter than the host
+// delay) and an in-flight limit (Politeness.IPConcurrency, default 1),
+// while each keeps its own delay. Names resolve through the fetcher's DNS
+// cache before their URLs are queued (a worker waits for DNS, never the
+// frontier); an answer whose TTL ended is resolved again by the worker
+// that fetched the host, after the fetch, and the host moves to its new
+// address; a name that does
+// not resolve stays polite by host. Hosts waiting on a busy address leave
+// the frontier's back queues, so thousands of hosts on one address delay
+// no host of another (see package frontier).
+//
 // # What the crawler follows
 //
 // By default a crawl follows navigation links, frames, redirects (HTTP

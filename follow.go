@@ -178,6 +178,9 @@ func (c *Crawler) offer(ctx context.Context, reqs []frontier.Request) int {
 	if c.opic != nil {
 		js = c.opic.admit(kept, js)
 	}
+	if c.ips != nil {
+		c.ips.prime(ctx, kept) // resolve before admission: the frontier never waits for DNS
+	}
 	added, err := c.push(ctx, kept)
 	if err != nil {
 		c.log.Error("frontier push failed", "err", err)

@@ -165,12 +165,44 @@ type Politeness struct {
 	// IgnoreRobots fetches what robots.txt disallows and does not fetch
 	// robots.txt at all. It is impolite: keep it for sites you own.
 	IgnoreRobots bool
+	// PerIP keys politeness by IP address as well as by host, in two
+	// levels as BUbiNG does: the hosts whose names resolve to one address
+	// (virtual hosting, shared hosting, CDNs) share IPDelay and
+	// IPConcurrency, while each keeps its own Delay, Crawl-delay,
+	// back-off and HostConcurrency; a host is fetched when both its own
+	// rest and its address's are over and both in-flight limits allow.
+	// Names resolve through the fetcher's DNS cache
+	// (fetch.Options.DNSCacheTTL, default 5 min; fetch.Options.LookupNetIP
+	// replaces the resolver), before their URLs are queued, so the frontier
+	// never waits for DNS; a name whose answer expired is resolved again
+	// by the worker that fetched it, after it released the host, and a
+	// host whose address changed moves to the new one when its next
+	// request ends. A name that does not
+	// resolve is polite by host alone (and tried again a minute later). A
+	// page that names more than 64 hosts not yet resolved queues the
+	// others unresolved, and a frontier resumed from disk holds hosts not
+	// resolved yet: each is resolved after its first fetch. The
+	// address a name has is the lowest of those its DNS answer gives. It
+	// needs the default fetcher, or one that implements IPResolver. The
+	// cluster frontier (package cluster) then shares hosts out by
+	// address, so it holds across the cluster. Default false.
+	PerIP bool
+	// IPDelay is, with PerIP, the least time between the end of one
+	// request to an IP address and the start of the next, whichever of
+	// its hosts they are for. It may be shorter than Delay: one site is
+	// spared by its own delay, the machine that serves many by this one.
+	// NoDelay means none. Default politeness.DefaultIPDelay, 250 ms.
+	IPDelay time.Duration
+	// IPConcurrency is, with PerIP, how many requests may be in flight to
+	// one IP address at once, over all its hosts. Default 1.
+	IPConcurrency int
 }
 
 // WithPoliteness sets how hard the crawl may press each host (see
 // Politeness), merging into what earlier WithPoliteness options set.
 // Default: the zero Politeness (robots.txt obeyed, 1 s between requests to
-// a host, one at a time, adaptive delay 10, back-off 2 s to 10 min).
+// a host, one at a time, adaptive delay 10, back-off 2 s to 10 min, no
+// politeness per IP address).
 func WithPoliteness(p Politeness) Option {
 	return func(c *config) {
 		// PerSecond and Delay say one thing: a later one replaces an
@@ -189,6 +221,9 @@ func WithPoliteness(p Politeness) Option {
 		mergeNonZero(&c.polite.BackoffMax, p.BackoffMax)
 		mergeNonZero(&c.polite.MaxCrawlDelay, p.MaxCrawlDelay)
 		c.polite.IgnoreRobots = c.polite.IgnoreRobots || p.IgnoreRobots
+		c.polite.PerIP = c.polite.PerIP || p.PerIP
+		mergeNonZero(&c.polite.IPDelay, p.IPDelay)
+		mergeNonZero(&c.polite.IPConcurrency, p.IPConcurrency)
 	}
 }
 
@@ -570,6 +605,12 @@ func (c *config) validate() error {
 		return fmt.Errorf("trawl: Politeness.HostConcurrency must not be negative, got %d", p.HostConcurrency)
 	case p.BackoffBase < 0 || p.BackoffMax < 0:
 		return fmt.Errorf("trawl: Politeness back-off must not be negative")
+	case p.IPDelay < 0 && p.IPDelay != NoDelay:
+		return fmt.Errorf("trawl: Politeness.IPDelay must not be negative, got %v (NoDelay means none)", p.IPDelay)
+	case p.IPConcurrency < 0:
+		return fmt.Errorf("trawl: Politeness.IPConcurrency must not be negative, got %d", p.IPConcurrency)
+	case !p.PerIP && (p.IPDelay != 0 || p.IPConcurrency != 0):
+		return fmt.Errorf("trawl: Politeness.IPDelay and IPConcurrency apply only with PerIP: set PerIP too")
 	case c.limits.MaxPages < 0:
 		return fmt.Errorf("trawl: Limits.MaxPages must not be negative, got %d", c.limits.MaxPages)
 	case c.prio.Inlink < 0:

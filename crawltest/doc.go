@@ -46,6 +46,16 @@
 // its own 127.0.x.y address and port, and the web's URLs use those, for
 // programs that take plain URLs.
 //
+// With Options.AddressOf the hosts keep their names and are served on the
+// loopback addresses it gives them, several hosts on one address where it
+// says so (one listener that routes by the Host header: virtual hosting),
+// next to hosts on addresses of their own. Web.LookupNetIP resolves the
+// names to those addresses, for a crawler that keys politeness by IP
+// (fetch.Options.LookupNetIP in trawl); each Request records the address
+// it reached (LocalAddr, IP), and Log.MinGapBy(Request.IP) and
+// Log.MaxInFlightBy(Request.IP) give the gap and the requests in flight
+// per address.
+//
 // # The pages
 //
 // Each host has Options.PagesPerHost HTML pages: the home page "/" and

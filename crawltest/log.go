@@ -1,6 +1,7 @@
 package crawltest
 
 import (
+	"net"
 	"slices"
 	"sort"
 	"strings"
@@ -29,6 +30,10 @@ type Request struct {
 	URL string
 	// RemoteAddr is the client's address, "ip:port": one per connection.
 	RemoteAddr string
+	// LocalAddr is the web's address the request reached, "ip:port": the
+	// host's own with LoopbackIPs, its address's with Options.AddressOf
+	// (shared by the hosts on it), "pipe" with InMemory. IP gives its IP.
+	LocalAddr string
 	// UserAgent is the User-Agent header.
 	UserAgent string
 	// Status is the status code sent, or 0 when no response was sent: the
@@ -168,13 +173,32 @@ func (l *Log) RobotsViolations(userAgent string) []Request {
 	return out
 }
 
+// IP returns the IP address of the web's address the request reached (of
+// LocalAddr): the key by which MinGapBy and MaxInFlightBy tell the
+// politeness of a crawler per IP address. It is "" when LocalAddr has no
+// IP (InMemory).
+func (r Request) IP() string {
+	host, _, err := net.SplitHostPort(r.LocalAddr)
+	if err != nil {
+		return ""
+	}
+	return host
+}
+
 // MinGap returns, for each host with at least two requests, the smallest
 // time between the End of a request and the Start of the next request to
 // that host (in Start order), robots.txt requests included. When requests
 // overlap the gap is 0. A request still in flight ends at +∞.
 func (l *Log) MinGap() map[string]time.Duration {
+	return l.MinGapBy(func(r Request) string { return r.Host })
+}
+
+// MinGapBy is MinGap with requests grouped by key instead of by host:
+// Request.IP gives the gap per server address, for a crawler polite per
+// IP.
+func (l *Log) MinGapBy(key func(Request) string) map[string]time.Duration {
 	out := make(map[string]time.Duration)
-	for host, rs := range l.byHost() {
+	for host, rs := range l.by(key) {
 		if len(rs) < 2 {
 			continue
 		}
@@ -212,12 +236,18 @@ func minDur(a, b time.Duration) time.Duration {
 // when another starts does not overlap it; one still in flight has not
 // ended.
 func (l *Log) MaxInFlight() map[string]int {
+	return l.MaxInFlightBy(func(r Request) string { return r.Host })
+}
+
+// MaxInFlightBy is MaxInFlight with requests grouped by key instead of by
+// host (see MinGapBy).
+func (l *Log) MaxInFlightBy(key func(Request) string) map[string]int {
 	out := make(map[string]int)
 	type ev struct {
 		t     time.Time
 		delta int
 	}
-	for host, rs := range l.byHost() {
+	for host, rs := range l.by(key) {
 		evs := make([]ev, 0, 2*len(rs))
 		for _, r := range rs {
 			evs = append(evs, ev{r.Start, +1})
@@ -243,10 +273,11 @@ func (l *Log) MaxInFlight() map[string]int {
 	return out
 }
 
-func (l *Log) byHost() map[string][]Request {
+func (l *Log) by(key func(Request) string) map[string][]Request {
 	m := make(map[string][]Request)
 	for _, r := range l.reqs {
-		m[r.Host] = append(m[r.Host], r)
+		k := key(r)
+		m[k] = append(m[k], r)
 	}
 	for _, rs := range m {
 		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Start.Before(rs[j].Start) })

@@ -32,6 +32,21 @@ type Options struct {
 	// (Linux does; macOS needs aliases). Default false.
 	LoopbackIPs bool
 
+	// AddressOf, if set, serves the hosts on several loopback addresses
+	// under their names, as shared hosting and CDNs do: host i is served
+	// on address number AddressOf(i), 127.0.x.y with x = 1+n/254 and
+	// y = 1+n%254 (n in [0, 64516)), and the hosts that share a number
+	// share that address's one listener, which tells them apart by the
+	// Host header (virtual hosting). URLs keep the names; Web.LookupNetIP
+	// resolves each name to its address, for a crawler that keys
+	// politeness by IP, and Web.DialContext connects to it;
+	// Request.LocalAddr says which address a request reached. It must be
+	// deterministic. Needs a system that routes all of 127.0.0.0/8 to
+	// loopback, as LoopbackIPs. Ignored with LoopbackIPs and InMemory.
+	// Default nil: every host on one listener at 127.0.0.1, the address
+	// Web.LookupNetIP gives every name.
+	AddressOf func(host int) int
+
 	// RobotsVariety makes some hosts answer robots.txt unusually: host i
 	// with i%8 == 4 answers 404 (everything allowed), 5 answers 500
 	// (everything disallowed, RFC 9309 §2.3.1.4), 6 redirects with 301 to
@@ -235,6 +250,9 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if c.InMemory {
 		c.LoopbackIPs = false
+	}
+	if c.InMemory || c.LoopbackIPs {
+		c.AddressOf = nil
 	}
 	switch {
 	case c.Hosts < 0 || c.Hosts > maxHosts:

@@ -9,6 +9,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +36,7 @@ type Web struct {
 	byName map[string]int // host name, and in LoopbackIPs mode "ip:port"
 	addrs  []string       // listener address of each host
 	byAddr map[string]int // listener address → host (LoopbackIPs mode)
+	ips    []netip.Addr   // address of each host (Options.AddressOf); nil: 127.0.0.1 or the authority's
 
 	srv       *http.Server
 	listeners []net.Listener
@@ -112,6 +114,10 @@ func NewWeb(opts *Options) (*Web, error) {
 			w.byName[a] = i
 			w.hosts[i].authority = a
 		}
+	} else if o.AddressOf != nil {
+		if err := w.listenShared(); err != nil {
+			return nil, err
+		}
 	} else {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -148,6 +154,66 @@ func NewWeb(opts *Options) (*Web, error) {
 		}()
 	}
 	return w, nil
+}
+
+// listenShared opens one listener per address Options.AddressOf names.
+func (w *Web) listenShared() error {
+	byNum := map[int]string{}
+	w.ips = make([]netip.Addr, len(w.hosts))
+	for i := range w.hosts {
+		n := w.opts.AddressOf(i)
+		if n < 0 || n >= maxHosts {
+			w.closeListeners()
+			return fmt.Errorf("crawltest: AddressOf(%d) = %d, out of range [0, %d)", i, n, maxHosts)
+		}
+		ip := netip.AddrFrom4([4]byte{127, 0, byte(1 + n/254), byte(1 + n%254)})
+		a, ok := byNum[n]
+		if !ok {
+			l, err := net.Listen("tcp", ip.String()+":0")
+			if err != nil {
+				w.closeListeners()
+				return fmt.Errorf("crawltest: listen on %s: %w", ip, err)
+			}
+			w.listeners = append(w.listeners, l)
+			a = l.Addr().String()
+			byNum[n] = a
+		}
+		w.addrs = append(w.addrs, a)
+		w.ips[i] = ip
+	}
+	return nil
+}
+
+// LookupNetIP resolves a host name of the web to the address its host is
+// served on, with the signature of net.Resolver.LookupNetIP, for a
+// crawler's resolver (fetch.Options.LookupNetIP): with Options.AddressOf,
+// the host's own 127.0.x.y; with LoopbackIPs, the address in its
+// authority; otherwise 127.0.0.1, the one listener every host shares.
+// An IP literal resolves to itself. Any other name fails with a
+// *net.DNSError whose IsNotFound is true, as does a network of "ip6": the
+// web has IPv4 addresses only. It never touches the network or DNS.
+func (w *Web) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	notFound := &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	if network == "ip6" {
+		return nil, notFound
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{a}, nil
+	}
+	i, ok := w.byName[strings.TrimSuffix(strings.ToLower(host), ".")]
+	switch {
+	case !ok:
+		return nil, notFound
+	case w.ips != nil:
+		return []netip.Addr{w.ips[i]}, nil
+	case w.byAddr != nil:
+		ap, err := netip.ParseAddrPort(w.addrs[i])
+		if err != nil {
+			return nil, notFound
+		}
+		return []netip.Addr{ap.Addr()}, nil
+	}
+	return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1})}, nil
 }
 
 // NewTestWeb is NewWeb for tests and benchmarks: it fails tb on error and
@@ -312,6 +378,14 @@ func (w *Web) hostOf(r *http.Request) (int, bool) {
 	return 0, false
 }
 
+// localAddr returns the address r arrived on, "ip:port".
+func localAddr(r *http.Request) string {
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		return a.String()
+	}
+	return ""
+}
+
 // recorder records what a handler sent.
 type recorder struct {
 	http.ResponseWriter
@@ -355,6 +429,7 @@ func (w *Web) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		Method:     r.Method,
 		Path:       target,
 		RemoteAddr: r.RemoteAddr,
+		LocalAddr:  localAddr(r),
 		UserAgent:  r.UserAgent(),
 	}
 	authority := strings.ToLower(r.Host)

@@ -49,8 +49,11 @@ func newDialer(o Options) *dialer {
 		ttl:          o.DNSCacheTTL,
 		now:          o.Now,
 		custom:       o.DialContext,
-		lookupNetIP:  net.DefaultResolver.LookupNetIP,
+		lookupNetIP:  o.LookupNetIP,
 		cache:        make(map[string]dnsEntry),
+	}
+	if d.lookupNetIP == nil {
+		d.lookupNetIP = net.DefaultResolver.LookupNetIP
 	}
 	d.net = net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second}
 	d.hostNet = d.net
@@ -228,21 +231,30 @@ func (d *dialer) precheck(ctx context.Context, host string, private bool) error 
 }
 
 func (d *dialer) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	e, err := d.lookupEntry(ctx, host)
+	return e.addrs, err
+}
+
+// lookupEntry resolves host through the cache, and returns its entry: the
+// addresses and when they expire.
+func (d *dialer) lookupEntry(ctx context.Context, host string) (dnsEntry, error) {
 	if d.ttl < 0 {
-		return d.lookupNetIP(ctx, "ip", host)
+		addrs, err := d.lookupNetIP(ctx, "ip", host)
+		return dnsEntry{addrs: addrs, expires: d.now()}, err
 	}
 	now := d.now()
 	d.mu.Lock()
 	e, ok := d.cache[host]
 	d.mu.Unlock()
 	if ok && now.Before(e.expires) {
-		return e.addrs, nil
+		return e, nil
 	}
 	v, err, _ := d.group.Do(host, func() (any, error) {
 		addrs, err := d.lookupNetIP(ctx, "ip", host)
 		if err != nil {
 			return nil, err
 		}
+		e := dnsEntry{addrs: addrs, expires: now.Add(d.ttl)}
 		d.mu.Lock()
 		if len(d.cache) >= maxDNSEntries {
 			for k, e := range d.cache {
@@ -254,12 +266,12 @@ func (d *dialer) lookup(ctx context.Context, host string) ([]netip.Addr, error) 
 				clear(d.cache)
 			}
 		}
-		d.cache[host] = dnsEntry{addrs: addrs, expires: now.Add(d.ttl)}
+		d.cache[host] = e
 		d.mu.Unlock()
-		return addrs, nil
+		return e, nil
 	})
 	if err != nil {
-		return nil, err
+		return dnsEntry{}, err
 	}
-	return v.([]netip.Addr), nil
+	return v.(dnsEntry), nil
 }

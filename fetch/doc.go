@@ -25,7 +25,9 @@
 //     [Response.Location] resolved, so the crawler can send the target through
 //     normalization, duplicate elimination, robots.txt and per-host politeness
 //     like any other URL;
-//   - a DNS cache with a TTL in the dialer;
+//   - a DNS cache with a TTL in the dialer, which [HTTP.LookupIP] answers
+//     from too (for politeness per IP address), with a resolver that
+//     [Options.LookupNetIP] can replace;
 //   - a private-network guard: only global unicast addresses may be reached
 //     (see below); the check is made at dial time, after DNS resolution (so
 //     DNS rebinding cannot bypass it), unless [Options.AllowPrivateNetworks]

@@ -189,6 +189,11 @@ type Options struct {
 	// DNSCacheTTL is how long resolved addresses are reused. Default 5 min;
 	// negative disables the cache.
 	DNSCacheTTL time.Duration
+	// LookupNetIP resolves a name to its addresses, with the signature of
+	// net.Resolver.LookupNetIP; the DNS cache keeps its answers. Replace
+	// it to point names at a test web (crawltest.Web.LookupNetIP) or at a
+	// resolver of your own. Default net.DefaultResolver.LookupNetIP.
+	LookupNetIP func(ctx context.Context, network, host string) ([]netip.Addr, error)
 	// AllowPrivateNetworks lets connections reach any address but the
 	// link-local and cloud metadata ones (see AllowNetworks). Default
 	// false: only global unicast addresses may be reached and every other
@@ -327,6 +332,7 @@ func (o *Options) withDefaults() Options {
 type HTTP struct {
 	opts      Options
 	transport *http.Transport
+	dial      *dialer
 	client    *http.Client
 	window    time.Duration  // TransferWindow; tests shorten it
 	recorders chan *recorder // idle recorders, when OnExchange is set
@@ -363,6 +369,7 @@ func New(opts *Options) *HTTP {
 		opts:      o,
 		window:    TransferWindow,
 		transport: tr,
+		dial:      dial,
 		recorders: newRecorders(),
 		client: &http.Client{
 			Transport: tr,
@@ -371,6 +378,27 @@ func New(opts *Options) *HTTP {
 			},
 		},
 	}
+}
+
+// LookupIP returns the addresses host resolves to through the fetcher's
+// DNS cache (Options.DNSCacheTTL, Options.LookupNetIP), the one its
+// connections are dialled through, and when that answer expires: a name
+// answered from the cache costs a map lookup, one not cached (or expired)
+// is resolved once however many callers ask at the same time. An IP
+// literal is its own answer and never expires (zero expires). With the
+// cache disabled every call resolves, and the answer expires at once.
+// Failed lookups are not cached. A crawler that keys politeness by IP
+// address (trawl's Politeness.PerIP) resolves through it, so it sees the
+// addresses the fetcher connects to.
+func (f *HTTP) LookupIP(ctx context.Context, host string) (addrs []netip.Addr, expires time.Time, err error) {
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return []netip.Addr{a}, time.Time{}, nil
+	}
+	e, err := f.dial.lookupEntry(ctx, host)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return e.addrs, e.expires, nil
 }
 
 // CloseIdleConnections closes keep-alive connections not in use.

@@ -650,7 +650,7 @@ func (m *Memory) newBack(hi *hostInfo, now time.Time) {
 // out when it is due; Next then counts it again (unpark). The caller
 // refills.
 func (m *Memory) park(hi *hostInfo, now time.Time) {
-	if !hi.parked && m.sched.RestsLong(hi.name, now) {
+	if !hi.parked && m.sidelined(hi.name, now) {
 		hi.parked = true
 		m.backs--
 		m.parked++
@@ -859,7 +859,7 @@ func (m *Memory) Done(req Request, out Outcome) error {
 			redirects: clamp16(req.Redirects),
 		}, out.Revisit, out.State)
 	}
-	if m.sched.RestsLong(hi.name, now) {
+	if m.sidelined(hi.name, now) {
 		m.parkGroup(hi.name, now)
 	}
 	m.wake.Broadcast()

@@ -29,6 +29,12 @@ func TestMemoryConformance(t *testing.T) {
 			MinDelay: 10 * time.Millisecond,
 			GroupKey: func(host string) string { return host[:2] },
 		}}},
+		{name: "per IP", opts: frontier.MemoryOptions{Workers: 4, Politeness: politeness.Config{
+			MinDelay: 10 * time.Millisecond, IPDelay: 5 * time.Millisecond, IPKey: sharedIP,
+		}}},
+		{name: "per IP spilling", opts: frontier.MemoryOptions{Workers: 2, SpillDir: "set per test", Politeness: politeness.Config{
+			MinDelay: 10 * time.Millisecond, IPDelay: 5 * time.Millisecond, IPKey: sharedIP,
+		}}},
 	}
 	for _, strategy := range []frontier.Strategy{frontier.BFS, frontier.DFS} {
 		configs = append(configs, struct {
@@ -49,6 +55,15 @@ func TestMemoryConformance(t *testing.T) {
 			})
 		})
 	}
+}
+
+// sharedIP puts hosts on addresses by the first two letters of their
+// names; names shorter than three letters do not resolve.
+func sharedIP(host string) (string, bool) {
+	if len(host) < 3 {
+		return "", false
+	}
+	return host[:2], true
 }
 
 // model is what the test knows about the crawl, kept under its own lock.

@@ -1,9 +1,10 @@
 // Package politeness decides when a crawler may contact each host again.
 //
 // It keeps a heap of host groups keyed by their earliest next-contact time,
-// as in Mercator: a worker takes the host whose time has passed, fetches,
-// and reports how the fetch went; a delay policy turns that outcome into the
-// host's next-contact time.
+// as in Mercator (in two levels, by IP address and by host, when asked: see
+// "Politeness per IP address"): a worker takes the host whose time has
+// passed, fetches, and reports how the fetch went; a delay policy turns that
+// outcome into the host's next-contact time.
 //
 // # Quick start
 //
@@ -86,5 +87,6 @@
 // lock. Policies are called with the lock held and must not block; they get
 // their randomness (Contact.Jitter) from the scheduler's seeded source, so a
 // Policy needs no state of its own. Config.GroupKey is called with the lock
-// held, once per host.
+// held, once per host; Config.IPKey with the lock held, when a host is
+// added and released.
 package politeness

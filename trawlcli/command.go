@@ -17,6 +17,7 @@ import (
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/extract"
+	"github.com/trawl-dev/trawl/fetch"
 	"github.com/trawl-dev/trawl/store"
 )
 
@@ -114,6 +115,9 @@ type flags struct {
 	delay           time.Duration
 	rate            float64
 	adaptive        float64
+	perIP           bool
+	ipDelay         time.Duration
+	ipConcurrency   int
 	userAgent       string
 	out             string
 	allowPrivate    bool
@@ -137,6 +141,9 @@ func (s *Session) register() {
 	fs.Float64Var(&f.rate, "rate", 0, "at most `R` requests a second to one host (with -host-concurrency in flight): sets -delay to 1/R, the gap after each response, so slow responses lower the rate; Crawl-delay and back-off can slow a host further, and the summary says which did")
 	fs.DurationVar(&f.delay, "delay", time.Second, "minimum gap between requests to one host; giving -delay without -adaptive turns adaptive politeness off, so the gap is exactly this (plus robots.txt Crawl-delay and back-off)")
 	fs.Float64Var(&f.adaptive, "adaptive", 10, "adaptive politeness: a host rests at least `FACTOR` × its last fetch time (0 = off; off when -delay is given without -adaptive)")
+	fs.BoolVar(&f.perIP, "per-ip", false, "politeness per IP address as well as per host: hosts whose names resolve to one address (virtual hosting, CDNs) share -ip-delay and -ip-concurrency, each still keeping its own -delay; names resolve through the DNS cache before their URLs are queued, and again when their TTL ends; a name that does not resolve stays polite per host")
+	fs.DurationVar(&f.ipDelay, "ip-delay", 250*time.Millisecond, "with -per-ip, minimum gap between requests to one IP address, whichever of its hosts they are for; may be shorter than -delay (0 = none)")
+	fs.IntVar(&f.ipConcurrency, "ip-concurrency", 1, "with -per-ip, fetches in flight at once to one IP address, over all its hosts")
 	fs.StringVar(&f.userAgent, "user-agent", "", "User-Agent header and robots.txt token (default names trawl)")
 	fs.StringVar(&f.out, "out", "", "store pages in `DIR` (numbered files, urls.txt, stats.txt)")
 	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses (not link-local and cloud metadata ones: name those with -allow-network)")
@@ -276,6 +283,9 @@ func (s *Session) setup() int {
 	)
 	if f.opic {
 		s.opts = append(s.opts, trawl.WithPriority(trawl.Priority{OPIC: true}))
+	}
+	if code := s.perIPOptions(); code != 0 {
+		return code
 	}
 	if f.allowPrivate {
 		s.opts = append(s.opts, trawl.WithAllowPrivateNetworks(true))
@@ -498,4 +508,30 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// perIPOptions turns -per-ip, -ip-delay and -ip-concurrency into
+// trawl.Politeness.PerIP, IPDelay and IPConcurrency, and says so in the
+// pace line; the -demo web's names resolve through the web itself.
+func (s *Session) perIPOptions() int {
+	f := &s.f
+	if !f.perIP {
+		if s.FlagSet("ip-delay") || s.FlagSet("ip-concurrency") {
+			return s.fail(Exit(2, errors.New("-ip-delay and -ip-concurrency apply only with -per-ip: give -per-ip too")))
+		}
+		return 0
+	}
+	if f.ipDelay < 0 || f.ipConcurrency < 1 {
+		return s.fail(Exit(2, fmt.Errorf("-ip-delay must not be negative (got %v) and -ip-concurrency must be at least 1 (got %d)", f.ipDelay, f.ipConcurrency)))
+	}
+	ipDelay := f.ipDelay
+	if ipDelay == 0 {
+		ipDelay = trawl.NoDelay
+	}
+	s.opts = append(s.opts, trawl.WithPoliteness(trawl.Politeness{PerIP: true, IPDelay: ipDelay, IPConcurrency: f.ipConcurrency}))
+	if s.demoWeb != nil {
+		s.opts = append(s.opts, trawl.WithFetchOptions(fetch.Options{LookupNetIP: s.demoWeb.LookupNetIP}))
+	}
+	s.line.pace.why += fmt.Sprintf("; each IP address %d in flight, a %s gap (-per-ip)", f.ipConcurrency, f.ipDelay)
+	return 0
 }

@@ -43,6 +43,13 @@
 // turns adaptive politeness off: the gap between two requests to a host is
 // then D, as a user who writes -delay means, not 10 × the last fetch time
 // when that is longer; -adaptive F sets the factor whatever -delay says.
+// -per-ip adds politeness per IP address (trawl.Politeness.PerIP): hosts
+// whose names resolve to one address share -ip-delay (default 250ms, 0 for
+// none, as trawl.NoDelay) and -ip-concurrency (default 1), each still
+// keeping its own -delay; the pace line says so. -ip-delay and
+// -ip-concurrency without -per-ip are refused. Under -demo the web's names
+// resolve through the web (crawltest.Web.LookupNetIP): every demo host is
+// on 127.0.0.1, so they all share one address.
 // -demo serves crawltest's synthetic web on loopback and stores its pages in
 // a temporary directory removed at the end, unless -out is given.
 //
