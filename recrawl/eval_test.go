@@ -63,6 +63,7 @@ type evalRow struct {
 	fastFresh             float64 // their freshness under the default policy
 	worstSeed             float64 // lowest policy − uniform over the seeds
 	used                  float64 // the default policy's fetches / (budget × horizon)
+	late                  float64 // the revisits' rate at the end / the revisit share (Planner.Hosts: Used / Budget)
 }
 
 func (r evalRow) reach() float64 {
@@ -91,7 +92,10 @@ func evalCell(w evalWeb, budgetX, visits float64, seeds []uint64, pol Policy) ev
 		length := time.Duration(visits * float64(w.pages) / budget * float64(time.Second))
 		row.horizon = length
 		base := Sim{Rates: rates, Budget: budget, Length: length, Warmup: length / 4, Seed: seed, Policy: pol}
-		got := Simulate(base)
+		got, planner := simulate(base)
+		for _, h := range planner.Hosts() {
+			row.late += h.Used / h.Budget / float64(len(seeds))
+		}
 		// The same number of fetches for the fixed schedules: the
 		// revisits made after the first pass over the pages.
 		rate := float64(got.Fetches-w.pages) / length.Seconds()
@@ -137,8 +141,8 @@ func (r evalRow) String() string {
 	if x := r.reach(); !math.IsNaN(x) {
 		reach = fmt.Sprintf("%3.0f%%", 100*x)
 	}
-	return fmt.Sprintf("%-22s %5.1fx %8s %4.0f  %.3f  %.3f  %.3f  %.3f  %s  %+.3f  %3.0f%%  %s",
-		r.web, r.budgetX, shortDur(r.horizon), r.visits, r.uniform, r.proportional, r.policy, r.optimum, reach, r.worstSeed, 100*r.used, fast)
+	return fmt.Sprintf("%-22s %5.1fx %8s %4.0f  %.3f  %.3f  %.3f  %.3f  %s  %+.3f  %3.0f%%  %3.0f%%  %s",
+		r.web, r.budgetX, shortDur(r.horizon), r.visits, r.uniform, r.proportional, r.policy, r.optimum, reach, r.worstSeed, 100*r.used, 100*r.late, fast)
 }
 
 func shortDur(d time.Duration) string {
@@ -154,7 +158,7 @@ func shortDur(d time.Duration) string {
 	}
 }
 
-const evalHeader = "web                    budget  horizon  vis  unif   prop   policy optim  gap   worst   used  pages too fast: share, fetches, freshness"
+const evalHeader = "web                    budget  horizon  vis  unif   prop   policy optim  gap   worst   used   late  pages too fast: share, fetches, freshness"
 
 // TestFreshnessTable is the table of the package doc: every web at
 // budgets of 0.1, 1 and 10 times its total change rate, for horizons of

@@ -44,6 +44,12 @@ type SimResult struct {
 // busy waits for the next free slot, earliest due first, as in a polite
 // frontier. A fetch makes the copy fresh until the page's next change.
 func Simulate(s Sim) SimResult {
+	r, _ := simulate(s)
+	return r
+}
+
+// simulate is Simulate, and returns the Planner it ran (nil with Fixed).
+func simulate(s Sim) (SimResult, *Planner) {
 	n := len(s.Rates)
 	var planner *Planner
 	if s.Fixed == nil {
@@ -145,7 +151,7 @@ func Simulate(s Sim) SimResult {
 			res.Estimates[i] = pages[i].hist.Rate
 		}
 	}
-	return res
+	return res, planner
 }
 
 // mix is splitmix64's finaliser: distinct versions get unrelated
