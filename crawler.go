@@ -52,6 +52,11 @@ type Crawler struct {
 	rc        *recrawler       // nil for a one-shot crawl (recrawl.go)
 	private   privateHosts     // hosts found on private addresses (admit.go)
 	seedFails seedFailures     // the seeds that failed, for Run's error
+	// order keeps a URL's decisions in order: push holds its stripe from
+	// Push to the DecisionQueued it records, and the decision about the
+	// URL's fetch waits for it, so a worker that takes the URL at once
+	// cannot record its fate first. Used only when decisions are recorded.
+	order decisionOrder
 
 	html          []htmlCallback        // WithHTML callbacks, compiled
 	sels          selectors             // selectors compiled by Element methods
@@ -594,4 +599,18 @@ func (c *Crawler) reportProgress(done <-chan struct{}) {
 			c.cfg.progress(c.Stats())
 		}
 	}
+}
+
+// decisionOrder is a set of striped locks by URL (see Crawler.order).
+type decisionOrder [64]sync.Mutex
+
+// lock locks rawURL's stripe and returns it, to unlock.
+func (o *decisionOrder) lock(rawURL string) *sync.Mutex {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(rawURL); i++ {
+		h = (h ^ uint32(rawURL[i])) * 16777619
+	}
+	m := &o[h%uint32(len(o))]
+	m.Lock()
+	return m
 }

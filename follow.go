@@ -295,9 +295,11 @@ func (c *Crawler) push(ctx context.Context, reqs []frontier.Request) (int, error
 	var errs []error
 	for i := range reqs {
 		r := &reqs[i]
+		held := c.order.lock(r.URL)
 		n, err := c.front.Push(ctx, reqs[i:i+1]...) // no copy, no allocation
 		added += n
 		if ctx.Err() != nil {
+			held.Unlock()
 			errs = append(errs, err)
 			continue
 		}
@@ -320,6 +322,7 @@ func (c *Crawler) push(ctx context.Context, reqs []frontier.Request) (int, error
 		}
 		d.bound()
 		c.cfg.events.OnDecision(ctx, d)
+		held.Unlock()
 	}
 	return added, errors.Join(errs...)
 }

@@ -41,7 +41,9 @@ func (c *Crawler) observe(ctx context.Context, v *visit, s step) {
 	if d.Error == "" && s.err != nil {
 		d.Error = s.err.Error()
 	}
+	held := c.order.lock(d.URL) // after the DecisionQueued of the push that queued it
 	c.decide(ctx, *d)
+	held.Unlock()
 }
 
 // Bounds of the strings of a Decision: an error may quote what a server
