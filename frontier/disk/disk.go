@@ -687,6 +687,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 type reader struct {
 	f  *Frontier
 	tx *bolt.Tx
+	c  *bolt.Cursor // on the bucket, nil if there is none yet
 }
 
 func (f *Frontier) reader() *reader { return &reader{f: f} }
@@ -704,19 +705,21 @@ func (r *reader) has(key []byte) (bool, error) {
 			return false, fmt.Errorf("disk: %w", err)
 		}
 		r.tx = tx
+		if b := tx.Bucket(bucketName); b != nil {
+			r.c = b.Cursor()
+		}
 	}
-	b := r.tx.Bucket(bucketName)
-	if b == nil {
+	if r.c == nil {
 		return false, nil
 	}
-	k, _ := b.Cursor().Seek(key)
+	k, _ := r.c.Seek(key)
 	return bytes.Equal(k, key), nil
 }
 
 func (r *reader) close() {
 	if r.tx != nil {
 		r.tx.Rollback()
-		r.tx = nil
+		r.tx, r.c = nil, nil
 	}
 }
 

@@ -32,6 +32,7 @@ type mnode struct {
 	key, val []byte
 	del      bool
 	next     []*mnode
+	tower    [2]*mnode // next's array when the node has at most 2 levels (15 in 16 do)
 }
 
 const (
@@ -78,7 +79,12 @@ func (m *memtable) put(key, val []byte, del bool) {
 		}
 		m.level = lvl
 	}
-	n := &mnode{key: key, val: val, del: del, next: make([]*mnode, lvl)}
+	n := &mnode{key: key, val: val, del: del}
+	if lvl <= len(n.tower) {
+		n.next = n.tower[:lvl]
+	} else {
+		n.next = make([]*mnode, lvl)
+	}
 	for l := range lvl {
 		n.next[l] = prev[l].next[l]
 		prev[l].next[l] = n
@@ -101,7 +107,8 @@ func (m *memtable) get(key []byte) (n *mnode) {
 // batch collects the changes of one operation, applied to the memtable
 // together (so that a flush never holds half an operation) or not at all.
 type batch struct {
-	ops []op
+	ops  []op
+	slab []byte // copies of the keys and values, carved from few allocations
 }
 
 type op struct {
@@ -111,12 +118,23 @@ type op struct {
 
 // Set records key → val; it copies both.
 func (b *batch) Set(key, val []byte) {
-	b.ops = append(b.ops, op{key: bytes.Clone(key), val: append([]byte{}, val...)})
+	b.ops = append(b.ops, op{key: b.copy(key), val: b.copy(val)})
 }
 
 // Delete records the deletion of key; it copies key.
 func (b *batch) Delete(key []byte) {
-	b.ops = append(b.ops, op{key: bytes.Clone(key), del: true})
+	b.ops = append(b.ops, op{key: b.copy(key), del: true})
+}
+
+// copy returns a copy of p in b's slab.
+// Copies share the slab's arrays, which are never written again.
+func (b *batch) copy(p []byte) []byte {
+	if cap(b.slab)-len(b.slab) < len(p) {
+		b.slab = make([]byte, 0, max(4096, len(p)))
+	}
+	n := len(b.slab)
+	b.slab = append(b.slab, p...)
+	return b.slab[n:len(b.slab):len(b.slab)]
 }
 
 func (b *batch) Empty() bool { return len(b.ops) == 0 }
@@ -216,7 +234,7 @@ func commit(db *bolt.DB, m *memtable) error {
 			} else {
 				val := n.val
 				if val == nil {
-					val = []byte{}
+					val = []byte{} // bbolt stores an empty value; nil is kept for deletes
 				}
 				err = b.Put(n.key, val)
 			}
