@@ -228,6 +228,11 @@ func commit(db *bolt.DB, m *memtable) error {
 		if err != nil {
 			return err
 		}
+		// Most of what is written is appended in key order (the queues'
+		// keys grow with the sequence number), which leaves pages split at
+		// bbolt's default 50 % half empty for good; the seen set's random
+		// keys fill pages about as well either way.
+		b.FillPercent = 0.9
 		for n := m.head.next[0]; n != nil; n = n.next[0] {
 			if n.del {
 				err = b.Delete(n.key)
