@@ -17,14 +17,14 @@ const module = "github.com/trawl-dev/trawl"
 // its non-test files may import. Leaf packages never import the root; the
 // root imports the leaves; nothing imports examples or bench.
 var allowedImports = map[string][]string{
-	"":                         {"extract", "feeds", "maintext", "fetch", "frontier", "frontier/opic", "robots", "urlnorm", "dedup", "politeness", "recrawl", "internal/jsonenc"},
+	"":                         {"extract", "feeds", "maintext", "fetch", "frontier", "frontier/opic", "robots", "urlnorm", "dedup", "politeness", "recrawl", "internal/jsonenc", "internal/fpset"},
 	"urlnorm":                  {},
 	"extract":                  {"urlnorm"},
 	"maintext":                 {"internal/htmltext"},
 	"feeds":                    {"urlnorm"},
 	"robots":                   {},
 	"politeness":               {},
-	"frontier":                 {"politeness", "urlnorm", "frontier/internal/wakeup", "frontier/internal/wire"},
+	"frontier":                 {"politeness", "urlnorm", "frontier/internal/wakeup", "frontier/internal/wire", "internal/fpset"},
 	"frontier/internal/wakeup": {},
 	"frontier/internal/wire":   {},
 	"frontier/frontiertest":    {"frontier"},
@@ -57,6 +57,7 @@ var allowedImports = map[string][]string{
 	"internal/redistest":     {},
 	"internal/shareddata":    {}, // only tests: finds ../shared/data
 	"internal/jsonenc":       {},
+	"internal/fpset":         {},
 	"examples/clusterspider": {"", "cluster", "trawlcli"},
 
 	"frontier/internal/slowhosts": {"frontier"}, // only tests: the resting-hosts scenario

@@ -4,6 +4,8 @@ import (
 	"hash/maphash"
 	"strings"
 	"sync"
+
+	"github.com/trawl-dev/trawl/internal/fpset"
 )
 
 // TrapLimits are the rules, on by default, that keep a crawl from wandering
@@ -104,8 +106,8 @@ type trapGuard struct {
 	seed maphash.Seed
 
 	mu      sync.Mutex
-	streaks map[uint64]int32    // template -> pages in a row that grew only it
-	texts   map[uint64]struct{} // host + title + text of pages fetched
+	streaks map[uint64]int32 // template -> pages in a row that grew only it
+	texts   fpset.Set        // hashes of host + title + text of pages fetched, about 13 bytes each
 }
 
 // maxTrapEntries bounds each of the guard's maps; past it, new templates
@@ -115,7 +117,7 @@ const maxTrapEntries = 1 << 22
 func newTrapGuard(l TrapLimits) *trapGuard {
 	return &trapGuard{
 		lim: l.withDefaults(), seed: maphash.MakeSeed(),
-		streaks: make(map[uint64]int32), texts: make(map[uint64]struct{}),
+		streaks: make(map[uint64]int32),
 	}
 }
 
@@ -317,11 +319,11 @@ func (g *trapGuard) seenText(host, title, text string) bool {
 	k := h.Sum64()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if _, ok := g.texts[k]; ok {
+	if g.texts.Contains(k) {
 		return true
 	}
-	if len(g.texts) < maxTrapEntries {
-		g.texts[k] = struct{}{}
+	if g.texts.Len() < maxTrapEntries {
+		g.texts.Add(k)
 	}
 	return false
 }

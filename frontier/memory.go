@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trawl-dev/trawl/frontier/internal/wakeup"
+	"github.com/trawl-dev/trawl/internal/fpset"
 	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/urlnorm"
 )
@@ -143,7 +144,7 @@ type Memory struct {
 	hosts       map[string]*hostInfo
 	hostList    []*hostInfo // by hostInfo.id
 	sp          *spill      // nil unless SpillDir is set (BFS and DFS)
-	seen        fpSet
+	seen        fpset.Set
 	leased      map[uint64]*hostInfo
 	rng         *rand.Rand
 	pruneAt     int
@@ -306,7 +307,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 	}
 	for i := range ents {
 		e := &ents[i]
-		if m.seen.contains(e.fp) {
+		if m.seen.Contains(e.fp) {
 			continue
 		}
 		hi := m.hosts[extras[i].host]
@@ -319,7 +320,7 @@ func (m *Memory) Push(ctx context.Context, reqs ...Request) (added int, err erro
 			continue
 		}
 		hi.accepted++
-		m.seen.add(e.fp)
+		m.seen.Add(e.fp)
 		e.host = hi
 		e.data = joinData(e.data, extras[i].req.Anchor, extras[i].req.Data)
 		added++

@@ -9,7 +9,7 @@ func (m *Memory) Seen(rawURL string) bool {
 	fp := Fingerprint(rawURL)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.seen.contains(fp)
+	return m.seen.Contains(fp)
 }
 
 // HostsWaiting returns the number of hosts (host groups, with

@@ -103,23 +103,3 @@ func TestPrioQueueModel(t *testing.T) {
 		}
 	}
 }
-
-func TestFPSet(t *testing.T) {
-	var s fpSet
-	ref := map[uint64]bool{}
-	rng := rand.New(rand.NewPCG(3, 3))
-	for i := range 50000 {
-		fp := rng.Uint64() % 30000 // many repeats, and 0 now and then
-		if got, want := s.add(fp), !ref[fp]; got != want {
-			t.Fatalf("op %d: add(%d) = %v, want %v", i, fp, got, want)
-		}
-		ref[fp] = true
-		probe := rng.Uint64() % 40000
-		if got := s.contains(probe); got != ref[probe] {
-			t.Fatalf("op %d: contains(%d) = %v, want %v", i, probe, got, ref[probe])
-		}
-	}
-	if s.len() != len(ref) {
-		t.Errorf("len() = %d, want %d", s.len(), len(ref))
-	}
-}

@@ -42,6 +42,10 @@ type Command struct {
 	// Features are the program's own flags and behaviour, added after the
 	// common ones and the [Builtin] features.
 	Features []Feature
+
+	// process is set by Main: the command owns the process, so it may
+	// set the runtime's process-wide knobs (see profileFeature).
+	process bool
 }
 
 // Main runs the command with the process's arguments, with a context that
@@ -50,13 +54,21 @@ type Command struct {
 // status: the crawl stops as it does on Ctrl-C, its stores closed (WARC
 // files finished, indexes sorted) and its summary printed. A second
 // signal is not caught: it ends the process at once.
+//
+// Main owns the process, so it also turns the runtime's sampling of
+// allocations for heap profiles off unless -memprofile asks for a profile
+// (runtime.MemProfileRate = 0): the samples' call stacks would otherwise
+// take about 2 MB by the end of a long crawl, for nothing. Run leaves the
+// runtime alone.
 func (cmd *Command) Main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
 		stop() // the next signal kills, as it would have without Main
 	}()
+	cmd.process = true
 	code := cmd.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	cmd.process = false
 	stop()
 	os.Exit(code)
 }

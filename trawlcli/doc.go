@@ -66,6 +66,14 @@
 // the crawl cleanly, its summary begins with "interrupted" and the status
 // is 0; a second signal ends the process at once.
 //
+// Memory: Command.Main leaves the Go runtime's collector at its default
+// (GOGC=100), which lets the heap grow to about twice what is live. A
+// crawl of many hosts that would rather spend CPU than memory can set
+// GOGC=50 in its environment: in the comparison's scenario C (1,000 hosts,
+// bench/README.md) it took peak RSS from about 69 to 58 MB for about 15 %
+// more CPU per page. Main only turns off the sampling of allocations for
+// heap profiles when -memprofile is not given.
+//
 // # Features
 //
 // A Feature is a set of flags and what they do: Flags registers them, Setup

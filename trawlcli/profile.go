@@ -11,6 +11,9 @@ import (
 	"github.com/trawl-dev/trawl"
 )
 
+// defaultMemProfileRate is the runtime's default runtime.MemProfileRate.
+const defaultMemProfileRate = 512 * 1024
+
 // profileFeature is -cpuprofile FILE and -memprofile FILE: pprof profiles
 // of the command itself, for `go tool pprof BINARY FILE`. The CPU profile
 // runs from the end of flag parsing to the summary; the heap profile
@@ -24,7 +27,12 @@ func profileFeature() Feature {
 			fs.StringVar(&cpuPath, "cpuprofile", "", "write a CPU profile of the crawl to `FILE` (go tool pprof)")
 			fs.StringVar(&memPath, "memprofile", "", "write a heap profile (allocations and what is in use) to `FILE` when the crawl ends (go tool pprof)")
 		},
-		Setup: func(*Session) ([]trawl.Option, error) {
+		Setup: func(s *Session) ([]trawl.Option, error) {
+			if memPath == "" && s.cmd.process && runtime.MemProfileRate == defaultMemProfileRate {
+				// No heap profile asked for, and no one else chose a rate:
+				// do not sample allocations (see Command.Main).
+				runtime.MemProfileRate = 0
+			}
 			if cpuPath == "" {
 				return nil, nil
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,20 @@ func TestProfileFlags(t *testing.T) {
 	code, stdout, stderr = run(t, "-demo", "-max-pages", "10", "-cpuprofile", filepath.Join(dir, "missing", "cpu.out"))
 	if code != 1 || !strings.Contains(stderr, "-cpuprofile") || strings.Contains(stdout, "crawled") {
 		t.Errorf("-cpuprofile in a missing directory: exit %d, stderr %q, stdout %q; want exit 1 before any crawl", code, stderr, stdout)
+	}
+}
+
+// TestRunLeavesMemProfileRate checks that Run, unlike Main, leaves the
+// runtime's heap-profile sampling alone when no -memprofile is given: a
+// test binary (go test -memprofile) and a program that embeds Run keep
+// theirs.
+func TestRunLeavesMemProfileRate(t *testing.T) {
+	before := runtime.MemProfileRate
+	code, _, stderr := run(t, "-demo", "-max-pages", "3", "-progress=false")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if runtime.MemProfileRate != before {
+		t.Errorf("runtime.MemProfileRate = %d after Run, want %d", runtime.MemProfileRate, before)
 	}
 }

@@ -359,12 +359,18 @@ func run(bin string, sc Scenario, crawler string, timeout time.Duration) (Result
 func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 
 // discovered reads the crawler's count of distinct URLs queued: sitespider's
-// "urls: D discovered, X duplicates" line (D − X), or a driver's result line.
+// "urls: N distinct URLs queued, ..." line (or the older "urls: D
+// discovered, X duplicates", D − X), or a driver's result line.
 func discovered(crawler, out string) int64 {
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
 		switch {
+		case strings.HasPrefix(crawler, "trawl") && len(f) >= 5 && f[0] == "urls:" && f[2] == "distinct":
+			// "urls: N distinct URLs queued, from L links ..."
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
 		case strings.HasPrefix(crawler, "trawl") && len(f) >= 5 && f[0] == "urls:" && f[2] == "discovered,":
+			// The older summary: "urls: D discovered, X duplicates, ...".
 			d, _ := strconv.ParseInt(f[1], 10, 64)
 			x, _ := strconv.ParseInt(f[3], 10, 64)
 			return d - x
