@@ -314,19 +314,7 @@ func (a *Agent) see(res []any) (dead []string) {
 	if len(res) < 2 {
 		return nil
 	}
-	lease := a.opts.Lease.Milliseconds()
-	now, _ := res[0].(int64)
-	flat, _ := res[1].([]any)
-	var alive []string
-	for i := 0; i+1 < len(flat); i += 2 {
-		name, _ := flat[i].(string)
-		score, _ := strconv.ParseFloat(fmt.Sprint(flat[i+1]), 64)
-		if int64(score) >= now-lease {
-			alive = append(alive, name)
-		} else {
-			dead = append(dead, name)
-		}
-	}
+	alive, dead := a.split(res)
 	if old := a.ring.Load(); old == nil || !slices.Equal(old.Agents(), alive) {
 		a.ring.Store(NewRing(alive, a.opts.VirtualNodes))
 		if old != nil {
@@ -600,19 +588,28 @@ func (a *Agent) Others(ctx context.Context) ([]string, error) {
 	if len(res) < 2 {
 		return nil, nil
 	}
+	alive, _ := a.split(res)
+	out := slices.DeleteFunc(alive, func(n string) bool { return n == a.opts.Name })
+	slices.Sort(out)
+	return out, nil
+}
+
+// split takes scriptView's {now, members with scores} and returns the
+// members alive by their heartbeat (within Lease) and the dead ones.
+func (a *Agent) split(res []any) (alive, dead []string) {
 	lease := a.opts.Lease.Milliseconds()
 	now, _ := res[0].(int64)
 	flat, _ := res[1].([]any)
-	var out []string
 	for i := 0; i+1 < len(flat); i += 2 {
 		name, _ := flat[i].(string)
 		score, _ := strconv.ParseFloat(fmt.Sprint(flat[i+1]), 64)
-		if name != a.opts.Name && int64(score) >= now-lease {
-			out = append(out, name)
+		if int64(score) >= now-lease {
+			alive = append(alive, name)
+		} else {
+			dead = append(dead, name)
 		}
 	}
-	slices.Sort(out)
-	return out, nil
+	return alive, dead
 }
 
 // Close leaves the crawl: it stops the heartbeat, publishes the last
