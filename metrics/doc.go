@@ -47,5 +47,6 @@
 // # Dependencies
 //
 // github.com/prometheus/client_golang, the Prometheus project's own client,
-// which the issue (22) names.
+// which the issue (22) names; the persistent frontier's pebble already
+// depended on it.
 package metrics
