@@ -183,9 +183,9 @@ type Politeness struct {
 	// others unresolved, and a frontier resumed from disk holds hosts not
 	// resolved yet: each is resolved after its first fetch. The
 	// address a name has is the lowest of those its DNS answer gives. It
-	// needs the default fetcher, or one that implements IPResolver. Under
-	// the cluster frontier (package cluster) it holds within each agent
-	// only: agents share hosts out by name, not by address. Default false.
+	// needs the default fetcher, or one that implements IPResolver. The
+	// cluster frontier (package cluster) then shares hosts out by
+	// address, so it holds across the cluster. Default false.
 	PerIP bool
 	// IPDelay is, with PerIP, the least time between the end of one
 	// request to an IP address and the start of the next, whichever of

@@ -107,6 +107,28 @@ type Agent struct {
 	closeErr  error
 
 	onWatch atomic.Pointer[func(over bool)] // for tests: called after each round of watchLoop
+
+	// ipKey is politeness.Config.IPKey of the frontier's options (nil
+	// without politeness per IP): the requests of a host with an address
+	// are shared out by the address (see partOf).
+	ipKey atomic.Pointer[func(host string) (string, bool)]
+}
+
+// partOf returns the key r is shared out by: part, when the request
+// carries one; else the IP address its host resolves to, when politeness
+// is per IP and this process knows it; else its host. So every host of
+// one address has one owner, whose local frontier keeps the address's
+// politeness, and it holds across the cluster.
+func (a *Agent) partOf(r *frontier.Request, part string) string {
+	if part != "" {
+		return part
+	}
+	if k := a.ipKey.Load(); k != nil {
+		if ip, ok := (*k)(r.Host); ok {
+			return ip
+		}
+	}
+	return r.Host
 }
 
 // Join registers an agent of a crawl on rdb and starts its heartbeat. It
@@ -359,17 +381,19 @@ func (a *Agent) takeOver(ctx context.Context, dead string) error {
 			continue
 		}
 		var reqs []frontier.Request
+		var parts []string
 		ids := make([]string, len(msgs))
 		for i, m := range msgs {
 			ids[i] = m.ID
-			rs, err := decodeBatch(fmt.Sprint(m.Values["r"]))
+			rs, ps, err := decodeParts(fmt.Sprint(m.Values["r"]))
 			if err != nil {
 				a.log.Warn("dropping a bad stream entry", "stream", stream, "id", m.ID, "err", err)
 				continue
 			}
 			reqs = append(reqs, rs...)
+			parts = append(parts, ps...)
 		}
-		if err := a.send(ctx, reqs); err != nil {
+		if err := a.send(ctx, reqs, parts); err != nil {
 			return err
 		}
 		if err := a.rdb.XDel(ctx, stream, ids...).Err(); err != nil {
@@ -388,45 +412,58 @@ func (a *Agent) takeOver(ctx context.Context, dead string) error {
 	return nil
 }
 
-// send appends requests to the streams of their hosts' owners, one entry
-// per owner, then counts the change in the epoch. A stream that no longer
-// exists (its agent left or was taken over) is replaced by this agent's.
-func (a *Agent) send(ctx context.Context, reqs []frontier.Request) error {
+// send appends requests to the streams of their owners (by partOf: their
+// hosts', or with politeness per IP their addresses'), one entry per
+// owner, then counts the change in the epoch. parts holds the partition
+// key each request came with (nil, or "" for one: see partOf). A stream
+// that no longer exists (its agent left or was taken over) is replaced by
+// this agent's.
+func (a *Agent) send(ctx context.Context, reqs []frontier.Request, parts []string) error {
 	if len(reqs) == 0 {
 		return nil
 	}
 	ring := a.Ring()
 	byOwner := map[string][]frontier.Request{}
+	partsOf := map[string][]string{}
 	var order []string
-	for _, r := range reqs {
-		o := ring.Owner(r.Host)
+	for i := range reqs {
+		r := &reqs[i]
+		part := ""
+		if i < len(parts) {
+			part = parts[i]
+		}
+		part = a.partOf(r, part)
+		o := ring.Owner(part)
 		if o == "" {
 			o = a.opts.Name
 		}
 		if byOwner[o] == nil {
 			order = append(order, o)
 		}
-		byOwner[o] = append(byOwner[o], r)
+		byOwner[o] = append(byOwner[o], *r)
+		partsOf[o] = append(partsOf[o], part)
 	}
 	pipe := a.rdb.Pipeline()
 	cmds := make([]*redis.StringCmd, len(order))
 	for i, o := range order {
 		cmds[i] = pipe.XAdd(ctx, &redis.XAddArgs{Stream: a.keys.stream(o), NoMkStream: true,
-			Values: []string{"r", encodeBatch(byOwner[o])}})
+			Values: []string{"r", encodeParts(byOwner[o], partsOf[o])}})
 	}
 	_, err := pipe.Exec(ctx)
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return fmt.Errorf("cluster: queueing: %w", err)
 	}
 	var orphans []frontier.Request
+	var orphanParts []string
 	for i, c := range cmds {
 		if errors.Is(c.Err(), redis.Nil) {
 			orphans = append(orphans, byOwner[order[i]]...)
+			orphanParts = append(orphanParts, partsOf[order[i]]...)
 		}
 	}
 	if len(orphans) > 0 {
 		if err := a.rdb.XAdd(ctx, &redis.XAddArgs{Stream: a.keys.stream(a.opts.Name),
-			Values: []string{"r", encodeBatch(orphans)}}).Err(); err != nil {
+			Values: []string{"r", encodeParts(orphans, orphanParts)}}).Err(); err != nil {
 			return fmt.Errorf("cluster: queueing: %w", err)
 		}
 	}

@@ -45,6 +45,21 @@
 // (issue 34 saw three clusterspider agents on the Python docs split it
 // 45, 486 and 0 pages, and take twice as long as one process).
 //
+// Politeness per IP address (trawl.Politeness.PerIP: the frontier's
+// options carry politeness.Config.IPKey) shares hosts out by the address
+// they resolve to instead: the ring's key of a host whose address the
+// pushing agent knows (the crawler resolves names before it queues their
+// URLs) is that address, and the key travels with each URL in its stream
+// entry, so that takeovers and moves route it alike wherever the names
+// were resolved. So one agent has every host of an address, and its local
+// frontier keeps the address's delay and in-flight limit. Because for a
+// while after an agent joins or dies two agents may both hold hosts of
+// one address (see below), each fetch also leases its host's address in
+// Redis as it leases its host, one agent at a time, released with the IP
+// delay (TestClusterPerIP: three agents, ten of sixteen hosts on one
+// address, never two requests at once to it nor closer than the IP
+// delay). A host whose name does not resolve is shared out by name.
+//
 // Queues. Each agent has a Redis Stream. Push sends each URL the crawl has
 // not seen to the stream of its host's owner, one entry per owner and Push
 // (a batch). The agent reads its stream into a local frontier.Memory,

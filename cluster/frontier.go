@@ -28,6 +28,8 @@ type Frontier struct {
 	local      *frontier.Memory
 	policy     politeness.Policy
 	minDelay   time.Duration
+	ipKey      func(host string) (string, bool) // politeness.Config.IPKey; nil: per host only
+	ipDelay    time.Duration                    // politeness.Config.IPDelay, with its default
 	maxDepth   int
 	maxPerHost int
 	maxLocal   int
@@ -38,6 +40,8 @@ type Frontier struct {
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
 	held     map[string]bool   // hosts this agent has a lease on in Redis
+	ipOf     map[string]string // host → the address leased with it (politeness per IP)
+	ipHeld   map[string]int    // address → this agent's fetches under its lease
 	failures map[string]int    // consecutive throttled contacts, by host
 	wake     chan struct{}     // closed when the reader adds URLs
 	space    chan struct{}     // closed when URLs leave the local frontier
@@ -75,6 +79,7 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 	}
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},
+		ipOf: map[string]string{}, ipHeld: map[string]int{},
 		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits)}
 	f.maxLocal = a.opts.MaxLocal
 	if f.maxLocal <= 0 {
@@ -82,6 +87,11 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 	}
 	opts.MaxDepth, opts.MaxPerHost = 0, 0
 	opts.Politeness.HostConcurrency = 1
+	if k := opts.Politeness.IPKey; k != nil {
+		a.ipKey.Store(&k)
+		f.ipKey = k
+		f.ipDelay = opts.Politeness.WithDefaults().IPDelay
+	}
 	f.policy, f.minDelay = delayPolicy(opts.Politeness)
 	f.local = frontier.NewMemory(&opts)
 	if !a.front.CompareAndSwap(nil, f) {
@@ -190,7 +200,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 	// URLs queued but unmarked (which later pushes may queue again; the
 	// done marks keep them from being fetched twice), never URLs marked
 	// but queued nowhere.
-	if err := a.retry(ctx, func() error { return a.send(ctx, fresh) }); err != nil {
+	if err := a.retry(ctx, func() error { return a.send(ctx, fresh, nil) }); err != nil {
 		return 0, errors.Join(append(errs, err)...)
 	}
 	err = a.retry(ctx, func() error {
@@ -287,24 +297,27 @@ func (f *Frontier) rebalance(ctx context.Context, ring *Ring, last string) error
 		}
 		var ids []string
 		var own, others []frontier.Request
+		var ownParts, otherParts []string
 		for _, m := range msgs {
 			start = "(" + m.ID
-			reqs, err := decodeBatch(fmt.Sprint(m.Values["r"]))
+			reqs, parts, err := decodeParts(fmt.Sprint(m.Values["r"]))
 			if err != nil {
 				continue // accept drops it when the reader gets to it
 			}
 			n := len(others)
-			for _, r := range reqs {
-				if o := ring.Owner(r.Host); o != "" && o != me {
-					others = append(others, r)
+			for i := range reqs {
+				if o := ring.Owner(a.partOf(&reqs[i], parts[i])); o != "" && o != me {
+					others = append(others, reqs[i])
+					otherParts = append(otherParts, parts[i])
 				}
 			}
 			if len(others) == n {
 				continue // all still ours: the entry stays as it is
 			}
-			for _, r := range reqs {
-				if o := ring.Owner(r.Host); o == "" || o == me {
-					own = append(own, r)
+			for i := range reqs {
+				if o := ring.Owner(a.partOf(&reqs[i], parts[i])); o == "" || o == me {
+					own = append(own, reqs[i])
+					ownParts = append(ownParts, parts[i])
 				}
 			}
 			ids = append(ids, m.ID)
@@ -315,7 +328,7 @@ func (f *Frontier) rebalance(ctx context.Context, ring *Ring, last string) error
 		// The moved entries' own URLs go to the end of this agent's
 		// stream, where this scan sees them again and leaves them.
 		all := append(others, own...)
-		if err := a.send(ctx, all); err != nil {
+		if err := a.send(ctx, all, append(otherParts, ownParts...)); err != nil {
 			return err
 		}
 		if err := a.rdb.XDel(ctx, stream, ids...).Err(); err != nil {
@@ -438,6 +451,12 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 			}
 			return frontier.Request{}, fmt.Errorf("cluster: leasing host %s: %w", req.Host, err)
 		}
+		if res[0] == 1 {
+			res, err = f.leaseIP(ctx, req, fp)
+			if err != nil {
+				return frontier.Request{}, err
+			}
+		}
 		switch res[0] {
 		case 1:
 			f.mu.Lock()
@@ -463,6 +482,57 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 			f.local.Done(req, frontier.Outcome{Requeue: true, CrawlDelay: wait})
 		}
 	}
+}
+
+// ipLease names the Redis keys of an address's lease: those of a host
+// named "ip ADDRESS" (no host name has a space).
+func ipLease(ip string) string { return "ip " + ip }
+
+// leaseIP leases, with politeness per IP, the address of req's host, whose
+// lease the agent has just taken, for the fetch of req: the hosts of one
+// address have one owner (see Agent.partOf), but for a while after an
+// agent joins or dies two agents may both hold some of them, and the lease
+// keeps the address's politeness across the cluster then too. It returns
+// {1, 0} when leased (or when the host's address is not known), else what
+// scriptAcquire says of the address, having released the host with no
+// contact.
+func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64) ([]int64, error) {
+	if f.ipKey == nil {
+		return []int64{1, 0}, nil
+	}
+	ip, ok := f.ipKey(req.Host)
+	if !ok {
+		return []int64{1, 0}, nil
+	}
+	a := f.a
+	k := ipLease(ip)
+	var res []int64
+	err := a.retry(ctx, func() error {
+		var err error
+		res, err = scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(k), a.keys.urls(k)},
+			a.token, "-", a.opts.Lease.Milliseconds(), f.ipDelay.Milliseconds()).Int64Slice()
+		return err
+	})
+	if err == nil && len(res) != 2 {
+		err = errors.New("bad reply")
+	}
+	if err == nil && res[0] == 1 {
+		f.mu.Lock()
+		f.ipOf[req.Host] = ip
+		f.ipHeld[ip]++
+		f.mu.Unlock()
+		return res, nil
+	}
+	// The host was leased for nothing: release it as it was.
+	rerr := a.retry(ctx, func() error {
+		return scriptRelease.EvalSha(ctx, a.rdb, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
+			a.token, fpField(fp), -1, "0").Err()
+	})
+	if err != nil || rerr != nil {
+		f.local.Done(req, frontier.Outcome{Requeue: true, NoContact: true})
+		return nil, fmt.Errorf("cluster: leasing address %s of host %s: %w", ip, req.Host, errors.Join(err, rerr))
+	}
+	return res, nil
 }
 
 // finish forgets a URL that left the local frontier for good and deletes
@@ -509,6 +579,14 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	delay := int64(-1)
 	f.mu.Lock()
 	delete(f.held, req.Host)
+	ip, releaseIP := f.ipOf[req.Host], false
+	if ip != "" {
+		delete(f.ipOf, req.Host)
+		if f.ipHeld[ip]--; f.ipHeld[ip] <= 0 {
+			delete(f.ipHeld, ip)
+			releaseIP = true
+		}
+	}
 	if !out.NoContact {
 		po := politeness.Outcome{Status: out.Status, Duration: out.Duration, Err: out.Err,
 			RetryAfter: out.RetryAfter, CrawlDelay: out.CrawlDelay}
@@ -536,6 +614,14 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		pipe := a.rdb.Pipeline()
 		scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
 			a.token, fpField(fp), delay, done)
+		if releaseIP {
+			ipDelay := f.ipDelay.Milliseconds()
+			if out.NoContact {
+				ipDelay = -1
+			}
+			k := ipLease(ip)
+			scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(k), a.keys.urls(k)}, a.token, "-", ipDelay, "0")
+		}
 		if id != "" {
 			pipe.XDel(ctx, a.keys.stream(a.opts.Name), id)
 		}
@@ -575,12 +661,16 @@ func (f *Frontier) idle() bool {
 	return len(f.urls) == 0
 }
 
-// renew extends the leases of the hosts being fetched from.
+// renew extends the leases of the hosts being fetched from, and of their
+// addresses with politeness per IP.
 func (f *Frontier) renew(ctx context.Context) {
 	f.mu.Lock()
-	hosts := make([]string, 0, len(f.held))
+	hosts := make([]string, 0, len(f.held)+len(f.ipHeld))
 	for h := range f.held {
 		hosts = append(hosts, h)
+	}
+	for ip := range f.ipHeld {
+		hosts = append(hosts, ipLease(ip))
 	}
 	f.mu.Unlock()
 	if len(hosts) == 0 {

@@ -52,6 +52,11 @@ type wireReq struct {
 	// NoReferrer marks a request without a referrer in a batch whose
 	// shared referrer is not empty.
 	NoReferrer bool `json:"n,omitempty"`
+	// Part is the key the request is shared out by when it is not its
+	// host: the IP address the host resolved to (politeness per IP), as
+	// the agent that first sent it knew it, so that every agent routes it
+	// alike.
+	Part string `json:"k,omitempty"`
 }
 
 // wireBatch is a stream entry's value: the requests, and the referrer most
@@ -62,7 +67,11 @@ type wireBatch struct {
 }
 
 // encodeBatch encodes requests as one stream entry's value.
-func encodeBatch(reqs []frontier.Request) string {
+func encodeBatch(reqs []frontier.Request) string { return encodeParts(reqs, nil) }
+
+// encodeParts encodes requests and their partition keys (parts[i] for
+// reqs[i]; nil or "" for a request shared out by its host).
+func encodeParts(reqs []frontier.Request, parts []string) string {
 	b := wireBatch{Reqs: make([]wireReq, len(reqs))}
 	if len(reqs) > 0 {
 		b.Referrer = reqs[0].Referrer
@@ -77,6 +86,9 @@ func encodeBatch(reqs []frontier.Request) string {
 		default:
 			w.Referrer = r.Referrer
 		}
+		if i < len(parts) && parts[i] != r.Host {
+			w.Part = parts[i]
+		}
 		b.Reqs[i] = w
 	}
 	out, _ := json.Marshal(b) // cannot fail: strings, numbers and bytes only
@@ -86,15 +98,24 @@ func encodeBatch(reqs []frontier.Request) string {
 // decodeBatch decodes a stream entry's value. Requests without a URL or a
 // host are an error: a stream holds only what encodeBatch wrote.
 func decodeBatch(s string) ([]frontier.Request, error) {
+	reqs, _, err := decodeParts(s)
+	return reqs, err
+}
+
+// decodeParts decodes a stream entry's value with the partition key of
+// each request ("" for one shared out by its host).
+func decodeParts(s string) ([]frontier.Request, []string, error) {
 	var b wireBatch
 	if err := json.Unmarshal([]byte(s), &b); err != nil {
-		return nil, fmt.Errorf("cluster: bad stream entry: %w", err)
+		return nil, nil, fmt.Errorf("cluster: bad stream entry: %w", err)
 	}
 	reqs := make([]frontier.Request, 0, len(b.Reqs))
+	parts := make([]string, 0, len(b.Reqs))
 	for _, x := range b.Reqs {
 		if x.URL == "" || x.Host == "" {
-			return nil, fmt.Errorf("cluster: bad stream entry: request without URL or host")
+			return nil, nil, fmt.Errorf("cluster: bad stream entry: request without URL or host")
 		}
+		parts = append(parts, x.Part)
 		ref := x.Referrer
 		if ref == "" && !x.NoReferrer {
 			ref = b.Referrer
@@ -102,5 +123,5 @@ func decodeBatch(s string) ([]frontier.Request, error) {
 		reqs = append(reqs, frontier.Request{URL: x.URL, Host: x.Host, Depth: x.Depth, Priority: x.Priority,
 			Referrer: ref, Anchor: x.Anchor, Retries: x.Retries, Redirects: x.Redirects, Data: x.Data})
 	}
-	return reqs, nil
+	return reqs, parts, nil
 }

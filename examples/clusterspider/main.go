@@ -98,9 +98,6 @@ func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
 	if n, _ := strconv.Atoi(s.Flag("host-concurrency")); n > 1 {
 		return errors.New("-host-concurrency: a cluster keeps one request per host in flight")
 	}
-	if s.Flag("per-ip") == "true" {
-		return errors.New("-per-ip: a cluster shares hosts out by name, so politeness per IP address would hold within each agent only, not across the cluster")
-	}
 	ropts, err := redis.ParseURL(cf.redisURL)
 	if err != nil {
 		return fmt.Errorf("-redis: %w", err)

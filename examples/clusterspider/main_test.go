@@ -339,7 +339,6 @@ func TestBadFlags(t *testing.T) {
 		{name: "no redis there", args: []string{"-redis", "redis://127.0.0.1:1"}, wantCode: 1, wantErr: "cluster: loading scripts"},
 		{name: "state", args: []string{"-state", t.TempDir()}, wantCode: 2, wantErr: "a cluster's frontier lives in Redis"},
 		{name: "host concurrency", args: []string{"-host-concurrency", "2"}, wantCode: 2, wantErr: "one request per host"},
-		{name: "per IP", args: []string{"-per-ip"}, wantCode: 2, wantErr: "within each agent only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

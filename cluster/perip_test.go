@@ -1,0 +1,79 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/trawl-dev/trawl"
+	"github.com/trawl-dev/trawl/cluster"
+	"github.com/trawl-dev/trawl/crawltest"
+	"github.com/trawl-dev/trawl/fetch"
+)
+
+// crawlAgentPerIP is crawlAgent polite per IP address, names resolving
+// through the web.
+func crawlAgentPerIP(ctx context.Context, rdb redis.UniversalClient, web *crawltest.Web, name string, delay, ipDelay time.Duration) (trawl.Stats, error) {
+	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: name, Crawl: "test", Lease: 2 * time.Second})
+	if err != nil {
+		return trawl.Stats{}, err
+	}
+	c, err := trawl.New(
+		trawl.WithSeeds(web.Seeds()...),
+		trawl.WithUserAgent(testAgent+"/1.0"),
+		trawl.WithDialContext(web.DialContext),
+		trawl.WithFetchOptions(fetch.Options{LookupNetIP: web.LookupNetIP}),
+		trawl.WithAllowPrivateNetworks(true),
+		trawl.WithPoliteness(trawl.Politeness{Delay: delay, Adaptive: -1, PerIP: true, IPDelay: ipDelay}),
+		trawl.WithWorkers(4),
+		trawl.WithFrontier(a.Frontier),
+		trawl.WithShared(trawl.Shared{Robots: a.Robots()}),
+	)
+	if err != nil {
+		a.Close()
+		return trawl.Stats{}, err
+	}
+	runErr := c.Run(ctx)
+	return c.Stats(), errorsJoin(runErr, a.Close())
+}
+
+// TestClusterPerIP: three agents crawl a web where ten hosts share one
+// address. The cluster shares hosts out by their address, so one agent
+// fetches all ten and politeness per IP holds across the cluster: never
+// two requests at once to the address, and at least the IP delay between
+// the end of one and the start of the next, whichever agents fetch the
+// other hosts; each host keeps its own delay too.
+func TestClusterPerIP(t *testing.T) {
+	rdb := newClient(t)
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 6, Hosts: 16, PagesPerHost: 6,
+		AddressOf: func(i int) int { return max(i-9, 0) }}) // h0-h9 on 127.0.1.1
+	const delay, ipDelay = 20 * time.Millisecond, 15 * time.Millisecond
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	stats := make([]trawl.Stats, 3)
+	for i := range errs {
+		wg.Go(func() {
+			stats[i], errs[i] = crawlAgentPerIP(ctx, rdb, web, fmt.Sprintf("agent%d", i), delay, ipDelay)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("agent%d: %v", i, err)
+		}
+		t.Logf("agent%d fetched %d", i, stats[i].Fetch.Pages)
+	}
+	checkLog(t, web, delay, true)
+	log := web.Log()
+	if n := log.MaxInFlightBy(crawltest.Request.IP)["127.0.1.1"]; n != 1 {
+		t.Errorf("%d requests in flight at once to the shared address, want 1", n)
+	}
+	if g := log.MinGapBy(crawltest.Request.IP)["127.0.1.1"]; g < ipDelay {
+		t.Errorf("shared address contacted %v after the end of the previous request, want at least %v", g, ipDelay)
+	}
+}
