@@ -28,7 +28,9 @@ type Frontier struct {
 	local      *frontier.Memory
 	policy     politeness.Policy
 	minDelay   time.Duration
-	ipKey      func(host string) (string, bool) // politeness.Config.IPKey; nil: per host only
+	ipKey      func(host string) (string, bool) // politeness.Config.IPKey, else partIP; nil: per host only
+	partMu     sync.RWMutex                     // guards partIP; a leaf lock (ipKey runs under the local frontier's)
+	partIP     map[string]string                // host → the address its URLs came with in the stream
 	ipDelay    time.Duration                    // politeness.Config.IPDelay, with its default
 	maxDepth   int
 	maxPerHost int
@@ -89,7 +91,24 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 	opts.Politeness.HostConcurrency = 1
 	if k := opts.Politeness.IPKey; k != nil {
 		a.ipKey.Store(&k)
-		f.ipKey = k
+		// The local frontier and the address leases take a host's
+		// address from this process's resolver, else from the address
+		// its URLs came with in the stream (the pushing agent's): a
+		// host whose URLs arrive before this process resolved it
+		// (another agent's seeds, read before this one's Run) would
+		// otherwise join the local frontier with no address, and its
+		// first contacts escape the address's politeness.
+		f.partIP = map[string]string{}
+		f.ipKey = func(host string) (string, bool) {
+			if ip, ok := k(host); ok {
+				return ip, true
+			}
+			f.partMu.RLock()
+			ip, ok := f.partIP[host]
+			f.partMu.RUnlock()
+			return ip, ok
+		}
+		opts.Politeness.IPKey = f.ipKey
 		f.ipDelay = opts.Politeness.WithDefaults().IPDelay
 	}
 	f.policy, f.minDelay = delayPolicy(opts.Politeness)
@@ -342,13 +361,26 @@ func (f *Frontier) rebalance(ctx context.Context, ring *Ring, last string) error
 	return nil
 }
 
+// maxPartIPs bounds the addresses kept from stream entries (partIP): past
+// it, hosts this process has not resolved are polite by host until it has.
+const maxPartIPs = 100_000
+
 // accept puts the URLs of one stream entry in the local frontier.
 func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
-	reqs, err := decodeBatch(fmt.Sprint(m.Values["r"]))
+	reqs, parts, err := decodeParts(fmt.Sprint(m.Values["r"]))
 	if err != nil {
 		f.a.log.Warn("dropping a bad stream entry", "id", m.ID, "err", err)
 		f.a.rdb.XDel(ctx, f.a.keys.stream(f.a.opts.Name), m.ID)
 		return
+	}
+	if f.partIP != nil {
+		f.partMu.Lock()
+		for i, p := range parts {
+			if p != "" && p != reqs[i].Host && len(f.partIP) < maxPartIPs {
+				f.partIP[reqs[i].Host] = p
+			}
+		}
+		f.partMu.Unlock()
 	}
 	// All the entry's URLs are counted before any is handed out, so that
 	// the entry cannot be deleted while some are still to come.
