@@ -236,12 +236,18 @@ func (c *Crawler) setupFrontier() error {
 		return fmt.Errorf("trawl: Priority.Inlink needs a frontier that raises queued URLs (frontier.Booster); %T is not one", c.front)
 	}
 	if c.cfg.prio.OPIC {
+		l := opic.NewLedger(0)
 		b, ok := c.front.(frontier.Booster)
 		s, ok2 := c.front.(frontier.SeenChecker)
-		if !ok || !ok2 {
-			return fmt.Errorf("trawl: Priority.OPIC needs a frontier that raises queued URLs and knows the URLs it took (frontier.Booster and frontier.SeenChecker); %T is not one", c.front)
+		switch cc, carrier := c.front.(opic.Carrier); {
+		case carrier: // it places the cash itself (package cluster's)
+			cc.CarryCash(l)
+			c.opic = &opicState{ledger: l, carried: true}
+		case ok && ok2:
+			c.opic = &opicState{ledger: l, boost: b, seen: s}
+		default:
+			return fmt.Errorf("trawl: Priority.OPIC needs a frontier that raises queued URLs and knows the URLs it took (frontier.Booster and frontier.SeenChecker), or one that places cash itself (opic.Carrier); %T is neither", c.front)
 		}
-		c.opic = &opicState{ledger: opic.NewLedger(0), boost: b, seen: s}
 	}
 	c.rc = newRecrawler(&c.cfg)
 	return c.rc.checkFrontier(c.front)

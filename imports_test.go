@@ -53,7 +53,7 @@ var allowedImports = map[string][]string{
 	"metrics":                {""},
 	"report":                 {""},
 
-	"cluster":                {"frontier", "politeness", "robots", "urlnorm"},
+	"cluster":                {"frontier", "frontier/opic", "politeness", "robots", "urlnorm"},
 	"internal/redistest":     {},
 	"internal/shareddata":    {}, // only tests: finds ../shared/data
 	"internal/jsonenc":       {},

@@ -8,11 +8,14 @@ import (
 )
 
 // opicState is the crawl's OPIC accounts (Priority.OPIC): the ledger, and
-// the frontier's Boost and Seen, which the requests' cash goes through.
+// the frontier's Boost and Seen, which the requests' cash goes through;
+// or, when the frontier is an opic.Carrier (carried), only the ledger:
+// the frontier places the pushed requests' cash itself.
 type opicState struct {
-	ledger *opic.Ledger
-	boost  frontier.Booster
-	seen   frontier.SeenChecker
+	ledger  *opic.Ledger
+	boost   frontier.Booster
+	seen    frontier.SeenChecker
+	carried bool
 }
 
 // ended settles the cash of a visit that is over: a URL going back to the
@@ -64,8 +67,12 @@ type joined struct {
 // pushed, into the frontier's priorities: a URL the frontier holds gets
 // its share by Boost, and one it took already (or a repeat in kept) gives
 // it to the virtual page; a new URL joins the ledger. It appends the
-// joined requests to js, for forget.
+// joined requests to js, for forget. When the frontier carries the cash,
+// the shares stay in Priority for it to place.
 func (o *opicState) admit(kept []frontier.Request, js []joined) []joined {
+	if o.carried {
+		return js
+	}
 	var first map[string]bool // the URLs of kept so far, for long batches
 	if len(kept) > 16 {
 		first = make(map[string]bool, len(kept))

@@ -381,19 +381,19 @@ func (a *Agent) takeOver(ctx context.Context, dead string) error {
 			continue
 		}
 		var reqs []frontier.Request
-		var parts []string
+		var routes []route
 		ids := make([]string, len(msgs))
 		for i, m := range msgs {
 			ids[i] = m.ID
-			rs, ps, err := decodeParts(fmt.Sprint(m.Values["r"]))
+			rs, ps, err := decodeRoutes(fmt.Sprint(m.Values["r"]))
 			if err != nil {
 				a.log.Warn("dropping a bad stream entry", "stream", stream, "id", m.ID, "err", err)
 				continue
 			}
 			reqs = append(reqs, rs...)
-			parts = append(parts, ps...)
+			routes = append(routes, ps...)
 		}
-		if err := a.send(ctx, reqs, parts); err != nil {
+		if err := a.send(ctx, reqs, routes); err != nil {
 			return err
 		}
 		if err := a.rdb.XDel(ctx, stream, ids...).Err(); err != nil {
@@ -414,26 +414,26 @@ func (a *Agent) takeOver(ctx context.Context, dead string) error {
 
 // send appends requests to the streams of their owners (by partOf: their
 // hosts', or with politeness per IP their addresses'), one entry per
-// owner, then counts the change in the epoch. parts holds the partition
-// key each request came with (nil, or "" for one: see partOf). A stream
-// that no longer exists (its agent left or was taken over) is replaced by
-// this agent's.
-func (a *Agent) send(ctx context.Context, reqs []frontier.Request, parts []string) error {
+// owner, then counts the change in the epoch. routes holds the route each
+// request came with (nil, or a zero route for one shared out by its host
+// and not a cash note: see partOf and route). A stream that no longer
+// exists (its agent left or was taken over) is replaced by this agent's.
+func (a *Agent) send(ctx context.Context, reqs []frontier.Request, routes []route) error {
 	if len(reqs) == 0 {
 		return nil
 	}
 	ring := a.Ring()
 	byOwner := map[string][]frontier.Request{}
-	partsOf := map[string][]string{}
+	routesOf := map[string][]route{}
 	var order []string
 	for i := range reqs {
 		r := &reqs[i]
-		part := ""
-		if i < len(parts) {
-			part = parts[i]
+		var rt route
+		if i < len(routes) {
+			rt = routes[i]
 		}
-		part = a.partOf(r, part)
-		o := ring.Owner(part)
+		rt.part = a.partOf(r, rt.part)
+		o := ring.Owner(rt.part)
 		if o == "" {
 			o = a.opts.Name
 		}
@@ -441,34 +441,38 @@ func (a *Agent) send(ctx context.Context, reqs []frontier.Request, parts []strin
 			order = append(order, o)
 		}
 		byOwner[o] = append(byOwner[o], *r)
-		partsOf[o] = append(partsOf[o], part)
+		routesOf[o] = append(routesOf[o], rt)
 	}
 	pipe := a.rdb.Pipeline()
 	cmds := make([]*redis.StringCmd, len(order))
 	for i, o := range order {
 		cmds[i] = pipe.XAdd(ctx, &redis.XAddArgs{Stream: a.keys.stream(o), NoMkStream: true,
-			Values: []string{"r", encodeParts(byOwner[o], partsOf[o])}})
+			Values: []string{"r", encodeRoutes(byOwner[o], routesOf[o])}})
 	}
 	_, err := pipe.Exec(ctx)
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return fmt.Errorf("cluster: queueing: %w", err)
 	}
 	var orphans []frontier.Request
-	var orphanParts []string
+	var orphanRoutes []route
 	for i, c := range cmds {
 		if errors.Is(c.Err(), redis.Nil) {
 			orphans = append(orphans, byOwner[order[i]]...)
-			orphanParts = append(orphanParts, partsOf[order[i]]...)
+			orphanRoutes = append(orphanRoutes, routesOf[order[i]]...)
 		}
 	}
 	if len(orphans) > 0 {
 		if err := a.rdb.XAdd(ctx, &redis.XAddArgs{Stream: a.keys.stream(a.opts.Name),
-			Values: []string{"r", encodeParts(orphans, orphanParts)}}).Err(); err != nil {
+			Values: []string{"r", encodeRoutes(orphans, orphanRoutes)}}).Err(); err != nil {
 			return fmt.Errorf("cluster: queueing: %w", err)
 		}
 	}
 	// After the entries exist and before the entries they came from are
-	// deleted: see "Termination" in the package documentation.
+	// deleted: see "Termination" in the package documentation. Cash
+	// notes alone queue nothing.
+	if !slices.ContainsFunc(routes, func(rt route) bool { return !rt.cash }) && len(routes) == len(reqs) {
+		return nil
+	}
 	if err := a.rdb.Incr(ctx, a.keys.epoch()).Err(); err != nil {
 		return fmt.Errorf("cluster: queueing: %w", err)
 	}

@@ -33,3 +33,8 @@ func SetOnWaitForTest(f frontier.Frontier, fn func(host string, wait time.Durati
 // SetOnWatchForTest makes the agent call fn at the end of each round of
 // its watch loop, with whether the round found the crawl over.
 func (a *Agent) SetOnWatchForTest(fn func(over bool)) { a.onWatch.Store(&fn) }
+
+// SetOnAcceptForTest makes the frontier's stream reader call fn each time
+// it has taken in a stream entry: its URLs in the local frontier, its cash
+// placed.
+func SetOnAcceptForTest(f frontier.Frontier, fn func()) { f.(*Frontier).onAccept.Store(&fn) }

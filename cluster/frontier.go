@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/frontier/opic"
 	"github.com/trawl-dev/trawl/politeness"
 	"github.com/trawl-dev/trawl/urlnorm"
 )
@@ -36,7 +37,9 @@ type Frontier struct {
 	maxPerHost int
 	maxLocal   int
 	known      *seenCache
+	ledger     atomic.Pointer[opic.Ledger]           // the agent's OPIC accounts (CarryCash); nil without
 	onWait     func(host string, wait time.Duration) // for tests: a host Redis refused
+	onAccept   atomic.Pointer[func()]                // for tests: a stream entry taken in
 	waiting    atomic.Int32                          // Next calls waiting for URLs
 
 	mu       sync.Mutex
@@ -60,7 +63,18 @@ type entry struct {
 	left int
 }
 
-var _ frontier.Frontier = (*Frontier)(nil)
+var (
+	_ frontier.Frontier = (*Frontier)(nil)
+	_ opic.Carrier      = (*Frontier)(nil)
+)
+
+// CarryCash makes the frontier place the OPIC cash of the URLs pushed to
+// it with l, the agent's ledger (opic.Carrier): trawl.New calls it under
+// trawl.Priority.OPIC. A link's share of cash travels with its URL, in
+// the stream entry, to the agent that owns it, which joins it to its
+// ledger, or raises the URL with it if the URL waits in its local
+// frontier (see "Importance" in the package documentation).
+func (f *Frontier) CarryCash(l *opic.Ledger) { f.ledger.Store(l) }
 
 // seenBits sizes an agent's cache of known URLs: 2^20 slots, 8 MiB.
 const seenBits = 20
@@ -134,25 +148,41 @@ func delayPolicy(cfg politeness.Config) (politeness.Policy, time.Duration) {
 // depth limit and their host's budget, to the streams of their hosts'
 // owners, with their Data, and returns how many it sent. A request whose
 // Data is longer than frontier.MaxData is not sent; err reports it
-// (frontier.ErrDataTooLarge).
+// (frontier.ErrDataTooLarge). Under OPIC (CarryCash), each request's
+// Priority is its share of cash, which travels with it; the shares of
+// requests for URLs the crawl has queued already go to those URLs (see
+// placeCash).
 func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, error) {
+	l := f.ledger.Load()
+	lose := func(r *frontier.Request) {
+		if l != nil {
+			l.Lost(r.Priority)
+		}
+	}
 	if err := ctx.Err(); err != nil {
+		for i := range reqs {
+			lose(&reqs[i])
+		}
 		return 0, err
 	}
 	type cand struct {
 		req frontier.Request
 		fp  uint64
 	}
-	byHost := map[string][]cand{}
+	var cands []cand
+	byHost := map[string][]int{} // indices in cands
 	var hosts []string
-	seen := map[uint64]bool{}
+	seen := map[uint64]int{} // index in cands
+	var known []frontier.Request
 	var errs []error
 	for _, r := range reqs {
 		if len(r.Data) > frontier.MaxData {
 			errs = append(errs, fmt.Errorf("cluster: push %q: %d bytes of data, more than %d: %w", r.URL, len(r.Data), frontier.MaxData, frontier.ErrDataTooLarge))
+			lose(&r)
 			continue
 		}
 		if f.maxDepth > 0 && r.Depth > f.maxDepth {
+			lose(&r)
 			continue
 		}
 		if r.Host == "" {
@@ -161,20 +191,30 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 			}
 			if r.Host == "" {
 				errs = append(errs, fmt.Errorf("cluster: push %q: no host", r.URL))
+				lose(&r)
 				continue
 			}
 		}
 		fp := frontier.Fingerprint(r.URL)
-		if seen[fp] || f.known.has(fp) {
+		if i, ok := seen[fp]; ok {
+			cands[i].req.Priority += r.Priority // a second link to it: under OPIC, its share adds up
 			continue
 		}
-		seen[fp] = true
+		if f.known.has(fp) {
+			known = append(known, r)
+			continue
+		}
+		seen[fp] = len(cands)
 		if byHost[r.Host] == nil {
 			hosts = append(hosts, r.Host)
 		}
-		byHost[r.Host] = append(byHost[r.Host], cand{r, fp})
+		byHost[r.Host] = append(byHost[r.Host], len(cands))
+		cands = append(cands, cand{r, fp})
 	}
 	if len(hosts) == 0 {
+		if l != nil {
+			f.placeCash(ctx, l, known)
+		}
 		return 0, errors.Join(errs...)
 	}
 	a := f.a
@@ -186,7 +226,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 			args := make([]any, 0, len(byHost[h])+1)
 			args = append(args, budget)
 			for _, c := range byHost[h] {
-				args = append(args, fpField(c.fp))
+				args = append(args, fpField(cands[c].fp))
 			}
 			checks[i] = scriptCheck.EvalSha(ctx, pipe, []string{a.keys.urls(h)}, args...)
 		}
@@ -194,6 +234,9 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 		return err
 	})
 	if err != nil {
+		for i := range cands {
+			lose(&cands[i].req)
+		}
 		return 0, errors.Join(append(errs, fmt.Errorf("cluster: push: %w", err))...)
 	}
 	var fresh []frontier.Request
@@ -201,16 +244,24 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 	for i, h := range hosts {
 		flags, err := checks[i].Int64Slice()
 		if err != nil || len(flags) != len(byHost[h]) {
+			for i := range cands {
+				lose(&cands[i].req)
+			}
 			return 0, errors.Join(append(errs, fmt.Errorf("cluster: push: bad check reply: %v", err))...)
 		}
-		for j, c := range byHost[h] {
+		for j, ci := range byHost[h] {
+			c := &cands[ci]
 			if flags[j] == 1 {
 				fresh = append(fresh, c.req)
 				marks[h] = append(marks[h], fpField(c.fp))
-			} else {
+			} else { // queued or done already, or over the host's budget
 				f.known.add(c.fp)
+				known = append(known, c.req)
 			}
 		}
+	}
+	if l != nil {
+		defer f.placeCash(ctx, l, known) // after the fresh URLs are queued
 	}
 	if len(fresh) == 0 {
 		return 0, errors.Join(errs...)
@@ -220,6 +271,9 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 	// done marks keep them from being fetched twice), never URLs marked
 	// but queued nowhere.
 	if err := a.retry(ctx, func() error { return a.send(ctx, fresh, nil) }); err != nil {
+		for i := range fresh {
+			lose(&fresh[i])
+		}
 		return 0, errors.Join(append(errs, err)...)
 	}
 	err = a.retry(ctx, func() error {
@@ -238,6 +292,41 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 		}
 	}
 	return len(fresh), errors.Join(errs...)
+}
+
+// placeCash gives the shares of cash in the Priority of reqs, links to
+// URLs the crawl has queued already (Priority.OPIC), to those URLs: a URL
+// waiting in the local frontier is raised by its share; the share of one
+// this agent owns and took already goes to its virtual page; the others'
+// go in cash notes to the streams of the agents that own them, which do
+// the same there (see accept). The shares of the seeds are dropped: every
+// agent may be given the same seeds, and their cash entered the cluster
+// with the push that queued them.
+func (f *Frontier) placeCash(ctx context.Context, l *opic.Ledger, reqs []frontier.Request) {
+	a := f.a
+	ring := a.Ring()
+	var notes []frontier.Request
+	var routes []route
+	for i := range reqs {
+		r := &reqs[i]
+		switch {
+		case r.Priority <= 0, r.Depth == 0 && r.Referrer == "":
+		case f.local.Boost(r.URL, r.Priority):
+		case ring.Owner(a.partOf(r, "")) == a.opts.Name && f.local.Seen(r.URL):
+			l.Lost(r.Priority)
+		default:
+			notes = append(notes, *r)
+			routes = append(routes, route{cash: true})
+		}
+	}
+	if len(notes) == 0 {
+		return
+	}
+	if err := a.retry(ctx, func() error { return a.send(ctx, notes, routes) }); err != nil {
+		for i := range notes {
+			l.Lost(notes[i].Priority)
+		}
+	}
 }
 
 // readLoop reads the agent's stream into the local frontier, keeping at
@@ -316,27 +405,27 @@ func (f *Frontier) rebalance(ctx context.Context, ring *Ring, last string) error
 		}
 		var ids []string
 		var own, others []frontier.Request
-		var ownParts, otherParts []string
+		var ownRoutes, otherRoutes []route
 		for _, m := range msgs {
 			start = "(" + m.ID
-			reqs, parts, err := decodeParts(fmt.Sprint(m.Values["r"]))
+			reqs, routes, err := decodeRoutes(fmt.Sprint(m.Values["r"]))
 			if err != nil {
 				continue // accept drops it when the reader gets to it
 			}
 			n := len(others)
 			for i := range reqs {
-				if o := ring.Owner(a.partOf(&reqs[i], parts[i])); o != "" && o != me {
+				if o := ring.Owner(a.partOf(&reqs[i], routes[i].part)); o != "" && o != me {
 					others = append(others, reqs[i])
-					otherParts = append(otherParts, parts[i])
+					otherRoutes = append(otherRoutes, routes[i])
 				}
 			}
 			if len(others) == n {
 				continue // all still ours: the entry stays as it is
 			}
 			for i := range reqs {
-				if o := ring.Owner(a.partOf(&reqs[i], parts[i])); o == "" || o == me {
+				if o := ring.Owner(a.partOf(&reqs[i], routes[i].part)); o == "" || o == me {
 					own = append(own, reqs[i])
-					ownParts = append(ownParts, parts[i])
+					ownRoutes = append(ownRoutes, routes[i])
 				}
 			}
 			ids = append(ids, m.ID)
@@ -347,7 +436,7 @@ func (f *Frontier) rebalance(ctx context.Context, ring *Ring, last string) error
 		// The moved entries' own URLs go to the end of this agent's
 		// stream, where this scan sees them again and leaves them.
 		all := append(others, own...)
-		if err := a.send(ctx, all, append(otherParts, ownParts...)); err != nil {
+		if err := a.send(ctx, all, append(otherRoutes, ownRoutes...)); err != nil {
 			return err
 		}
 		if err := a.rdb.XDel(ctx, stream, ids...).Err(); err != nil {
@@ -365,9 +454,12 @@ func (f *Frontier) rebalance(ctx context.Context, ring *Ring, last string) error
 // it, hosts this process has not resolved are polite by host until it has.
 const maxPartIPs = 100_000
 
-// accept puts the URLs of one stream entry in the local frontier.
+// accept puts the URLs of one stream entry in the local frontier. Under
+// OPIC each URL joins the agent's ledger with the cash it came with; the
+// cash of a URL the local frontier holds already, and of a cash note,
+// raises the URL if it waits there, else goes to the virtual page.
 func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
-	reqs, parts, err := decodeParts(fmt.Sprint(m.Values["r"]))
+	reqs, routes, err := decodeRoutes(fmt.Sprint(m.Values["r"]))
 	if err != nil {
 		f.a.log.Warn("dropping a bad stream entry", "id", m.ID, "err", err)
 		f.a.rdb.XDel(ctx, f.a.keys.stream(f.a.opts.Name), m.ID)
@@ -375,30 +467,48 @@ func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
 	}
 	if f.partIP != nil {
 		f.partMu.Lock()
-		for i, p := range parts {
-			if p != "" && p != reqs[i].Host && len(f.partIP) < maxPartIPs {
+		for i, rt := range routes {
+			if p := rt.part; p != "" && p != reqs[i].Host && len(f.partIP) < maxPartIPs {
 				f.partIP[reqs[i].Host] = p
 			}
 		}
 		f.partMu.Unlock()
 	}
+	l := f.ledger.Load()
 	// All the entry's URLs are counted before any is handed out, so that
 	// the entry cannot be deleted while some are still to come.
 	e := &entry{id: m.ID}
+	var cash []frontier.Request // notes, and URLs the local frontier has
 	fresh := reqs[:0]
 	f.mu.Lock()
-	for _, r := range reqs {
+	for i, r := range reqs {
 		fp := frontier.Fingerprint(r.URL)
+		if routes[i].cash {
+			cash = append(cash, r)
+			continue
+		}
 		if _, dup := f.urls[fp]; dup {
-			continue // the same URL in two entries: one copy is enough
+			cash = append(cash, r) // the same URL in two entries: one copy is enough
+			continue
 		}
 		f.urls[fp] = e
 		e.left++
 		fresh = append(fresh, r)
 	}
 	f.mu.Unlock()
+	if l != nil {
+		for _, r := range cash {
+			if r.Priority != 0 && !f.local.Boost(r.URL, r.Priority) {
+				l.Lost(r.Priority)
+			}
+		}
+	}
 	for _, r := range fresh {
 		fp := frontier.Fingerprint(r.URL)
+		share := r.Priority
+		if l != nil {
+			r.Priority = l.Join(share)
+		}
 		n, err := f.local.Push(ctx, r)
 		if ctx.Err() != nil {
 			return // stopping: the entry stays in the stream, unread for the next reader
@@ -408,19 +518,28 @@ func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
 		}
 		if n == 0 {
 			// The local frontier saw it before and finished it.
+			if l != nil {
+				l.Forget(share)
+			}
 			f.mu.Lock()
 			delete(f.urls, fp)
 			e.left--
 			f.mu.Unlock()
 		}
 	}
+	if l != nil {
+		l.Settle()
+	}
 	f.mu.Lock()
-	empty := e.left == 0 // every URL dropped, or done already (a second XDEL is harmless)
+	empty := e.left == 0 // every URL dropped, or done already, or only cash (a second XDEL is harmless)
 	close(f.wake)
 	f.wake = make(chan struct{})
 	f.mu.Unlock()
 	if empty {
 		f.a.rdb.XDel(ctx, f.a.keys.stream(f.a.opts.Name), m.ID)
+	}
+	if fn := f.onAccept.Load(); fn != nil {
+		(*fn)()
 	}
 }
 
@@ -498,6 +617,9 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 		case 0: // fetched already (a second copy, or taken over after its Done)
 			f.local.Done(req, frontier.Outcome{NoContact: true})
 			f.finish(ctx, fp)
+			if l := f.ledger.Load(); l != nil {
+				l.Drop(req.Priority)
+			}
 		default: // the host is busy or resting elsewhere in the cluster
 			wait := time.Duration(res[1]) * time.Millisecond
 			if res[0] == 3 {

@@ -57,6 +57,20 @@ type wireReq struct {
 	// the agent that first sent it knew it, so that every agent routes it
 	// alike.
 	Part string `json:"k,omitempty"`
+	// Cash marks a cash note (see route).
+	Cash bool `json:"c,omitempty"`
+}
+
+// route is what a request carries between agents besides itself.
+type route struct {
+	// part is the key the request is shared out by when it is not its
+	// host (see Agent.partOf), or "".
+	part string
+	// cash marks a cash note (Priority.OPIC): the request stands for no
+	// URL to queue, only for a share of cash, in its Priority, that a
+	// link gave a URL the crawl had queued already; the agent that owns
+	// the URL gives it to the URL, or to its virtual page.
+	cash bool
 }
 
 // wireBatch is a stream entry's value: the requests, and the referrer most
@@ -67,11 +81,11 @@ type wireBatch struct {
 }
 
 // encodeBatch encodes requests as one stream entry's value.
-func encodeBatch(reqs []frontier.Request) string { return encodeParts(reqs, nil) }
+func encodeBatch(reqs []frontier.Request) string { return encodeRoutes(reqs, nil) }
 
-// encodeParts encodes requests and their partition keys (parts[i] for
-// reqs[i]; nil or "" for a request shared out by its host).
-func encodeParts(reqs []frontier.Request, parts []string) string {
+// encodeRoutes encodes requests and their routes (routes[i] for reqs[i];
+// routes may be short or nil) as one stream entry's value.
+func encodeRoutes(reqs []frontier.Request, routes []route) string {
 	b := wireBatch{Reqs: make([]wireReq, len(reqs))}
 	if len(reqs) > 0 {
 		b.Referrer = reqs[0].Referrer
@@ -86,8 +100,11 @@ func encodeParts(reqs []frontier.Request, parts []string) string {
 		default:
 			w.Referrer = r.Referrer
 		}
-		if i < len(parts) && parts[i] != r.Host {
-			w.Part = parts[i]
+		if i < len(routes) {
+			if routes[i].part != r.Host {
+				w.Part = routes[i].part
+			}
+			w.Cash = routes[i].cash
 		}
 		b.Reqs[i] = w
 	}
@@ -98,24 +115,24 @@ func encodeParts(reqs []frontier.Request, parts []string) string {
 // decodeBatch decodes a stream entry's value. Requests without a URL or a
 // host are an error: a stream holds only what encodeBatch wrote.
 func decodeBatch(s string) ([]frontier.Request, error) {
-	reqs, _, err := decodeParts(s)
+	reqs, _, err := decodeRoutes(s)
 	return reqs, err
 }
 
-// decodeParts decodes a stream entry's value with the partition key of
-// each request ("" for one shared out by its host).
-func decodeParts(s string) ([]frontier.Request, []string, error) {
+// decodeRoutes decodes a stream entry's value with the route of each
+// request (a zero route for one shared out by its host, not a cash note).
+func decodeRoutes(s string) ([]frontier.Request, []route, error) {
 	var b wireBatch
 	if err := json.Unmarshal([]byte(s), &b); err != nil {
 		return nil, nil, fmt.Errorf("cluster: bad stream entry: %w", err)
 	}
 	reqs := make([]frontier.Request, 0, len(b.Reqs))
-	parts := make([]string, 0, len(b.Reqs))
+	routes := make([]route, 0, len(b.Reqs))
 	for _, x := range b.Reqs {
 		if x.URL == "" || x.Host == "" {
 			return nil, nil, fmt.Errorf("cluster: bad stream entry: request without URL or host")
 		}
-		parts = append(parts, x.Part)
+		routes = append(routes, route{part: x.Part, cash: x.Cash})
 		ref := x.Referrer
 		if ref == "" && !x.NoReferrer {
 			ref = b.Referrer
@@ -123,5 +140,5 @@ func decodeParts(s string) ([]frontier.Request, []string, error) {
 		reqs = append(reqs, frontier.Request{URL: x.URL, Host: x.Host, Depth: x.Depth, Priority: x.Priority,
 			Referrer: ref, Anchor: x.Anchor, Retries: x.Retries, Redirects: x.Redirects, Data: x.Data})
 	}
-	return reqs, parts, nil
+	return reqs, routes, nil
 }

@@ -69,24 +69,24 @@ func FuzzDecodeBatch(f *testing.F) {
 
 // The partition key a request is shared out by (its host's address, with
 // politeness per IP) travels with it; a request shared out by its host
-// carries none.
-func TestBatchPartsRoundTrip(t *testing.T) {
+// carries none. So does the mark of a cash note (Priority.OPIC).
+func TestBatchRoutesRoundTrip(t *testing.T) {
 	reqs := []frontier.Request{
 		{URL: "http://a.test/", Host: "a.test"},
 		{URL: "http://b.test/", Host: "b.test"},
 		{URL: "http://c.test/", Host: "c.test"},
 	}
-	parts := []string{"192.0.2.1", "b.test", ""}
-	s := encodeParts(reqs, parts)
-	got, gotParts, err := decodeParts(s)
+	routes := []route{{part: "192.0.2.1"}, {part: "b.test", cash: true}, {}}
+	s := encodeRoutes(reqs, routes)
+	got, gotRoutes, err := decodeRoutes(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, reqs) {
-		t.Errorf("decodeParts gave requests %+v, want %+v", got, reqs)
+		t.Errorf("decodeRoutes gave requests %+v, want %+v", got, reqs)
 	}
-	if want := []string{"192.0.2.1", "", ""}; !reflect.DeepEqual(gotParts, want) {
-		t.Errorf("decodeParts gave parts %q, want %q", gotParts, want)
+	if want := []route{{part: "192.0.2.1"}, {cash: true}, {}}; !reflect.DeepEqual(gotRoutes, want) {
+		t.Errorf("decodeRoutes gave routes %+v, want %+v", gotRoutes, want)
 	}
 	if plain, err := decodeBatch(s); err != nil || !reflect.DeepEqual(plain, reqs) {
 		t.Errorf("decodeBatch of an entry with parts = %+v, %v", plain, err)

@@ -200,6 +200,18 @@ func (l *Ledger) Forget(share float64) {
 	l.virtual += share
 }
 
+// Drop gives the cash of a waiting URL with priority prio, which left the
+// frontier without being taken (another process fetched it already), to
+// the virtual page. The URL no longer waits.
+func (l *Ledger) Drop(prio float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.waiting > 0 {
+		l.waiting--
+	}
+	l.virtual += max(prio+l.g, 0)
+}
+
 // Settle hands the virtual page's cash to the waiting URLs equally. It
 // keeps it if none waits.
 func (l *Ledger) Settle() {
@@ -216,4 +228,21 @@ func (l *Ledger) Virtual() float64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.virtual
+}
+
+// Carrier is implemented by frontiers that place the cash of the URLs
+// pushed to them themselves, because a URL's cash may belong to another
+// process: package cluster's, whose agents each keep a ledger and send a
+// link's share to the agent that owns the link's URL. A crawler that finds
+// one calls CarryCash once, before its first Push, with its ledger; from
+// then on the Priority of each request it pushes is the URL's share of
+// cash itself, not a priority from Join, and the frontier places every
+// share: it joins a new URL to the ledger (Join), raises a waiting one,
+// gives a share no waiting URL takes to the virtual page (Lost), or hands
+// it to another process's frontier, which does the same with its own
+// ledger. The requests it hands out have priorities from the ledger, for
+// Take, and a waiting URL it drops unfetched goes through Drop. CarryCash
+// must be safe to call while other goroutines use the frontier.
+type Carrier interface {
+	CarryCash(l *Ledger)
 }
