@@ -13,6 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/cluster"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/frontier"
@@ -80,9 +81,22 @@ func infoFloat(m map[string]string, k string) float64 {
 // package documentation's design note is computed from these figures:
 //
 //	go test -run='^$' -bench=ClusterCrawl -benchtime=3x ./cluster
+//
+// The "opic" runs order by trawl.Priority.OPIC, whose cash notes (links
+// to URLs queued already) add stream entries.
 func BenchmarkClusterCrawl(b *testing.B) {
-	for _, agents := range []int{1, 3} {
-		b.Run(fmt.Sprintf("agents=%d", agents), func(b *testing.B) {
+	for _, tc := range []struct {
+		agents int
+		opic   bool
+	}{{1, false}, {3, false}, {1, true}, {3, true}} {
+		agents := tc.agents
+		var extra []trawl.Option
+		name := fmt.Sprintf("agents=%d", agents)
+		if tc.opic {
+			extra = append(extra, trawl.WithPriority(trawl.Priority{OPIC: true}))
+			name += "/opic"
+		}
+		b.Run(name, func(b *testing.B) {
 			srv := newClient(b)
 			counter := &opCounter{byName: map[string]int64{}}
 			rdb := redis.NewClient(&redis.Options{Addr: srv.Options().Addr})
@@ -103,7 +117,7 @@ func BenchmarkClusterCrawl(b *testing.B) {
 				errs := make([]error, agents)
 				for i := range agents {
 					wg.Go(func() {
-						_, errs[i] = crawlAgent(ctx, rdb, web, fmt.Sprintf("run%d-agent%d", run, i), 0, 0)
+						_, errs[i] = crawlAgent(ctx, rdb, web, fmt.Sprintf("run%d-agent%d", run, i), 0, 0, extra...)
 					})
 				}
 				wg.Wait()

@@ -43,8 +43,9 @@ func newClient(t testing.TB) *redis.Client {
 	return rdb
 }
 
-// crawlAgent runs one agent's crawl of web to its end.
-func crawlAgent(ctx context.Context, rdb redis.UniversalClient, web *crawltest.Web, name string, delay time.Duration, maxPages int) (trawl.Stats, error) {
+// crawlAgent runs one agent's crawl of web to its end, with the options
+// extra as well.
+func crawlAgent(ctx context.Context, rdb redis.UniversalClient, web *crawltest.Web, name string, delay time.Duration, maxPages int, extra ...trawl.Option) (trawl.Stats, error) {
 	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: name, Crawl: "test", Lease: 2 * time.Second, MaxPages: int64(maxPages)})
 	if err != nil {
 		return trawl.Stats{}, err
@@ -65,7 +66,7 @@ func crawlAgent(ctx context.Context, rdb redis.UniversalClient, web *crawltest.W
 	if maxPages > 0 {
 		opts = append(opts, trawl.WithLimits(trawl.Limits{MaxPages: maxPages}), trawl.WithShared(trawl.Shared{Pages: a}))
 	}
-	c, err := trawl.New(opts...)
+	c, err := trawl.New(append(opts, extra...)...)
 	if err != nil {
 		a.Close()
 		return trawl.Stats{}, err

@@ -38,6 +38,8 @@ type Frontier struct {
 	maxLocal   int
 	known      *seenCache
 	ledger     atomic.Pointer[opic.Ledger]           // the agent's OPIC accounts (CarryCash); nil without
+	cashMu     sync.Mutex                            // guards cash; a leaf lock
+	cash       map[string]frontier.Request           // cash notes to send, by URL (see placeCash)
 	onWait     func(host string, wait time.Duration) // for tests: a host Redis refused
 	onAccept   atomic.Pointer[func()]                // for tests: a stream entry taken in
 	waiting    atomic.Int32                          // Next calls waiting for URLs
@@ -96,7 +98,8 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},
 		ipOf: map[string]string{}, ipHeld: map[string]int{},
-		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits)}
+		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits),
+		cash: map[string]frontier.Request{}}
 	f.maxLocal = a.opts.MaxLocal
 	if f.maxLocal <= 0 {
 		f.maxLocal = 64 * max(opts.Workers, 1)
@@ -134,6 +137,7 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 	ctx, stop := context.WithCancel(context.Background())
 	f.stop = stop
 	f.wg.Go(func() { f.readLoop(ctx) })
+	f.wg.Go(func() { f.cashLoop(ctx) })
 	return f, nil
 }
 
@@ -294,19 +298,22 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (int, err
 	return len(fresh), errors.Join(errs...)
 }
 
+// maxCashNotes bounds the cash notes an agent holds before it sends them.
+const maxCashNotes = 1024
+
 // placeCash gives the shares of cash in the Priority of reqs, links to
 // URLs the crawl has queued already (Priority.OPIC), to those URLs: a URL
 // waiting in the local frontier is raised by its share; the share of one
 // this agent owns and took already goes to its virtual page; the others'
-// go in cash notes to the streams of the agents that own them, which do
+// wait in cash notes, one per URL (their shares summed), which cashLoop
+// sends every Poll to the streams of the agents that own the URLs, who do
 // the same there (see accept). The shares of the seeds are dropped: every
 // agent may be given the same seeds, and their cash entered the cluster
 // with the push that queued them.
 func (f *Frontier) placeCash(ctx context.Context, l *opic.Ledger, reqs []frontier.Request) {
 	a := f.a
 	ring := a.Ring()
-	var notes []frontier.Request
-	var routes []route
+	full := false
 	for i := range reqs {
 		r := &reqs[i]
 		switch {
@@ -314,17 +321,59 @@ func (f *Frontier) placeCash(ctx context.Context, l *opic.Ledger, reqs []frontie
 		case f.local.Boost(r.URL, r.Priority):
 		case ring.Owner(a.partOf(r, "")) == a.opts.Name && f.local.Seen(r.URL):
 			l.Lost(r.Priority)
-		default:
-			notes = append(notes, *r)
-			routes = append(routes, route{cash: true})
+		default: // only what routes and places the cash
+			f.cashMu.Lock()
+			n := f.cash[r.URL]
+			f.cash[r.URL] = frontier.Request{URL: r.URL, Host: r.Host, Priority: n.Priority + r.Priority}
+			full = len(f.cash) >= maxCashNotes
+			f.cashMu.Unlock()
 		}
 	}
+	if full {
+		f.sendCash(ctx, l)
+	}
+}
+
+// sendCash sends the cash notes waiting to the streams of the agents that
+// own their URLs. Shares it could not send go to the virtual page.
+func (f *Frontier) sendCash(ctx context.Context, l *opic.Ledger) {
+	f.cashMu.Lock()
+	notes := make([]frontier.Request, 0, len(f.cash))
+	for _, r := range f.cash {
+		notes = append(notes, r)
+	}
+	clear(f.cash)
+	f.cashMu.Unlock()
 	if len(notes) == 0 {
 		return
 	}
+	routes := make([]route, len(notes))
+	for i := range routes {
+		routes[i].cash = true
+	}
+	a := f.a
 	if err := a.retry(ctx, func() error { return a.send(ctx, notes, routes) }); err != nil {
 		for i := range notes {
 			l.Lost(notes[i].Priority)
+		}
+		if ctx.Err() == nil {
+			a.log.Warn("sending cash to the agents that own its URLs failed", "err", err)
+		}
+	}
+}
+
+// cashLoop sends the cash notes waiting, every Poll, under OPIC.
+func (f *Frontier) cashLoop(ctx context.Context) {
+	t := time.NewTicker(f.a.opts.Poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if l := f.ledger.Load(); l != nil {
+			f.sendCash(ctx, l)
 		}
 	}
 }
