@@ -262,7 +262,8 @@ func (a *Agent) Pages(ctx context.Context) (int64, error) {
 }
 
 // beat renews the heartbeat and the leases of the hosts being fetched,
-// reads the members and rebuilds the ring, and publishes the stats.
+// reads the members and rebuilds the ring, shares the OPIC history, and
+// publishes the stats.
 func (a *Agent) beat(ctx context.Context) error {
 	start := time.Now()
 	res, err := scriptBeat.EvalSha(ctx, a.rdb, []string{a.keys.members(), a.keys.inst(), a.keys.takeover(a.opts.Name)},
@@ -277,6 +278,7 @@ func (a *Agent) beat(ctx context.Context) error {
 	a.see(res)
 	if f := a.front.Load(); f != nil {
 		f.renew(ctx)
+		f.shareHistory(ctx)
 	}
 	if a.opts.Stats != nil {
 		if b, err := json.Marshal(a.opts.Stats()); err == nil {

@@ -40,6 +40,7 @@ type Frontier struct {
 	ledger     atomic.Pointer[opic.Ledger]           // the agent's OPIC accounts (CarryCash); nil without
 	cashMu     sync.Mutex                            // guards cash; a leaf lock
 	cash       map[string]frontier.Request           // cash notes to send, by URL (see placeCash)
+	published  float64                               // the ledger's History added to the crawl's (heartbeat only)
 	onWait     func(host string, wait time.Duration) // for tests: a host Redis refused
 	onAccept   atomic.Pointer[func()]                // for tests: a stream entry taken in
 	waiting    atomic.Int32                          // Next calls waiting for URLs
@@ -360,6 +361,26 @@ func (f *Frontier) sendCash(ctx context.Context, l *opic.Ledger) {
 			a.log.Warn("sending cash to the agents that own its URLs failed", "err", err)
 		}
 	}
+}
+
+// shareHistory adds the history the agent's ledger gained since the last
+// heartbeat (the cash of the pages it fetched) to the crawl's, in Redis,
+// and gives the ledger the other agents' (opic.Ledger.SetOthers), so that
+// importance estimates divide by the cash of every page the cluster
+// fetched, as one process's do. The history of a dead agent stays
+// counted. The heartbeat calls it.
+func (f *Frontier) shareHistory(ctx context.Context) {
+	l := f.ledger.Load()
+	if l == nil {
+		return
+	}
+	h := l.History()
+	total, err := f.a.rdb.IncrByFloat(ctx, f.a.keys.history(), h-f.published).Result()
+	if err != nil {
+		return // the next heartbeat adds it
+	}
+	f.published = h
+	l.SetOthers(total - h)
 }
 
 // cashLoop sends the cash notes waiting, every Poll, under OPIC.

@@ -19,6 +19,7 @@ func (k keys) inst() string             { return "trawl:{" + k.crawl + "}:inst" 
 func (k keys) epoch() string            { return "trawl:{" + k.crawl + "}:epoch" }
 func (k keys) pages() string            { return "trawl:{" + k.crawl + "}:pages" }
 func (k keys) stats() string            { return "trawl:{" + k.crawl + "}:stats" }
+func (k keys) history() string          { return "trawl:{" + k.crawl + "}:history" }
 func (k keys) takeover(a string) string { return "trawl:{" + k.crawl + "}:takeover:" + a }
 func (k keys) stream(a string) string   { return "trawl:q:{" + k.crawl + ":" + a + "}" }
 func (k keys) host(h string) string     { return "trawl:h:{" + k.crawl + "/" + h + "}" }

@@ -366,7 +366,8 @@ func crawlGraph(t *testing.T, rdb *redis.Client, g *graphWeb, crawl string, agen
 // once, and the important pages sooner than two breadth-first agents: more
 // of the PageRank in the first 20 % of the pages fetched, and more on
 // average over the crawl. Each page's importance estimate is in the
-// decision log and on the Page.
+// decision log and on the Page, and counts the pages the other agent
+// fetched.
 func TestClusterOPICOrder(t *testing.T) {
 	rdb := newClient(t)
 	g := newGraphWeb(t, 1, 4, 1500)
@@ -415,6 +416,11 @@ func TestClusterOPICOrder(t *testing.T) {
 			t.Errorf("OPIC: %s fetched with importance %v in the decision log, want > 0", g.url(p), importance[g.url(p)])
 			break
 		}
+	}
+	// The agents add up the cash of the pages they fetched in Redis, with
+	// each heartbeat, for each other's importance estimates.
+	if h, err := rdb.Get(t.Context(), "trawl:{opic}:history").Float64(); err != nil || h <= 0 {
+		t.Errorf("the crawl's OPIC history in Redis: %v, %v; want > 0", h, err)
 	}
 	sb, so := share(bfs), share(op)
 	ab, ao := meanCaptured(bfs, pr), meanCaptured(op, pr)

@@ -119,6 +119,7 @@ type Ledger struct {
 	virtual float64 // cash at the virtual page, not handed out yet
 	waiting int     // URLs holding cash in the frontier
 	spent   float64 // the cash of every page taken so far: the paper's |H|
+	others  float64 // the same, of the other ledgers of the crawl (SetOthers)
 }
 
 // NewLedger returns an empty ledger that hands on damping of each page's
@@ -133,8 +134,9 @@ func NewLedger(damping float64) *Ledger {
 // Take returns the cash of a URL the frontier handed out with priority
 // prio, which the URL's page hands on with Spend, and the page's
 // importance estimate, the paper's (H + C)/(|H| + 1): its cash over one
-// plus the cash of every page taken before, in [0, 1]. The URL no longer
-// waits.
+// plus the cash of every page taken before (by this ledger, and by the
+// others of the crawl that SetOthers counts), in [0, 1]. The URL no
+// longer waits.
 func (l *Ledger) Take(prio float64) (cash, importance float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -142,9 +144,26 @@ func (l *Ledger) Take(prio float64) (cash, importance float64) {
 		l.waiting--
 	}
 	cash = max(prio+l.g, 0)
-	importance = min(cash/(1+l.spent), 1)
+	importance = min(cash/(1+l.spent+l.others), 1)
 	l.spent += cash
 	return cash, importance
+}
+
+// History returns the cash of every page this ledger took so far (the
+// paper's |H|, for this ledger's pages).
+func (l *Ledger) History() float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.spent
+}
+
+// SetOthers sets the History of the other ledgers of the crawl (the other
+// agents of a cluster, each with its own ledger, which share the crawl's
+// cash), so that importance estimates count their pages too.
+func (l *Ledger) SetOthers(history float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.others = max(history, 0)
 }
 
 // Requeue counts a URL that Take took, with cash, as waiting again with

@@ -84,3 +84,18 @@ func TestCashIsConserved(t *testing.T) {
 		check(step)
 	}
 }
+
+// TestOthersHistory: a ledger's importance estimates count the pages that
+// the other ledgers of the crawl took (SetOthers), as one ledger for the
+// whole crawl would.
+func TestOthersHistory(t *testing.T) {
+	one, a, b := NewLedger(0), NewLedger(0), NewLedger(0)
+	one.Take(one.Join(0.5)) // the first page, fetched by b in the cluster
+	b.Take(b.Join(0.5))
+	a.SetOthers(b.History())
+	_, want := one.Take(one.Join(0.25))
+	_, got := a.Take(a.Join(0.25))
+	if math.Abs(got-want) > 1e-12 || math.Abs(want-0.25/1.5) > 1e-12 {
+		t.Errorf("importance with the other ledger's history = %v, one ledger's = %v, want both %v", got, want, 0.25/1.5)
+	}
+}
