@@ -296,7 +296,8 @@
 // A frontier may implement the optional interfaces of package frontier
 // that the crawler asks for (Revisiter for WithRecrawl, Booster for
 // Priority.Inlink and, with SeenChecker, Priority.OPIC, HostCounter,
-// Flusher, SpillReporter), a
+// Flusher, SpillReporter), or opic.Carrier for a frontier that places
+// OPIC cash itself (package cluster's), a
 // Store may implement ExchangeStore (every request and response as it
 // crossed the wire) and io.Closer, and a fetcher fetch.Getter and
 // fetch.IdleCloser; package frontiertest checks a frontier's.

@@ -325,7 +325,9 @@ type Priority struct {
 	// a negative one), so cash flows toward the topic. Page.Importance and
 	// the decision log's importance give each page's cash when fetched.
 	// The frontier must be a frontier.Booster and frontier.SeenChecker
-	// (frontier.Memory is; New fails otherwise).
+	// (frontier.Memory is), or place the cash itself as an opic.Carrier
+	// (package cluster's frontier is: a link's share of cash travels to
+	// the agent that owns its URL); New fails otherwise.
 	OPIC bool
 }
 

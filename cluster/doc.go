@@ -77,6 +77,47 @@
 // it in the agent's local frontier only: a URL taken over from a dead
 // agent comes back with the Data (and Retries) it was pushed with.
 //
+// Importance. Under trawl.Priority.OPIC (alone or with Priority.Link's
+// scores) each agent keeps an OPIC ledger (package frontier/opic), and
+// its local frontier orders the URLs it holds by their cash. The
+// Frontier is an opic.Carrier: a link's share of its page's cash travels
+// with the link's URL in the stream entry, as the URL's priority, to the
+// agent that owns it, which joins it to its ledger; a share for a URL
+// the crawl has queued already travels alone, in a cash note (the URL,
+// its host and the share; an agent sums the notes for one URL and sends
+// them every Poll). The owner gives the share to the URL if it waits in
+// its local frontier (so the URL comes out sooner), else to its virtual
+// page, which hands its cash to the URLs waiting in its local frontier:
+// so go the shares for a URL it took already, for one still in its
+// stream, not read yet (Options.MaxLocal keeps the rest of an agent's
+// URLs there, in arrival order: the local frontier orders only what it
+// holds), and for one that another agent holds for a while after a
+// membership change. The seeds' cash enters the cluster once, with the push that
+// queues each seed: the other agents' pushes of the same seeds carry
+// none. The importance estimate on trawl.Page.Importance and in the
+// decision log is a page's cash over one plus the cash of every page the
+// cluster fetched before, as in one process: each heartbeat adds the
+// agent's history to a counter in Redis and reads the others'
+// (TestClusterOPICOrder: two agents with a web of 1,500 pages whose
+// in-degrees follow a power law, each holding its whole share of the web
+// in its local frontier, hold 0.62–0.64 of its PageRank after 20 % of the
+// pages, 0.62–0.63 with the default MaxLocal, two breadth-first agents
+// 0.59–0.61; one process with as many workers, 0.65 and 0.62).
+//
+// What is conserved. Cash is conserved in each agent's ledger: what it
+// receives (with URLs and in notes) is held by its waiting URLs, handed
+// on by the pages it fetches, or at its virtual page. Across the cluster
+// the total is 1, the seeds' cash, less what is lost: the cash held by
+// an agent that dies (its virtual page, and whatever its waiting URLs
+// gained after they reached it: taken over, a URL comes back with the
+// cash it was sent with), the notes it had not sent yet, and the shares
+// of pushes and notes that Redis refused. The virtual page's cash stays
+// with its agent, whose waiting URLs share it, where one process would
+// share it among all of them. A page fetched twice (in flight when its
+// agent died) hands its cash on twice, and a note sent twice (a retried
+// XADD) counts twice. A share for a URL another agent holds reaches it
+// up to Poll late, when the note goes.
+//
 // Duplicates. Each host has a hash of the fingerprints (frontier.Fingerprint)
 // of the URLs the crawl accepted, marked queued or done. Push checks a
 // page's links there (one script per host), queues the new ones, then
@@ -165,6 +206,14 @@
 //	Redis CPU per page        103–121 µs  102–137 µs  (over four runs; the machine is shared)
 //	accepted URL, hash of ≤128:  16 bytes;  of 10^4–10^5:  58–68 bytes
 //	queued URL in a stream:     175 bytes   (URL, anchor as JSON; the referrer once per entry)
+//
+// Under trawl.Priority.OPIC (the "opic" runs; two runs of each on
+// 2026-12-07, with the breadth-first runs alongside for comparison, as the
+// machine was busier than for the table above): 4.7 commands per page
+// with 1 agent, 6.4–6.5 with 3 (breadth-first 4.5 and 6.0), the cash
+// notes adding XADD and XDEL (0.28 and 0.45 each per page, against 0.25
+// and 0.31); 1,560–1,580 and 3,280–4,640 network bytes per page
+// (breadth-first 1,040 and 1,410–1,810).
 //
 // From these, with the slowest run's 137 µs: one Redis shard (one core)
 // sustains about 1 s / 137 µs = 7,300 pages/s, say 3,600 at a comfortable

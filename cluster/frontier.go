@@ -336,8 +336,17 @@ func (f *Frontier) placeCash(ctx context.Context, l *opic.Ledger, reqs []frontie
 }
 
 // sendCash sends the cash notes waiting to the streams of the agents that
-// own their URLs. Shares it could not send go to the virtual page.
+// own their URLs. Shares it could not send go to the virtual page; once
+// the crawl is over, it drops them.
 func (f *Frontier) sendCash(ctx context.Context, l *opic.Ledger) {
+	select {
+	case <-f.a.finished:
+		f.cashMu.Lock()
+		clear(f.cash)
+		f.cashMu.Unlock()
+		return
+	default:
+	}
 	f.cashMu.Lock()
 	notes := make([]frontier.Request, 0, len(f.cash))
 	for _, r := range f.cash {

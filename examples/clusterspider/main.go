@@ -53,6 +53,7 @@ func main() {
 		Usage: "clusterspider crawls the hosts of the start URLs and nothing else, together with the other agents " +
 			"of its crawl on the same Redis: each agent takes a share of the hosts, and one host is crawled by one agent only, " +
 			"so a cluster is faster only when the crawl has many hosts (on one site, one agent does all the work). " +
+			"With -opic each agent fetches its most important pages first, the cash of links to other agents' hosts travelling with their URLs. " +
 			"A crawl (-crawl NAME) stays in Redis: the same NAME again resumes it, or does nothing once it has finished; a new NAME starts afresh.",
 		Crawl:    cf.crawl,
 		Features: []trawlcli.Feature{cf.feature()},

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -303,6 +304,56 @@ func TestClusterProcessesMaxPages(t *testing.T) {
 		t.Errorf("fetched twice: %v", d)
 	}
 	checkPoliteness(t, log, func(string) bool { return false })
+}
+
+// TestClusterProcessesOPIC: -opic works across agents (a cluster used to
+// refuse it): two agents crawl every reachable page once, and each
+// page's importance estimate is in their decision logs.
+func TestClusterProcessesOPIC(t *testing.T) {
+	srv := redistest.Start(t)
+	bin := buildSpider(t)
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 7, Hosts: 24, PagesPerHost: 20, LoopbackIPs: true})
+	dir := t.TempDir()
+	var agents []*agent
+	for _, name := range []string{"a1", "a2"} {
+		agents = append(agents, startAgent(t, bin, srv.URL(), "opic", name, web,
+			"-opic", "-decisions", filepath.Join(dir, name+".jsonl")))
+	}
+	for _, a := range agents {
+		a.wait(t)
+	}
+	log := web.Log()
+	if got, want := log.FetchedPages(), web.Reachable(token); !slices.Equal(got, want) {
+		t.Errorf("the cluster fetched %d pages, want the %d reachable", len(got), len(want))
+	}
+	if d := log.FetchedTwice(); len(d) > 0 {
+		t.Errorf("fetched twice: %v", d)
+	}
+	fetched, rated := 0, 0
+	for _, a := range agents {
+		b, err := os.ReadFile(filepath.Join(dir, a.name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(b)) {
+			var d struct {
+				Outcome    string  `json:"outcome"`
+				Importance float64 `json:"importance"`
+			}
+			if err := json.Unmarshal([]byte(line), &d); err != nil {
+				t.Fatalf("%s's decision log: %v: %q", a.name, err, line)
+			}
+			if d.Outcome == "fetched" {
+				fetched++
+				if d.Importance > 0 {
+					rated++
+				}
+			}
+		}
+	}
+	if fetched == 0 || rated != fetched {
+		t.Errorf("%d of %d fetched pages with an importance estimate in the decision logs, want all", rated, fetched)
+	}
 }
 
 // waitFor polls the request log until cond holds. The log has no channel

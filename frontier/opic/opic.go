@@ -48,7 +48,13 @@
 //	// other, l.Lost(share).
 //	l.Settle()                             // hand out the virtual page's cash
 //
-// trawl's Priority.OPIC does this for a crawl.
+// trawl's Priority.OPIC does this for a crawl. A frontier that must place
+// cash itself, because a URL's cash may belong to another process, is a
+// Carrier: package cluster's is, whose agents each keep a Ledger, send a
+// link's share with the link's URL (or alone, when the URL is queued
+// already) to the agent that owns the URL, and count each other's History
+// in their importance estimates (SetOthers); its package documentation
+// says what is conserved across agents.
 //
 // # Evaluation
 //
