@@ -85,7 +85,10 @@
 // persistent frontier durable when Run returns, even one it was given and
 // does not close. SpillReporter: the crawler warns when a spilling
 // frontier stopped spilling after a write error. io.Closer: the crawler
-// closes a frontier it made itself.
+// closes a frontier it made itself. Besides these, package frontier/opic's
+// Carrier (CarryCash) marks a frontier that places OPIC cash itself
+// (cluster.Frontier, where a URL's cash may belong to another agent):
+// trawl's Priority.OPIC then needs neither Booster nor SeenChecker.
 //
 // # The Mercator structure
 //
