@@ -443,3 +443,59 @@ func meanCaptured(order []int, pr []float64) float64 {
 	}
 	return sum / float64(len(order))
 }
+
+// TestCashSurvivesTakeOver: the URLs of an agent that dies come back,
+// at the agent that takes them over, with the cash they were sent with,
+// and in its order.
+func TestCashSurvivesTakeOver(t *testing.T) {
+	rdb := newClient(t)
+	ctx := t.Context()
+	opts := func(name string) *cluster.Options {
+		return &cluster.Options{Name: name, Crawl: "cashheir", Lease: time.Second}
+	}
+	mo := frontier.MemoryOptions{Strategy: frontier.Priority, Workers: 1, Politeness: politeness.Config{MinDelay: -1, Factor: -1}}
+	dead, err := cluster.Join(ctx, rdb, opts("dead"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	df, err := dead.Frontier(mo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	df.(opic.Carrier).CarryCash(opic.NewLedger(0))
+	poor, rich := "http://h1.test/poor", "http://h1.test/rich"
+	link := func(u string, share float64) frontier.Request {
+		return frontier.Request{URL: u, Depth: 1, Referrer: "http://h0.test/", Priority: share}
+	}
+	if n, err := df.Push(ctx, link(poor, 0.05), link(rich, 0.2)); n != 2 || err != nil {
+		t.Fatalf("Push = %d, %v; want 2, nil", n, err)
+	}
+	dead.Abandon()
+
+	heir, err := cluster.Join(ctx, rdb, opts("heir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer heir.Close()
+	hf, err := heir.Frontier(mo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := opic.NewLedger(0)
+	hf.(opic.Carrier).CarryCash(l)
+	for _, want := range []struct {
+		url  string
+		cash float64
+	}{{rich, 0.2}, {poor, 0.05}} {
+		req, err := hf.Next(ctx)
+		if err != nil {
+			t.Fatalf("the heir's Next: %v", err)
+		}
+		if cash, _ := l.Take(req.Priority); req.URL != want.url || math.Abs(cash-want.cash) > 1e-9 {
+			t.Errorf("the heir handed out %s with cash %v, want %s with %v", req.URL, cash, want.url, want.cash)
+		}
+		if err := hf.Done(req, frontier.Outcome{Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
