@@ -387,13 +387,13 @@ func (a *Agent) takeOver(ctx context.Context, dead string) error {
 		ids := make([]string, len(msgs))
 		for i, m := range msgs {
 			ids[i] = m.ID
-			rs, ps, err := decodeRoutes(fmt.Sprint(m.Values["r"]))
+			rs, rts, err := decodeRoutes(fmt.Sprint(m.Values["r"]))
 			if err != nil {
 				a.log.Warn("dropping a bad stream entry", "stream", stream, "id", m.ID, "err", err)
 				continue
 			}
 			reqs = append(reqs, rs...)
-			routes = append(routes, ps...)
+			routes = append(routes, rts...)
 		}
 		if err := a.send(ctx, reqs, routes); err != nil {
 			return err
@@ -472,7 +472,8 @@ func (a *Agent) send(ctx context.Context, reqs []frontier.Request, routes []rout
 	// After the entries exist and before the entries they came from are
 	// deleted: see "Termination" in the package documentation. Cash
 	// notes alone queue nothing.
-	if !slices.ContainsFunc(routes, func(rt route) bool { return !rt.cash }) && len(routes) == len(reqs) {
+	onlyCash := len(routes) == len(reqs) && !slices.ContainsFunc(routes, func(rt route) bool { return !rt.cash })
+	if onlyCash {
 		return nil
 	}
 	if err := a.rdb.Incr(ctx, a.keys.epoch()).Err(); err != nil {
