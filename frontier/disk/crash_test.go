@@ -31,6 +31,7 @@ func crash(t *testing.T, f *Frontier) {
 		t.Fatal(err)
 	}
 	f.db = nil
+	f.seenSt.close()
 }
 
 // TestDurability checks the commit policy: a Done is durable when it

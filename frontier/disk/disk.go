@@ -93,6 +93,8 @@ type Options struct {
 
 	// noSync, for tests that time no disk, commits without fsync.
 	noSync bool
+	// seenRun, for tests, is the seen set's run size (default runMin).
+	seenRun int
 }
 
 // Frontier is a persistent Mercator frontier on a bbolt store with a
@@ -140,6 +142,7 @@ type Frontier struct {
 	parked     int // back queues in backs that are parked
 	leased     map[uint64]*lease
 	seen       *bloom
+	seenSt     *seenStore // the seen set behind the Bloom filter (seen.go)
 	budget     map[string]int
 	rest       map[string]time.Time // hosts resting at Open: their next contact
 	deferred   []string             // hosts with a back queue waiting in rest
@@ -263,6 +266,7 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 		backs:       make(map[string]*backQueue),
 		leased:      make(map[uint64]*lease),
 		seen:        newBloom(o.SeenFilterURLs),
+		seenSt:      newSeenStore(dir, o.noSync, o.seenRun),
 		rest:        make(map[string]time.Time),
 		pruneAt:     pruneMin,
 	}
@@ -271,10 +275,12 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 	}
 	if err := f.restore(); err != nil {
 		db.Close()
+		f.seenSt.close()
 		return nil, err
 	}
 	if err := f.flush(f.gen); err != nil { // the meta of a new frontier, stale host times
 		db.Close()
+		f.seenSt.close()
 		return nil, err
 	}
 	return f, nil
@@ -372,13 +378,7 @@ func (f *Frontier) restore() error {
 		}
 		f.queued = f.frontLen
 	}
-	err = f.scan([]byte{tabSeen}, func(k, _ []byte) error {
-		if len(k) != 9 {
-			return errCorrupt
-		}
-		f.seen.add(binary.BigEndian.Uint64(k[1:]))
-		return nil
-	})
+	err = f.db.View(func(tx *bolt.Tx) error { return f.seenSt.restore(tx, f.seen.add) })
 	if err != nil {
 		return fmt.Errorf("disk: reading seen set: %w", err)
 	}
@@ -488,6 +488,11 @@ func (f *Frontier) apply(b *batch) {
 	for _, o := range b.ops {
 		f.pending.put(o.key, o.val, o.del)
 	}
+	if len(b.fps) > 0 {
+		f.pending.fps = append(f.pending.fps, b.fps...)
+		f.pending.size += 8 * len(b.fps)
+		f.seenSt.add(b.fps)
+	}
 }
 
 // full reports whether the write buffer holds more than the bound. Call
@@ -540,7 +545,7 @@ func (f *Frontier) flush(gen uint64) error {
 	f.gen++
 	f.mu.Unlock()
 
-	err := commit(f.db, m)
+	err := commit(f.db, f.seenSt, m)
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -609,8 +614,6 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 		return 0, err
 	}
 	b := new(batch)
-	rd := f.reader()
-	defer rd.close()
 	var local map[uint64]bool // accepted by this call, not yet in the store
 	var buf []byte
 	for i := range ents {
@@ -619,7 +622,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 			if local[e.fp] {
 				continue
 			}
-			seen, err := rd.has(seenKey(e.fp))
+			seen, err := f.seenSt.has(e.fp)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -640,7 +643,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 		}
 		local[e.fp] = true
 		f.seen.add(e.fp)
-		b.Set(seenKey(e.fp), nil)
+		b.fps = append(b.fps, e.fp)
 		f.seq++
 		l := f.levelOf(e.prio)
 		key := frontKey(l, f.order(e.prio, f.seq), f.seq)
@@ -656,7 +659,6 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 		m := f.meta()
 		b.Set([]byte{tabMeta}, m.encode())
 	}
-	rd.close()
 	f.apply(b)
 	if f.timer == nil && f.syncEvery > 0 && added > 0 {
 		f.timer = time.AfterFunc(f.syncEvery, f.timedFlush)
@@ -679,48 +681,6 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 		}
 	}
 	return added, errors.Join(errs...)
-}
-
-// reader answers point reads in the merged view from one bbolt read
-// transaction, begun at the first read that needs it. Use it with f.mu
-// held, and close it before f.mu is released.
-type reader struct {
-	f  *Frontier
-	tx *bolt.Tx
-	c  *bolt.Cursor // on the bucket, nil if there is none yet
-}
-
-func (f *Frontier) reader() *reader { return &reader{f: f} }
-
-// has reports whether key is stored.
-func (r *reader) has(key []byte) (bool, error) {
-	for _, m := range [2]*memtable{r.f.pending, r.f.committing} {
-		if n := m.get(key); n != nil {
-			return !n.del, nil
-		}
-	}
-	if r.tx == nil {
-		tx, err := r.f.db.Begin(false)
-		if err != nil {
-			return false, fmt.Errorf("disk: %w", err)
-		}
-		r.tx = tx
-		if b := tx.Bucket(bucketName); b != nil {
-			r.c = b.Cursor()
-		}
-	}
-	if r.c == nil {
-		return false, nil
-	}
-	k, _ := r.c.Seek(key)
-	return bytes.Equal(k, key), nil
-}
-
-func (r *reader) close() {
-	if r.tx != nil {
-		r.tx.Rollback()
-		r.tx, r.c = nil, nil
-	}
 }
 
 // insert adds a newly stored entry to the window if it falls inside it,
@@ -1238,6 +1198,7 @@ func (f *Frontier) Close() error {
 		err = errors.Join(err, cerr)
 	}
 	f.db = nil
+	f.seenSt.close()
 	if err != nil {
 		return fmt.Errorf("disk: close: %w", err)
 	}

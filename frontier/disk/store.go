@@ -24,8 +24,9 @@ var bucketName = []byte("trawl-frontier")
 type memtable struct {
 	head  mnode
 	level int
-	n     int // keys
-	size  int // approximate bytes held, for the flush bound
+	n     int      // keys
+	size  int      // approximate bytes held, for the flush bound
+	fps   []uint64 // fingerprints of the URLs accepted (the seen set's, kept apart: seen.go)
 }
 
 type mnode struct {
@@ -93,22 +94,12 @@ func (m *memtable) put(key, val []byte, del bool) {
 	m.size += len(key) + len(val) + nodeOverhead
 }
 
-// get returns the change recorded for key, if any.
-func (m *memtable) get(key []byte) (n *mnode) {
-	if m == nil || m.n == 0 {
-		return nil
-	}
-	if n = m.seek(key, nil); n != nil && bytes.Equal(n.key, key) {
-		return n
-	}
-	return nil
-}
-
 // batch collects the changes of one operation, applied to the memtable
 // together (so that a flush never holds half an operation) or not at all.
 type batch struct {
 	ops  []op
-	slab []byte // copies of the keys and values, carved from few allocations
+	fps  []uint64 // fingerprints the seen set gains
+	slab []byte   // copies of the keys and values, carved from few allocations
 }
 
 type op struct {
@@ -130,14 +121,17 @@ func (b *batch) Delete(key []byte) {
 // Copies share the slab's arrays, which are never written again.
 func (b *batch) copy(p []byte) []byte {
 	if cap(b.slab)-len(b.slab) < len(p) {
-		b.slab = make([]byte, 0, max(4096, len(p)))
+		// The memtable keeps the slab as long as it keeps any copy in it,
+		// so a small batch (a Done deleting one key) gets a small slab:
+		// 4 KiB for each would pin 100 times the bytes it holds.
+		b.slab = make([]byte, 0, max(min(2*cap(b.slab), 4096), 128, len(p)))
 	}
 	n := len(b.slab)
 	b.slab = append(b.slab, p...)
 	return b.slab[n:len(b.slab):len(b.slab)]
 }
 
-func (b *batch) Empty() bool { return len(b.ops) == 0 }
+func (b *batch) Empty() bool { return len(b.ops) == 0 && len(b.fps) == 0 }
 
 // iter walks the keys in [lo, hi) of the merged view: the memtable being
 // filled over the one being committed over bbolt, deletes hiding keys.
@@ -218,20 +212,28 @@ func (it *iter) next() (k, v []byte, ok bool) {
 }
 
 // commit writes the changes of m to bbolt in one transaction, which
-// bbolt fsyncs before it returns.
-func commit(db *bolt.DB, m *memtable) error {
-	if m.n == 0 {
+// bbolt fsyncs before it returns, with the seen set's part of them (see
+// seen.go); then it merges the seen set's runs if they need it. s may be
+// nil for a store without a seen set (tests of the write buffer alone).
+func commit(db *bolt.DB, s *seenStore, m *memtable) error {
+	if m.n == 0 && len(m.fps) == 0 {
 		return nil
 	}
-	return db.Update(func(tx *bolt.Tx) error {
+	var sc seenCommit
+	if s != nil {
+		var err error
+		if sc, err = s.prepare(m.fps); err != nil {
+			return err
+		}
+	}
+	err := db.Update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketName)
 		if err != nil {
 			return err
 		}
 		// Most of what is written is appended in key order (the queues'
-		// keys grow with the sequence number), which leaves pages split at
-		// bbolt's default 50 % half empty for good; the seen set's random
-		// keys fill pages about as well either way.
+		// keys and the seen set's log grow with a sequence number), which
+		// leaves pages split at bbolt's default 50 % half empty for good.
 		b.FillPercent = 0.9
 		for n := m.head.next[0]; n != nil; n = n.next[0] {
 			if n.del {
@@ -247,6 +249,17 @@ func commit(db *bolt.DB, m *memtable) error {
 				return err
 			}
 		}
+		if s != nil {
+			return s.write(b, sc)
+		}
 		return nil
 	})
+	if s == nil {
+		return err
+	}
+	s.committed(sc, err == nil)
+	if err != nil {
+		return err
+	}
+	return s.merge(db)
 }

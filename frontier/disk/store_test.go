@@ -72,7 +72,7 @@ func TestMergedView(t *testing.T) {
 		case r < 95 && committing == nil:
 			committing, pending = pending, newMemtable()
 		case committing != nil:
-			if err := commit(db, committing); err != nil {
+			if err := commit(db, nil, committing); err != nil {
 				t.Fatal(err)
 			}
 			committing = nil
