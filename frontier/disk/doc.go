@@ -108,9 +108,14 @@
 // memory-mapped file is not: see below):
 //
 //   - the seen set is on disk, with a Bloom filter in front of it
-//     (SeenFilterURLs × 10 bits, 16 MiB by default): a "no" is certain, a
-//     "maybe" is answered by the store, so no URL is ever wrongly dropped;
-//     past SeenFilterURLs URLs the filter only says "maybe" more often;
+//     (SeenFilterURLs × 10 bits, rounded up to a power of two: 32 MiB by
+//     default): a "no" is certain, a "maybe" is answered from disk, so no
+//     URL is ever wrongly dropped; past SeenFilterURLs URLs the filter
+//     only says "maybe" more often. Behind the filter, the fingerprints
+//     accepted since the last run was cut are in a map (at most 65,536 of
+//     them, about 2 MiB, with those of the write buffer), and the rest in
+//     sorted run files with an index of 8 bytes per 4 KiB (see "The seen
+//     set" below);
 //   - the front queues are on disk, with FrontBuffer entries of each in
 //     memory (K × 256 by default);
 //   - about 3 × Workers hosts have a back queue (Mercator), with HeadCache
@@ -162,7 +167,9 @@
 //
 // One bbolt bucket ("trawl-frontier") holds one key space: "m" holds the
 // format version, the strategy, the sequence counter and the front queue
-// lengths; "s"+fingerprint the seen set; "f"+level+order+sequence the
+// lengths; "l"+sequence the seen set's log (the fingerprints a commit
+// accepted, 8 bytes each) and "r" its list of run files (seen-ID.run in
+// the directory, beside frontier.bbolt); "f"+level+order+sequence the
 // front queues (order is the sequence for BFS, its complement for DFS and
 // the complemented priority for Priority); "b"+host+0+order+sequence
 // the back queues; "t"+host the next-contact times; "a"+host the host
@@ -184,6 +191,39 @@
 // wrote it, or start again in a new directory. Within the bbolt file the
 // meta record's version (1) says how keys and values are laid out; a
 // layout this version cannot read is refused with ErrMismatch.
+//
+// # The seen set
+//
+// The seen set is kept beside bbolt's B+tree, not in it, the way Mercator
+// kept its URL-seen test: in sorted files merged in batches. Fingerprints
+// are random, so a commit that inserts a page's links into a B+tree
+// rewrites a tree page per link, and the first bbolt version of this
+// package did that: its commits' heap grew with the set, to a peak RSS of
+// 839 MiB at 3 million URLs. Instead:
+//
+//   - a commit that accepts URLs writes their fingerprints as one record
+//     under a growing sequence number ("l"), in the same transaction as
+//     the URLs, so that the record is appended to the tree's last page and
+//     the seen set and the queues never disagree after a crash;
+//   - when 65,536 fingerprints are committed, they are sorted into a run
+//     file, which is fsynced and renamed into place, and the next commit
+//     lists it ("r") and deletes the log records it holds, in one
+//     transaction; Open deletes a run file that is not listed (a crash
+//     came between the two) or was being written;
+//   - runs merge like a binary counter: a run less than twice the size of
+//     the next newer one is merged with it, in a transaction of its own.
+//     So there are about log2(URLs / 65,536) + 1 runs (at most 9 at 10
+//     million URLs), and each fingerprint is written about that many
+//     times over a crawl;
+//   - a "maybe" from the Bloom filter is answered by the map of recent
+//     fingerprints, then by one 4 KiB read per run (pread, through the
+//     page cache), at the block that the run's index (its blocks' first
+//     fingerprints, kept in memory) says may hold the fingerprint.
+//
+// TestSeenSetModel checks it against a model through random pushes,
+// flushes, crashes and reopens with runs of 8 fingerprints; every other
+// test in this package runs with runs of 16, so that their pushes cut and
+// merge runs too.
 //
 // # Hosts that rest long
 //

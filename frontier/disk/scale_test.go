@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,6 +44,14 @@ func TestScale(t *testing.T) {
 	const workers = 64
 	hosts := max(n/100, 1)
 	opts := &Options{Workers: workers, Politeness: politeness.Config{MinDelay: -1, Factor: -1}}
+	// TRAWL_DISK_SCALE_ORDER=priority pushes under frontier.Priority, each
+	// URL with a random priority in [0, 4): keys that land all over the
+	// front queues instead of at their ends.
+	priority := os.Getenv("TRAWL_DISK_SCALE_ORDER") == "priority"
+	if priority {
+		opts.Strategy = frontier.Priority
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
 	f, err := Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +67,9 @@ func TestScale(t *testing.T) {
 			URL:   fmt.Sprintf("http://h%d.example.com/section/page-%d.html", i%hosts, i/hosts),
 			Depth: 2,
 		})
+		if priority {
+			reqs[len(reqs)-1].Priority = 4 * rng.Float64()
+		}
 		if len(reqs) == batch || i == n-1 {
 			if added, err := f.Push(ctx, reqs...); err != nil || added != len(reqs) {
 				t.Fatalf("Push = %d, %v; want %d", added, err, len(reqs))

@@ -27,7 +27,7 @@ import (
 //     transaction as the URLs themselves: the key grows, so the record is
 //     appended to the tree's last page. Until they are in a run, those
 //     fingerprints (and those of the write buffer) are also in memory, in
-//     a map of at most about runMin entries.
+//     a map of at most about runMin entries (and the write buffer's).
 //   - When that map has runMin fingerprints committed, they are sorted and
 //     written to a run file (seen-ID.run: the fingerprints as big-endian
 //     uint64s, ascending), fsynced and renamed into place; the commit that
@@ -51,7 +51,7 @@ import (
 const (
 	// runMin is how many committed fingerprints make a new run (tests set
 	// a smaller one: Options.seenRun).
-	runMin = 1 << 18
+	runMin = 1 << 16
 	// runBlock is how many fingerprints one index entry covers (4 KiB).
 	runBlock = 512
 	runExt   = ".run"
@@ -460,6 +460,13 @@ func (s *seenStore) committed(sc seenCommit, ok bool) {
 	for _, fp := range sc.fps {
 		delete(s.recent, fp)
 	}
+	// A map never gives back the space its deleted entries had; a new
+	// one holds what is left (the write buffer's fingerprints).
+	recent := make(map[uint64]struct{}, len(s.recent))
+	for fp := range s.recent {
+		recent[fp] = struct{}{}
+	}
+	s.recent = recent
 	s.runs = append(s.runs, sc.cut)
 	s.mu.Unlock()
 	s.logged, s.nlogged = nil, 0

@@ -210,3 +210,42 @@ func TestCommitsShared(t *testing.T) {
 		t.Errorf("after every Done and a crash, Len() = %d, want 0", n)
 	}
 }
+
+// TestUnmapResidentKeepsData: dropping the resident pages of bbolt's map
+// between reads (as flush does at most every unmapEvery) loses nothing:
+// every URL comes out again, read through pages mapped again from the
+// page cache, and the frontier keeps working after it.
+func TestUnmapResidentKeepsData(t *testing.T) {
+	ctx := context.Background()
+	f := open(t, t.TempDir(), &Options{SyncInterval: -1, Politeness: politeness.Config{MinDelay: -1}})
+	defer f.Close()
+	const n = 1000
+	if _, err := f.Push(ctx, reqs("a.test", 0, n)...); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for i := range n {
+		if i%200 == 0 {
+			if err := unmapResident(f.db); err != nil {
+				t.Fatalf("unmapResident: %v", err)
+			}
+		}
+		r, err := f.Next(ctx)
+		if err != nil {
+			t.Fatalf("Next %d: %v", i, err)
+		}
+		got[r.URL] = true
+		if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != n {
+		t.Errorf("%d distinct URLs out of %d pushed", len(got), n)
+	}
+	if added, err := f.Push(ctx, reqs("a.test", 0, 10)...); err != nil || added != 0 {
+		t.Errorf("pushing seen URLs again after the unmaps: added %d, %v; want 0, nil (the seen set read back)", added, err)
+	}
+}
