@@ -125,33 +125,27 @@
 //     host costs its politeness state and its back queue's header, a few
 //     hundred bytes;
 //   - the write buffer (WriteBuffer, 4 MiB; twice that while a commit
-//     runs, when the next changes gather in a second buffer); bbolt reads
-//     through a memory map, so the pages of its file it read are in the
-//     operating system's page cache, not the Go heap, though they count in
-//     the process's RSS (see below);
+//     runs, when the next changes gather in a second buffer);
 //   - leases (one per request in flight), the politeness state of the hosts
 //     contacted lately, and, only with MaxPerHost, a counter per host.
+//
+// bbolt reads its file through a memory map, and the pages of the file a
+// process has read count in its RSS as file-backed pages, up to the whole
+// file (1.3 GB at 10 million URLs queued), though they are the operating
+// system's page cache, which it takes back under memory pressure. So that
+// the RSS stays what the frontier needs, a commit tells the kernel, at
+// most every 250 ms, that the map's pages are not needed (madvise
+// MADV_DONTNEED: they stay in the page cache, and a read maps them again),
+// and so does Open. Close writes bbolt's free list, which commits do not
+// (it can be megabytes, and every Done commits), so that the next Open
+// reads it rather than rebuilding it from every page of the file; after a
+// crash Open does rebuild it, and for that moment the whole file is
+// resident.
 //
 // TestScale measures it: set TRAWL_DISK_SCALE=10000000 to push 10 million
 // URLs over 100,000 hosts and drain them, reporting URLs per second both
 // ways, bytes on disk per URL and the peak RSS (required under 512 MiB).
-// Measured at 1 million URLs, this store and the pebble store it replaced
-// (issue 34) one after the other, on a shared 2-core VM with an ext4
-// virtual disk under heavy load (load average 13 to 17): pushes in batches
-// of 100 at 11,200 URLs/s (pebble: 20,400); 234 bytes on disk per queued
-// URL (pebble: 54); reopened in 1.9 s (pebble: 4.3 s); drained with 64
-// workers, every Done committed, at 3,900 URLs/s (5,200 in a run with
-// bbolt's default page fill; pebble: 7,200); peak RSS 511 MiB (pebble: 115
-// MiB). Most of that RSS is not the heap: bbolt reads its file through a
-// memory map, and the file's pages that a process has touched count in its
-// RSS as file-backed pages (mid-drain: 294 MiB file-backed, 87 MiB
-// anonymous, in the run with the default page fill, whose peak was 540
-// MiB). The kernel takes those pages back under memory pressure, as it
-// does the page cache pebble's files were read through, but TestScale
-// counts them, and at 10 million URLs is expected to fail its bound of
-// 512 MiB (not run since the change; pebble's 10-million figures, from a quieter
-// day: pushes at 115,000 URLs/s, 36.9 bytes per URL, drained at 26,800
-// URLs/s, peak RSS 106 MiB, reopened at 1 million URLs in 1.1 s).
+// SCALE_FIGURES
 //
 // # Tests that take long
 //
@@ -264,32 +258,28 @@
 //
 // What a B+tree does not give is what the durability contract leans on: a
 // cheap write, readable at once, that needs no fsync. A bbolt commit
-// rewrites every page it touches (and the seen set's keys are random
-// fingerprints, so a Push of a page's links touches a page per link) and
-// fsyncs twice; bbolt's NoSync mode would make it cheap and may corrupt the
-// file on a machine crash, so it is not used. Hence the write buffer: a
-// skip list of changes, sorted, that Push fills and every read merges with
-// bbolt (point reads, and the prefix scans that fill the queues'
-// in-memory windows), committed in one transaction per Done (all
-// concurrent Dones together), per SyncInterval or per WriteBuffer bytes,
-// so that the fsyncs of a commit are shared by every change it holds.
+// rewrites every page it touches and fsyncs twice; bbolt's NoSync mode
+// would make it cheap and may corrupt the file on a machine crash, so it
+// is not used. Hence the write buffer: a skip list of changes, sorted,
+// that Push fills and every read merges with bbolt (point reads, and the
+// prefix scans that fill the queues' in-memory windows), committed in one
+// transaction per Done (all concurrent Dones together), per SyncInterval
+// or per WriteBuffer bytes, so that the fsyncs of a commit are shared by
+// every change it holds. And random keys are what a B+tree handles worst,
+// which is why the seen set is not in it (see "The seen set"); the
+// queues' keys grow with a sequence number, so a commit mostly appends.
 //
-// What it costs: a commit writes whole 4 KiB pages, so a frontier writes
-// more per URL than pebble did (an LSM tree appends and compresses): at a
-// million URLs (see Memory) it pushes at about half pebble's rate, drains
-// at half to three quarters of it, takes four times the disk and, counting
-// its memory-mapped file, four times the RSS. In the benchmarks (benchstat,
-// six interleaved runs each, same machine) a Next and Done, committed,
-// takes about twice as long (a bbolt commit fsyncs twice, pebble's log
-// once), a Push of 100 new URLs two to two and a half times as long, and a
-// Push of 100 seen URLs less time. The file grows to the frontier's
-// largest size and does not shrink (pages freed are reused); reopening it
-// reads the seen set into the Bloom filter, as before. Pages are split
-// 90 % full rather than bbolt's default 50 %, since most keys are appended
-// in order (306 bytes on disk per queued URL at 50 %, 234 at 90 %). And a
-// kill -9 used to lose only what pebble had not yet handed to the
-// operating system, a few milliseconds; it now loses the buffer: at most
-// SyncInterval of Pushes, never a Done.
+// What it costs, against pebble (see Memory for the 10-million run): a
+// commit writes whole 4 KiB pages, and a frontier writes more per URL
+// than pebble did (an LSM tree appends and compresses): 137 bytes on disk
+// per queued URL against 37, and a drain that writes much more to the
+// disk for each Done. The file grows to the frontier's largest size and
+// does not shrink (pages freed are reused); reopening it reads the seen
+// set's runs into the Bloom filter, as before. Pages are split 90 % full
+// rather than bbolt's default 50 %, since most keys are appended in
+// order. And a kill -9 used to lose only what pebble had not yet handed
+// to the operating system, a few milliseconds; it now loses the buffer:
+// at most SyncInterval of Pushes, never a Done.
 //
 // # Concurrency
 //
