@@ -29,7 +29,8 @@ func TestMain(m *testing.M) {
 }
 
 func killOptions() *Options {
-	return &Options{SyncInterval: -1, Politeness: politeness.Config{MinDelay: -1, Factor: -1}}
+	// Runs of 32 fingerprints: kills land while runs are cut and merged.
+	return &Options{SyncInterval: -1, seenRun: 32, Politeness: politeness.Config{MinDelay: -1, Factor: -1}}
 }
 
 // killURL is the URL the child pushes i-th in mode "loop".
