@@ -81,8 +81,9 @@ type Options struct {
 	FrontBuffer int
 	// WriteBuffer bounds, in bytes, the changes held in memory before
 	// they are committed to the store: a Push that leaves more waits for
-	// a commit. Default 4 MiB (about 20,000 changes; a new URL makes two
-	// or three).
+	// a commit. Default 4 MiB. A Push also commits past 1,024 changed
+	// keys (a new URL changes one or two), which bounds the heap of a
+	// commit whatever the buffer's size.
 	WriteBuffer int
 
 	// SyncInterval bounds how long an accepted Push may stay in memory
