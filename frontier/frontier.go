@@ -28,7 +28,7 @@ var ErrDataTooLarge = errors.New("frontier: request data too large")
 // metadata and discovery hints (a sitemap's lastmod, changefreq and
 // priority, a pending probe), small by nature. The bound keeps a queued
 // URL's cost predictable in every frontier: in memory, in a spill file, in
-// a pebble value and in a Redis stream entry. 4 KiB is far above what a
+// a bbolt value and in a Redis stream entry. 4 KiB is far above what a
 // crawler's hints take and as much as a URL with an anchor text takes in
 // the worst case; a crawler with more to say about a URL should keep it
 // elsewhere and carry a key.

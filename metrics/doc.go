@@ -47,6 +47,5 @@
 // # Dependencies
 //
 // github.com/prometheus/client_golang, the Prometheus project's own client,
-// which the issue (22) names; the persistent frontier's pebble already
-// depended on it.
+// which the issue (22) names.
 package metrics

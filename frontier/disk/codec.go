@@ -13,7 +13,8 @@ import (
 // Key space. Every key starts with one byte naming its table.
 const (
 	tabMeta    = 'm' // m                        → meta (sequence, strategy, front counts)
-	tabSeen    = 's' // s fp(8)                  → empty: the seen set
+	tabSeenLog = 'l' // l seq(8)                 → fingerprints (8 bytes each): the seen set's log (seen.go)
+	tabRuns    = 'r' // r                        → the seen set's run files (seen.go)
 	tabFront   = 'f' // f level(1) order(8) seq(8) → entry: front queues
 	tabBack    = 'b' // b host 0x00 order(8) seq(8) → entry: back queues, one per host
 	tabNext    = 't' // t host                   → next contact, Unix nanoseconds
@@ -95,13 +96,6 @@ func revisitTime(k []byte) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return time.Unix(0, int64(binary.BigEndian.Uint64(k[1:]))), true
-}
-
-func seenKey(fp uint64) []byte {
-	var k [9]byte
-	k[0] = tabSeen
-	binary.BigEndian.PutUint64(k[1:], fp)
-	return k[:]
 }
 
 func frontKey(level int, order, seq uint64) []byte {

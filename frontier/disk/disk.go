@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/cockroachdb/pebble"
-	"github.com/cockroachdb/pebble/vfs"
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/frontier/internal/wakeup"
@@ -27,6 +30,14 @@ var ErrClosed = errors.New("disk: frontier closed")
 // different Strategy or number of front queues: its queues are ordered for
 // those, and reading them otherwise would hand URLs out in the wrong order.
 var ErrMismatch = errors.New("disk: options do not match the stored frontier")
+
+// ErrFormat is returned by Open when dir holds a frontier this version
+// cannot read: one written by trawl before the store moved from pebble to
+// bbolt (see "Format" in the package documentation).
+var ErrFormat = errors.New("disk: directory holds a frontier in another format")
+
+// storeFile is the bbolt file in a frontier's directory.
+const storeFile = "frontier.bbolt"
 
 // Options configures a Frontier. A nil *Options and zero fields take the
 // defaults named on each field. The first group mirrors
@@ -68,28 +79,35 @@ type Options struct {
 	// FrontBuffer is how many URLs of each front queue are kept in memory.
 	// Default 256.
 	FrontBuffer int
-	// CacheSize is the size of pebble's block cache in bytes. Default 8 MiB.
-	CacheSize int64
-	// MemTableSize is the size of pebble's memtable in bytes. Default 4 MiB.
-	MemTableSize uint64
+	// WriteBuffer bounds, in bytes, the changes held in memory before
+	// they are committed to the store: a Push that leaves more waits for
+	// a commit. Default 4 MiB. A Push also commits past 1,024 changed
+	// keys (a new URL changes one or two), which bounds the heap of a
+	// commit whatever the buffer's size.
+	WriteBuffer int
 
-	// SyncInterval bounds how long an accepted Push may stay unsynced: a
-	// Push more than SyncInterval after the last fsync syncs the log. Done
-	// and Flush always sync. Default 1s; negative: Push never syncs.
+	// SyncInterval bounds how long an accepted Push may stay in memory
+	// only: SyncInterval after a Push the changes held are committed to
+	// the store and fsynced. Done and Flush always commit. Default 1s;
+	// negative: only Done, Flush, Close and WriteBuffer commit.
 	SyncInterval time.Duration
 
-	fs vfs.FS // for tests: an in-memory filesystem that can lose unsynced writes
+	// noSync, for tests that time no disk, commits without fsync.
+	noSync bool
+	// seenRun, for tests, is the seen set's run size (default runMin).
+	seenRun int
 }
 
-// Frontier is a persistent Mercator frontier on a pebble store. See the
-// package documentation for its layout, durability and memory use.
+// Frontier is a persistent Mercator frontier on a bbolt store with a
+// write buffer in front of it. See the package documentation for its
+// layout, durability and memory use.
 //
 // A Frontier is safe for concurrent use. Its state is guarded by one
-// mutex; the store's writes are applied under it (in memory, so the log
-// order is the order of the operations) and the fsync that makes Done
-// durable is waited for outside it.
+// mutex; each operation's changes go to the write buffer under it (so
+// commits hold operations in their real order), and the commit that makes
+// Done durable is waited for outside it.
 type Frontier struct {
-	db *pebble.DB // nil after Close (written under mu and life)
+	db *bolt.DB // nil after Close (written under flushMu and mu)
 
 	// Immutable after Open.
 	strategy    frontier.Strategy
@@ -100,31 +118,41 @@ type Frontier struct {
 	headCache   int
 	frontBuffer int
 	syncEvery   time.Duration
+	writeBuffer int
 	clock       politeness.Clock
 
-	// life guards db against Close while a sync runs outside mu.
-	life sync.RWMutex
+	// flushMu makes one commit at a time; taken before mu.
+	flushMu sync.Mutex
+	// unmapped is when flush last dropped the resident pages of bbolt's
+	// memory map (unmapResident); under flushMu.
+	unmapped time.Time
 
-	mu       sync.Mutex
-	err      error // sticky: a failed write leaves memory and disk apart
-	closed   bool
-	sched    *politeness.Schedule
-	levels   []level
-	credit   []int
-	seq      uint64
-	frontLen int
-	queued   int
-	backs    map[string]*backQueue
-	parked   int // back queues in backs that are parked
-	leased   map[uint64]*lease
-	seen     *bloom
-	budget   map[string]int
-	rest     map[string]time.Time // hosts resting at Open: their next contact
-	deferred []string             // hosts with a back queue waiting in rest
-	revisits int                  // URLs stored under tabRevisit
-	lastSync time.Time
-	pruneAt  int
-	wake     wakeup.Signal // closed on change, for Next's waiters
+	mu         sync.Mutex
+	err        error // sticky: a failed read or commit leaves memory and disk apart
+	commitErr  error // a commit failed: nothing more may be committed
+	closed     bool
+	pending    *memtable   // changes not yet committed, newest
+	committing *memtable   // changes being committed by flush (nil if none)
+	gen        uint64      // generation of pending; each flush takes one
+	durable    uint64      // the last generation committed
+	timer      *time.Timer // commits SyncInterval after a Push, if armed
+	sched      *politeness.Schedule
+	levels     []level
+	credit     []int
+	seq        uint64
+	frontLen   int
+	queued     int
+	backs      map[string]*backQueue
+	parked     int // back queues in backs that are parked
+	leased     map[uint64]*lease
+	seen       *bloom
+	seenSt     *seenStore // the seen set behind the Bloom filter (seen.go)
+	budget     map[string]int
+	rest       map[string]time.Time // hosts resting at Open: their next contact
+	deferred   []string             // hosts with a back queue waiting in rest
+	revisits   int                  // URLs stored under tabRevisit
+	pruneAt    int
+	wake       wakeup.Signal // closed on change, for Next's waiters
 }
 
 var (
@@ -177,13 +205,6 @@ type lease struct {
 
 const pruneMin = 1 << 16
 
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...any) {}
-func (quietLogger) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf("disk: pebble: "+format, args...))
-}
-
 // Open opens the frontier stored in dir, creating it if needed, and
 // restores its queues, seen set, host budgets and the next-contact times
 // of hosts still resting. Requests that were leased and not done when the
@@ -215,11 +236,8 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 	if o.FrontBuffer <= 0 {
 		o.FrontBuffer = 256
 	}
-	if o.CacheSize <= 0 {
-		o.CacheSize = 8 << 20
-	}
-	if o.MemTableSize == 0 {
-		o.MemTableSize = 4 << 20
+	if o.WriteBuffer <= 0 {
+		o.WriteBuffer = 4 << 20
 	}
 	if o.SyncInterval == 0 {
 		o.SyncInterval = time.Second
@@ -228,16 +246,9 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 	if clock == nil {
 		clock = politeness.SystemClock{}
 	}
-	cache := pebble.NewCache(o.CacheSize)
-	defer cache.Unref()
-	db, err := pebble.Open(dir, &pebble.Options{
-		Cache:        cache,
-		MemTableSize: o.MemTableSize,
-		Logger:       quietLogger{},
-		FS:           o.fs,
-	})
+	db, err := openStore(dir, o.noSync)
 	if err != nil {
-		return nil, fmt.Errorf("disk: open %s: %w", dir, err)
+		return nil, err
 	}
 	f := &Frontier{
 		db:          db,
@@ -249,13 +260,17 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 		headCache:   o.HeadCache,
 		frontBuffer: o.FrontBuffer,
 		syncEvery:   o.SyncInterval,
+		writeBuffer: o.WriteBuffer,
 		clock:       clock,
+		pending:     newMemtable(),
+		gen:         1,
 		sched:       politeness.NewSchedule(&o.Politeness),
 		levels:      make([]level, o.FrontQueues),
 		credit:      make([]int, o.FrontQueues),
 		backs:       make(map[string]*backQueue),
 		leased:      make(map[uint64]*lease),
 		seen:        newBloom(o.SeenFilterURLs),
+		seenSt:      newSeenStore(dir, o.noSync, o.seenRun),
 		rest:        make(map[string]time.Time),
 		pruneAt:     pruneMin,
 	}
@@ -264,40 +279,119 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 	}
 	if err := f.restore(); err != nil {
 		db.Close()
+		f.seenSt.close()
 		return nil, err
 	}
-	f.lastSync = clock.Now()
+	if err := f.flush(f.gen); err != nil { // the meta of a new frontier, stale host times
+		db.Close()
+		f.seenSt.close()
+		return nil, err
+	}
+	// Opening read every page of the file (bbolt rebuilds its free list,
+	// restore reads the queues' keys): drop them from the resident set.
+	f.unmapped = time.Now()
+	_ = unmapResident(db)
 	return f, nil
 }
 
-// scan calls fn for every key with prefix p, in order.
-func (f *Frontier) scan(p []byte, fn func(k, v []byte) error) error {
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
-	if err != nil {
-		return err
+// openStore opens (or creates) the bbolt file in dir, refusing a
+// directory that holds a pebble store (a frontier of an older trawl).
+func openStore(dir string, noSync bool) (*bolt.DB, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("disk: open %s: %w", dir, err)
 	}
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := fn(it.Key(), it.Value()); err != nil {
-			it.Close()
-			return err
+	names, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("disk: open %s: %w", dir, err)
+	}
+	for _, e := range names {
+		if n := e.Name(); n == "CURRENT" || strings.HasPrefix(n, "MANIFEST-") {
+			return nil, fmt.Errorf("disk: open %s: it holds a pebble store (%s), written by a trawl older than the bbolt store; "+
+				"finish that crawl with the trawl that wrote it, or start this one in a new directory: %w", dir, n, ErrFormat)
 		}
 	}
-	return it.Close()
+	db, err := bolt.Open(filepath.Join(dir, storeFile), 0o644, &bolt.Options{
+		Timeout:        100 * time.Millisecond, // the file lock: another process has the frontier open
+		NoFreelistSync: true,                   // rebuilt at open: commits write less
+		FreelistType:   bolt.FreelistMapType,
+		NoSync:         noSync,
+	})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("disk: open %s: in use by another Frontier (bbolt's file lock): %w", dir, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("disk: open %s: %w", dir, err)
+	}
+	return db, nil
 }
 
-func (f *Frontier) restore() error {
-	v, closer, err := f.db.Get([]byte{tabMeta})
-	switch {
-	case errors.Is(err, pebble.ErrNotFound):
-		m := f.meta()
-		if err := f.db.Set([]byte{tabMeta}, m.encode(), pebble.Sync); err != nil {
-			return fmt.Errorf("disk: %w", err)
+// writeFreelist commits the store once more with bbolt's free list
+// written, which commits skip (Options.NoFreelistSync: a free list can be
+// megabytes, and a Done commits). The next Open then reads the list
+// instead of rebuilding it by reading every page of the file, which would
+// bring the whole file into the process's resident set (1.3 GB at 10
+// million URLs queued). After a crash, Open rebuilds it. Call with the
+// last commit done and no other transaction running.
+func writeFreelist(db *bolt.DB) error {
+	db.NoFreelistSync = false
+	defer func() { db.NoFreelistSync = true }()
+	return db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketName)
+		if b == nil {
+			return nil
 		}
+		// bbolt writes the free list with a commit that changes something.
+		v := b.Get([]byte{tabMeta})
+		if v == nil {
+			return nil
+		}
+		return b.Put([]byte{tabMeta}, bytes.Clone(v))
+	})
+}
+
+// scan calls fn for every key with prefix p, in order, in the merged view
+// of the write buffer and bbolt. Call with f.mu held.
+func (f *Frontier) scan(p []byte, fn func(k, v []byte) error) error {
+	return f.db.View(func(tx *bolt.Tx) error {
+		it := newIter(tx, f.pending, f.committing, p, prefixEnd(p))
+		for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+			if err := fn(k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// get returns the value of key in the merged view (nil if absent). The
+// value is a copy. Call with f.mu held.
+func (f *Frontier) get(key []byte) (val []byte, found bool, err error) {
+	err = f.scan(key, func(k, v []byte) error {
+		if !found && bytes.Equal(k, key) {
+			val, found = bytes.Clone(v), true
+		}
+		return errStop
+	})
+	if errors.Is(err, errStop) {
+		err = nil
+	}
+	return val, found, err
+}
+
+var errStop = errors.New("stop")
+
+func (f *Frontier) restore() error {
+	v, found, err := f.get([]byte{tabMeta})
+	switch {
 	case err != nil:
 		return fmt.Errorf("disk: %w", err)
+	case !found:
+		m := f.meta()
+		b := new(batch)
+		b.Set([]byte{tabMeta}, m.encode())
+		f.apply(b)
 	default:
 		m, err := decodeMeta(v)
-		closer.Close()
 		if err != nil {
 			return err
 		}
@@ -316,19 +410,12 @@ func (f *Frontier) restore() error {
 		}
 		f.queued = f.frontLen
 	}
-	err = f.scan([]byte{tabSeen}, func(k, _ []byte) error {
-		if len(k) != 9 {
-			return errCorrupt
-		}
-		f.seen.add(binary.BigEndian.Uint64(k[1:]))
-		return nil
-	})
+	err = f.db.View(func(tx *bolt.Tx) error { return f.seenSt.restore(tx, f.seen.add) })
 	if err != nil {
 		return fmt.Errorf("disk: reading seen set: %w", err)
 	}
 	now := f.clock.Now()
-	stale := f.db.NewBatch()
-	defer stale.Close()
+	stale := new(batch)
 	err = f.scan([]byte{tabNext}, func(k, v []byte) error {
 		if len(v) != 8 {
 			return errCorrupt
@@ -337,16 +424,14 @@ func (f *Frontier) restore() error {
 		if t.After(now) {
 			f.rest[string(k[1:])] = t
 		} else {
-			stale.Delete(k, nil)
+			stale.Delete(k)
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("disk: reading host times: %w", err)
 	}
-	if err := stale.Commit(pebble.NoSync); err != nil {
-		return fmt.Errorf("disk: %w", err)
-	}
+	f.apply(stale)
 	if f.budget != nil {
 		err = f.scan([]byte{tabBudget}, func(k, v []byte) error {
 			n, c := binary.Uvarint(v)
@@ -429,30 +514,98 @@ func (f *Frontier) backOrder(prio float64, seq uint64) uint64 {
 	return seq
 }
 
-// apply commits b without waiting for an fsync, under f.mu.
-func (f *Frontier) apply(b *pebble.Batch) error {
-	defer b.Close()
-	if b.Empty() {
-		return nil
+// apply puts the changes of b in the write buffer, where every read sees
+// them at once. Call with f.mu held.
+func (f *Frontier) apply(b *batch) {
+	for _, o := range b.ops {
+		f.pending.put(o.key, o.val, o.del)
 	}
-	if err := b.Commit(pebble.NoSync); err != nil {
-		f.err = fmt.Errorf("disk: write: %w", err)
-		return f.err
+	if len(b.fps) > 0 {
+		f.pending.fps = append(f.pending.fps, b.fps...)
+		f.pending.size += 8 * len(b.fps)
+		f.seenSt.add(b.fps)
 	}
-	return nil
 }
 
-// sync waits until everything applied so far is on stable storage.
-// Concurrent calls share one fsync (pebble's group commit).
-func (f *Frontier) sync() error {
-	f.life.RLock()
-	defer f.life.RUnlock()
-	if f.db == nil {
-		return nil // closed, and Close synced everything
+// full reports whether the write buffer holds more than the bound, in
+// bytes or in keys. Call with f.mu held.
+//
+// The bound in keys bounds the commit's heap: bbolt copies every B+tree
+// page a commit touches into the heap, and under Priority the front
+// queues' keys land all over their levels, a page each (at 4 MiB a
+// commit, TestScale under Priority peaked at 663 MiB of RSS at a million
+// URLs). Keys appended in order share pages, so the bound costs them only
+// more commits.
+func (f *Frontier) full() bool {
+	return f.pending.size > f.writeBuffer || f.pending.n > maxCommitKeys
+}
+
+// maxCommitKeys is the most keys a Push leaves in the write buffer.
+const maxCommitKeys = 1024
+
+// timedFlush commits what the write buffer holds, SyncInterval after a
+// Push armed it.
+func (f *Frontier) timedFlush() {
+	f.mu.Lock()
+	f.timer = nil
+	gen, closed := f.gen, f.closed
+	f.mu.Unlock()
+	if closed {
+		return // Close commits
 	}
-	if err := f.db.LogData(nil, pebble.Sync); err != nil {
-		return fmt.Errorf("disk: sync: %w", err)
+	if err := f.flush(gen); err != nil {
+		f.mu.Lock()
+		if f.err == nil {
+			f.err = err // the next call returns it
+		}
+		f.mu.Unlock()
 	}
+}
+
+// flush returns when the changes of write-buffer generation gen (and all
+// before) are committed to bbolt and fsynced: at once if they are, else
+// after committing the write buffer in one transaction. Concurrent calls
+// share a commit: one commits, and the others find their generation
+// committed or commit, together, what arrived meanwhile. Call without
+// f.mu held.
+func (f *Frontier) flush(gen uint64) error {
+	f.flushMu.Lock()
+	defer f.flushMu.Unlock()
+	f.mu.Lock()
+	if f.durable >= gen {
+		f.mu.Unlock()
+		return nil
+	}
+	if f.commitErr != nil || f.db == nil {
+		err := f.commitErr
+		f.mu.Unlock()
+		if err == nil {
+			err = ErrClosed // closed by a crash in tests; Close commits
+		}
+		return err
+	}
+	m, done := f.pending, f.gen
+	f.committing, f.pending = m, newMemtable()
+	f.gen++
+	f.mu.Unlock()
+
+	err := commit(f.db, f.seenSt, m)
+	if now := time.Now(); err == nil && now.Sub(f.unmapped) >= unmapEvery {
+		// Keep the resident set to what the frontier needs (see
+		// unmapResident); a failure costs memory, not data.
+		f.unmapped = now
+		_ = unmapResident(f.db)
+	}
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.committing = nil
+	if err != nil {
+		f.commitErr = fmt.Errorf("disk: commit: %w", err)
+		f.err = f.commitErr
+		return f.err
+	}
+	f.durable = done
 	return nil
 }
 
@@ -462,6 +615,10 @@ func (f *Frontier) usable() error {
 	}
 	return f.err
 }
+
+// unmapEvery is how often, at most, a flush drops the resident pages of
+// bbolt's memory map.
+const unmapEvery = 250 * time.Millisecond
 
 // Push adds the requests whose URL was never accepted before and that fit
 // the depth limit and the host's budget, and returns how many it added.
@@ -510,7 +667,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 		f.mu.Unlock()
 		return 0, err
 	}
-	b := f.db.NewBatch()
+	b := new(batch)
 	var local map[uint64]bool // accepted by this call, not yet in the store
 	var buf []byte
 	for i := range ents {
@@ -519,7 +676,7 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 			if local[e.fp] {
 				continue
 			}
-			seen, err := f.onDisk(seenKey(e.fp))
+			seen, err := f.seenSt.has(e.fp)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -533,19 +690,19 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 				continue
 			}
 			f.budget[e.host]++
-			b.Set(hostKey(tabBudget, e.host), binary.AppendUvarint(nil, uint64(f.budget[e.host])), nil)
+			b.Set(hostKey(tabBudget, e.host), binary.AppendUvarint(nil, uint64(f.budget[e.host])))
 		}
 		if local == nil {
 			local = make(map[uint64]bool, len(ents))
 		}
 		local[e.fp] = true
 		f.seen.add(e.fp)
-		b.Set(seenKey(e.fp), nil, nil)
+		b.fps = append(b.fps, e.fp)
 		f.seq++
 		l := f.levelOf(e.prio)
 		key := frontKey(l, f.order(e.prio, f.seq), f.seq)
 		buf = e.encode(buf[:0])
-		b.Set(key, buf, nil)
+		b.Set(key, buf)
 		f.levels[l].w.insert(item{key: key, e: *e}, f.frontBuffer)
 		f.levels[l].n++
 		f.frontLen++
@@ -554,42 +711,30 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 	}
 	if added > 0 {
 		m := f.meta()
-		b.Set([]byte{tabMeta}, m.encode(), nil)
+		b.Set([]byte{tabMeta}, m.encode())
 	}
-	if err := f.apply(b); err != nil {
-		f.mu.Unlock()
-		return 0, err
+	f.apply(b)
+	if f.timer == nil && f.syncEvery > 0 && added > 0 {
+		f.timer = time.AfterFunc(f.syncEvery, f.timedFlush)
 	}
-	var syncNow bool
+	var flushGen uint64
 	if added > 0 {
 		if err := f.refill(); err != nil {
 			f.mu.Unlock()
 			return added, err
 		}
 		f.wake.Broadcast()
-		if now := f.clock.Now(); f.syncEvery > 0 && now.Sub(f.lastSync) >= f.syncEvery {
-			f.lastSync, syncNow = now, true
+		if f.full() {
+			flushGen = f.gen
 		}
 	}
 	f.mu.Unlock()
-	if syncNow {
-		if err := f.sync(); err != nil {
+	if flushGen != 0 {
+		if err := f.flush(flushGen); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return added, errors.Join(errs...)
-}
-
-func (f *Frontier) onDisk(key []byte) (bool, error) {
-	_, closer, err := f.db.Get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("disk: %w", err)
-	}
-	closer.Close()
-	return true, nil
 }
 
 // insert adds a newly stored entry to the window if it falls inside it,
@@ -649,29 +794,28 @@ func (f *Frontier) load(p []byte, loaded *[]byte, n int, dst []item, skip func(f
 	if *loaded != nil {
 		lower = successor(*loaded)
 	}
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixEnd(p)})
-	if err != nil {
-		return dst, fmt.Errorf("disk: %w", err)
-	}
-	for ok := it.First(); ok && n > 0; ok = it.Next() {
-		e, err := decodeEntry(it.Value())
-		if err != nil {
-			it.Close()
-			return dst, err
+	err := f.db.View(func(tx *bolt.Tx) error {
+		it := newIter(tx, f.pending, f.committing, lower, prefixEnd(p))
+		for key, val, ok := it.next(); ok && n > 0; key, val, ok = it.next() {
+			e, err := decodeEntry(val)
+			if err != nil {
+				return err
+			}
+			e.fp = frontier.Fingerprint(e.url)
+			k := bytes.Clone(key)
+			*loaded = k
+			if skip != nil && skip(e.fp) {
+				continue
+			}
+			dst = append(dst, item{key: k, e: e})
+			n--
 		}
-		e.fp = frontier.Fingerprint(e.url)
-		k := bytes.Clone(it.Key())
-		*loaded = k
-		if skip != nil && skip(e.fp) {
-			continue
-		}
-		dst = append(dst, item{key: k, e: e})
-		n--
+		return nil
+	})
+	if err != nil && !errors.Is(err, errCorrupt) {
+		err = fmt.Errorf("disk: %w", err)
 	}
-	if err := it.Close(); err != nil {
-		return dst, fmt.Errorf("disk: %w", err)
-	}
-	return dst, nil
+	return dst, err
 }
 
 // popFront takes the next entry of front queue l.
@@ -710,15 +854,14 @@ func (f *Frontier) refill() error {
 	if len(f.backs)-f.parked >= f.target || f.frontLen == 0 {
 		return nil
 	}
-	b := f.db.NewBatch()
+	b := new(batch)
 	var buf []byte
 	for len(f.backs)-f.parked < f.target && f.frontLen > 0 {
 		it, err := f.popFront(f.pickFront())
 		if err != nil {
-			b.Close()
 			return err
 		}
-		b.Delete(it.key, nil)
+		b.Delete(it.key)
 		bq := f.backs[it.e.host]
 		if bq == nil {
 			bq = f.newBack(it.e.host)
@@ -726,13 +869,14 @@ func (f *Frontier) refill() error {
 		f.seq++
 		key := backKey(it.e.host, f.backOrder(it.e.prio, f.seq), f.seq)
 		buf = it.e.encode(buf[:0])
-		b.Set(key, buf, nil)
+		b.Set(key, buf)
 		bq.n++
 		bq.w.insert(item{key: key, e: it.e}, f.headCache)
 	}
 	m := f.meta()
-	b.Set([]byte{tabMeta}, m.encode(), nil)
-	return f.apply(b)
+	b.Set([]byte{tabMeta}, m.encode())
+	f.apply(b)
+	return nil
 }
 
 // newBack gives host a back queue and makes it eligible for Next, at once
@@ -939,7 +1083,7 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		f.mu.Unlock()
 		return fmt.Errorf("disk: done %q: %w", req.URL, err)
 	}
-	b := f.db.NewBatch()
+	b := new(batch)
 	if out.Retry || out.Requeue {
 		it := ls.it
 		if out.Retry {
@@ -948,7 +1092,7 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		if data, _ := out.NextData(nil); data != nil {
 			it.e.data = string(data)
 		}
-		b.Set(it.key, it.e.encode(nil), nil)
+		b.Set(it.key, it.e.encode(nil))
 		bq := f.backs[ls.host]
 		if bq == nil {
 			// Its stored keys: this one, in retry, unless the host is
@@ -959,31 +1103,32 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		bq.n++
 		f.queued++
 	} else {
-		b.Delete(ls.it.key, nil)
+		b.Delete(ls.it.key)
 		if !out.Revisit.IsZero() {
 			e := ls.it.e
 			e.retries, e.state = 0, string(out.State)
 			if data, _ := out.NextData(nil); data != nil {
 				e.data = string(data)
 			}
-			b.Set(revisitKey(out.Revisit, fp), e.encode(nil), nil)
+			b.Set(revisitKey(out.Revisit, fp), e.encode(nil))
 			f.revisits++
 		}
 	}
 	if t, ok := f.sched.NextContact(ls.host); ok {
-		b.Set(hostKey(tabNext, ls.host), binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())), nil)
+		b.Set(hostKey(tabNext, ls.host), binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())))
 	}
-	err := f.apply(b)
-	if err == nil && f.sched.RestsLong(ls.host, now) {
+	f.apply(b)
+	var err error
+	if f.sched.RestsLong(ls.host, now) {
 		err = f.parkGroup(ls.host)
 	}
 	f.wake.Broadcast()
-	f.lastSync = now
+	gen := f.gen
 	f.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return errors.Join(f.sync(), dataErr)
+	return errors.Join(f.flush(gen), dataErr)
 }
 
 // Revisits returns how many URLs wait for their revisit time
@@ -1002,56 +1147,51 @@ func (f *Frontier) promoteRevisits(now time.Time) (next time.Time, err error) {
 	if f.revisits == 0 {
 		return time.Time{}, nil
 	}
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: []byte{tabRevisit}, UpperBound: prefixEnd([]byte{tabRevisit})})
-	if err != nil {
-		return time.Time{}, fmt.Errorf("disk: %w", err)
-	}
-	b := f.db.NewBatch()
+	b := new(batch)
 	moved := 0
 	l := f.k - 1
-	for ok := it.First(); ok; ok = it.Next() {
-		at, good := revisitTime(it.Key())
+	err = f.scan([]byte{tabRevisit}, func(k, v []byte) error {
+		at, good := revisitTime(k)
 		if !good {
-			it.Close()
-			b.Close()
-			return time.Time{}, errCorrupt
+			return errCorrupt
 		}
 		if at.After(now) {
 			next = at
-			break
+			return errStop
 		}
-		e, derr := decodeEntry(it.Value())
-		if derr != nil {
-			it.Close()
-			b.Close()
-			return time.Time{}, derr
+		e, err := decodeEntry(v)
+		if err != nil {
+			return err
 		}
 		e.fp = frontier.Fingerprint(e.url)
 		e.prio = float64(f.k)
-		b.Delete(it.Key(), nil)
+		b.Delete(k)
 		f.seq++
 		key := frontKey(l, f.order(e.prio, f.seq), f.seq)
-		b.Set(key, e.encode(nil), nil)
+		b.Set(key, e.encode(nil))
 		f.levels[l].w.insert(item{key: key, e: e}, f.frontBuffer)
 		f.levels[l].n++
 		f.frontLen++
 		f.queued++
 		f.revisits--
 		moved++
-	}
-	if cerr := it.Close(); cerr != nil {
-		b.Close()
-		return time.Time{}, fmt.Errorf("disk: %w", cerr)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		// The moves made stay in memory with their batch unapplied:
+		// memory and store are apart.
+		if !errors.Is(err, errCorrupt) {
+			err = fmt.Errorf("disk: %w", err)
+		}
+		f.err = err
+		return time.Time{}, err
 	}
 	if moved == 0 {
-		b.Close()
 		return next, nil
 	}
 	m := f.meta()
-	b.Set([]byte{tabMeta}, m.encode(), nil)
-	if err := f.apply(b); err != nil {
-		return time.Time{}, err
-	}
+	b.Set([]byte{tabMeta}, m.encode())
+	f.apply(b)
 	return next, f.refill()
 }
 
@@ -1069,8 +1209,8 @@ func (f *Frontier) Leased() int {
 	return len(f.leased)
 }
 
-// Flush makes every change so far durable: it waits for an fsync of the
-// store's log. The crawler calls it when Run returns.
+// Flush makes every change so far durable: it commits the write buffer
+// to the store, fsynced. The crawler calls it when Run returns.
 func (f *Frontier) Flush() error {
 	f.mu.Lock()
 	if err := f.usable(); err != nil {
@@ -1080,9 +1220,9 @@ func (f *Frontier) Flush() error {
 		}
 		return err
 	}
-	f.lastSync = f.clock.Now()
+	gen := f.gen
 	f.mu.Unlock()
-	return f.sync()
+	return f.flush(gen)
 }
 
 // Close flushes the frontier and closes its store. Requests still leased
@@ -1090,19 +1230,32 @@ func (f *Frontier) Flush() error {
 // idempotent; other methods return ErrClosed after it.
 func (f *Frontier) Close() error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	if f.closed {
+		f.mu.Unlock()
 		return nil
 	}
 	f.closed = true
+	if f.timer != nil {
+		f.timer.Stop()
+		f.timer = nil
+	}
 	f.wake.Broadcast()
-	f.life.Lock()
-	defer f.life.Unlock()
-	err := f.db.LogData(nil, pebble.Sync)
+	gen := f.gen
+	f.mu.Unlock()
+
+	err := f.flush(gen)
+	f.flushMu.Lock()
+	defer f.flushMu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err == nil {
+		err = writeFreelist(f.db)
+	}
 	if cerr := f.db.Close(); cerr != nil {
 		err = errors.Join(err, cerr)
 	}
 	f.db = nil
+	f.seenSt.close()
 	if err != nil {
 		return fmt.Errorf("disk: close: %w", err)
 	}

@@ -21,6 +21,7 @@ func testOptions() *Options {
 		HeadCache:      2,
 		FrontBuffer:    3,
 		Politeness:     politeness.Config{MinDelay: 10 * time.Millisecond},
+		seenRun:        16, // so that every test goes through the seen set's runs and merges
 	}
 }
 

@@ -63,27 +63,40 @@
 //
 // # Durability
 //
-// Every operation is one atomic pebble batch, applied in the order the
-// operations happen. The fsync policy:
+// The store is a bbolt file (frontier.bbolt in the directory) with a write
+// buffer in front of it. Every operation puts its changes in the buffer
+// together, in the order the operations happen, and they are visible to
+// every later read at once; a commit writes the whole buffer to bbolt in
+// one transaction, which bbolt fsyncs before it returns, so the store on
+// disk always holds the frontier as it was at the last commit, never half
+// an operation. The commit policy:
 //
-//   - Done syncs the log before it returns: when Done returns, the URL's
-//     done mark (its removal from the queue, or its requeue with Retries
+//   - Done commits before it returns: when Done returns, the URL's done
+//     mark (its removal from the queue, or its requeue with Retries
 //     incremented) and its host's next-contact time are on stable storage,
-//     and so is everything applied before it, including every Push made
-//     before it. Concurrent Dones share one fsync (pebble's group commit).
-//   - Push writes to the log without waiting for an fsync, and syncs when
-//     Options.SyncInterval (default 1 s) has passed since the last sync.
-//     A crash therefore loses at most the Pushes since the last sync (the
-//     last Done, Flush or SyncInterval); after a crash that is not a machine
-//     crash (kill -9), pebble may lose only what it had not yet handed to
-//     the operating system, a few milliseconds. A lost Push is not a lost
-//     page: its URL was found on a page whose Done was not yet synced
-//     either, so that page is fetched again and the link found again.
-//   - Next writes nothing: a leased URL stays stored in its queue until
-//     Done, which is how a crash returns it.
-//   - Flush syncs; Close flushes and closes the store. trawl's Crawler calls
-//     Flush, then Close, when Run returns (it owns the frontier its
+//     and so is everything before it, including every Push made before it.
+//     Concurrent Dones share commits: while one commits, the others' changes
+//     gather and the next commit takes them all.
+//   - Push only fills the buffer. SyncInterval (default 1 s) after a Push,
+//     a timer commits what the buffer holds, and a Push that leaves more
+//     than Options.WriteBuffer (default 4 MiB) in it commits before it
+//     returns. A crash (kill -9, or a machine crash: commits are fsynced,
+//     and a commit cut short leaves the one before it) therefore loses at
+//     most the Pushes since the last commit: the last Done, Flush or
+//     SyncInterval. A lost Push is not a lost page: its URL was found on a
+//     page whose Done was not committed either, so that page is fetched
+//     again and the link found again.
+//   - Next writes nothing durable: a leased URL stays stored in its queue
+//     until Done, which is how a crash returns it. (Moves between queues
+//     that Next makes go to the buffer and are committed with the rest.)
+//   - Flush commits; Close commits and closes the store. trawl's Crawler
+//     calls Flush, then Close, when Run returns (it owns the frontier its
 //     trawl.FrontierFunc returns).
+//
+// TestDurability and its kin crash a frontier by closing bbolt without a
+// commit; TestKill sends SIGKILL to a process writing a frontier, at a
+// known point and at whatever point a busy loop of Push, Next and Done has
+// reached, and checks that the reopened frontier has every commit.
 //
 // With trawl's Crawler a page is stored before Done is called for it, so a
 // crash between the two stores the page again after the restart: at most
@@ -91,12 +104,18 @@
 //
 // # Memory
 //
-// Memory is bounded by the options, not by the frontier's size:
+// The heap is bounded by the options, not by the frontier's size (bbolt's
+// memory-mapped file is not: see below):
 //
 //   - the seen set is on disk, with a Bloom filter in front of it
-//     (SeenFilterURLs × 10 bits, 16 MiB by default): a "no" is certain, a
-//     "maybe" is answered by the store, so no URL is ever wrongly dropped;
-//     past SeenFilterURLs URLs the filter only says "maybe" more often;
+//     (SeenFilterURLs × 10 bits, rounded up to a power of two: 32 MiB by
+//     default): a "no" is certain, a "maybe" is answered from disk, so no
+//     URL is ever wrongly dropped; past SeenFilterURLs URLs the filter
+//     only says "maybe" more often. Behind the filter, the fingerprints
+//     accepted since the last run was cut are in a map (at most 65,536 of
+//     them, about 2 MiB, with those of the write buffer), and the rest in
+//     sorted run files with an index of 8 bytes per 4 KiB (see "The seen
+//     set" below);
 //   - the front queues are on disk, with FrontBuffer entries of each in
 //     memory (K × 256 by default);
 //   - about 3 × Workers hosts have a back queue (Mercator), with HeadCache
@@ -105,19 +124,47 @@
 //     rest long" below), with none of its entries in memory: a parked
 //     host costs its politeness state and its back queue's header, a few
 //     hundred bytes;
-//   - pebble's block cache (CacheSize, 8 MiB) and memtables (MemTableSize,
-//     4 MiB, at most a few at once);
+//   - the write buffer (WriteBuffer, 4 MiB; twice that while a commit
+//     runs, when the next changes gather in a second buffer);
 //   - leases (one per request in flight), the politeness state of the hosts
 //     contacted lately, and, only with MaxPerHost, a counter per host.
+//
+// bbolt reads its file through a memory map, and the pages of the file a
+// process has read count in its RSS as file-backed pages, up to the whole
+// file (1.3 GB at 10 million URLs queued), though they are the operating
+// system's page cache, which it takes back under memory pressure. So that
+// the RSS stays what the frontier needs, a commit tells the kernel, at
+// most every 250 ms, that the map's pages are not needed (madvise
+// MADV_DONTNEED: they stay in the page cache, and a read maps them again),
+// and so does Open. Close writes bbolt's free list, which commits do not
+// (it can be megabytes, and every Done commits), so that the next Open
+// reads it rather than rebuilding it from every page of the file; after a
+// crash Open does rebuild it, and for that moment the whole file is
+// resident.
 //
 // TestScale measures it: set TRAWL_DISK_SCALE=10000000 to push 10 million
 // URLs over 100,000 hosts and drain them, reporting URLs per second both
 // ways, bytes on disk per URL and the peak RSS (required under 512 MiB).
-// Measured once on a shared 2-core VM with an ext4 virtual disk (noisy):
-// pushes in batches of 100 at 115,000 URLs/s; 36.9 bytes on disk per
-// queued URL (351 MiB); drained with 64 workers, every Done synced, at
-// 26,800 URLs/s; peak RSS 106 MiB. Reopening a frontier of 1 million URLs
-// took 1.1 s (rebuilding the Bloom filter from the seen set).
+// Measured on a shared 2-core VM with an ext4 virtual disk, while other
+// work ran (load average about 4), so the rates are rough:
+//
+//   - 10 million URLs, BFS: pushed at 99,700 and 166,800 URLs/s (two
+//     runs), 137 bytes on disk per queued URL (1.3 GB), reopened after
+//     Close in 3.1 s, drained at 10,500 URLs/s (every Done committed),
+//     peak RSS 178 MiB. In a run before Close wrote the free list, the
+//     reopen rebuilt it from the whole file and the peak was 1,297 MiB.
+//   - 1 million URLs, BFS: pushed at 129,000 URLs/s, drained at 11,200,
+//     peak RSS 96 MiB.
+//   - 1 million URLs under Priority, each with a random priority, the
+//     worst case for a B+tree (TRAWL_DISK_SCALE_ORDER=priority): pushed
+//     at 13,700 URLs/s, 381 bytes on disk per URL, drained at 5,900
+//     URLs/s, peak RSS 314 MiB, and growing with the frontier (157 MiB at
+//     300,000 URLs). The pebble store, the same day: 72,300 URLs/s, 82
+//     bytes, 12,000 URLs/s, 124 MiB. A priority crawl of many millions of
+//     URLs is where this store is weakest.
+//
+// Pebble's 10-million figures, from a quieter day: pushes at 115,000
+// URLs/s, 36.9 bytes per URL, drained at 26,800 URLs/s, peak RSS 106 MiB.
 //
 // # Tests that take long
 //
@@ -131,8 +178,11 @@
 //
 // # Layout
 //
-// One pebble key space: "m" holds the sequence counter and front queue
-// lengths; "s"+fingerprint the seen set; "f"+level+order+sequence the
+// One bbolt bucket ("trawl-frontier") holds one key space: "m" holds the
+// format version, the strategy, the sequence counter and the front queue
+// lengths; "l"+sequence the seen set's log (the fingerprints a commit
+// accepted, 8 bytes each) and "r" its list of run files (seen-ID.run in
+// the directory, beside frontier.bbolt); "f"+level+order+sequence the
 // front queues (order is the sequence for BFS, its complement for DFS and
 // the complemented priority for Priority); "b"+host+0+order+sequence
 // the back queues; "t"+host the next-contact times; "a"+host the host
@@ -143,6 +193,50 @@
 // format version: a directory written before it opens as before (its
 // URLs have no Data); one written since, opened by an older trawl, loses
 // its URLs' Data and nothing else.
+//
+// # Format
+//
+// Until trawl moved this package from pebble to bbolt (issue 34), the same
+// key space lived in a pebble store. A directory written then holds pebble's
+// files (CURRENT, MANIFEST-*, *.log, *.sst) and no frontier.bbolt; Open
+// refuses it with ErrFormat (it names the pebble file it found) rather than
+// start an empty frontier there: finish that crawl with the trawl that
+// wrote it, or start again in a new directory. Within the bbolt file the
+// meta record's version (1) says how keys and values are laid out; a
+// layout this version cannot read is refused with ErrMismatch.
+//
+// # The seen set
+//
+// The seen set is kept beside bbolt's B+tree, not in it, the way Mercator
+// kept its URL-seen test: in sorted files merged in batches. Fingerprints
+// are random, so a commit that inserts a page's links into a B+tree
+// rewrites a tree page per link, and the first bbolt version of this
+// package did that: its commits' heap grew with the set, to a peak RSS of
+// 839 MiB at 3 million URLs. Instead:
+//
+//   - a commit that accepts URLs writes their fingerprints as one record
+//     under a growing sequence number ("l"), in the same transaction as
+//     the URLs, so that the record is appended to the tree's last page and
+//     the seen set and the queues never disagree after a crash;
+//   - when 65,536 fingerprints are committed, they are sorted into a run
+//     file, which is fsynced and renamed into place, and the next commit
+//     lists it ("r") and deletes the log records it holds, in one
+//     transaction; Open deletes a run file that is not listed (a crash
+//     came between the two) or was being written;
+//   - runs merge like a binary counter: a run less than twice the size of
+//     the next newer one is merged with it, in a transaction of its own.
+//     So there are about log2(URLs / 65,536) + 1 runs (at most 9 at 10
+//     million URLs), and each fingerprint is written about that many
+//     times over a crawl;
+//   - a "maybe" from the Bloom filter is answered by the map of recent
+//     fingerprints, then by one 4 KiB read per run (pread, through the
+//     page cache), at the block that the run's index (its blocks' first
+//     fingerprints, kept in memory) says may hold the fingerprint.
+//
+// TestSeenSetModel checks it against a model through random pushes,
+// flushes, crashes and reopens with runs of 8 fingerprints; every other
+// test in this package runs with runs of 16, so that their pushes cut and
+// merge runs too.
 //
 // # Hosts that rest long
 //
@@ -168,54 +262,55 @@
 // (TestOrderMatchesMemory); a reopen keeps each queue's order but not the
 // order among hosts whose next contact times tie.
 //
-// # Why pebble, and what it costs
+// # Why bbolt, and the write buffer
 //
-// github.com/cockroachdb/pebble is the one dependency this package adds. A
-// frontier is a write-heavy queue: every URL is written at least three
-// times (pushed, moved to a back queue, deleted) and most lookups are
-// misses answered by the Bloom filter. An LSM tree turns those writes into
-// sequential log appends and compactions; pebble's batches are atomic, its
-// WAL group-commits concurrent synced writes (which makes a synced Done
-// cheap with many workers), a batch written without a sync is readable at
-// once and in the operating system's hands within milliseconds (so kill -9
-// loses next to nothing), and it is maintained and used at scale by
-// CockroachDB.
+// go.etcd.io/bbolt is the one dependency this package adds, and it brings
+// one module (golang.org/x/sys, which trawl's store package needs anyway)
+// and no C. It has what the layout needs: ordered keys, cursors over a
+// prefix, atomic transactions, a single file, and a commit that is durable
+// when it returns, or not there at all, after any crash; it is maintained
+// by etcd, which keeps its state in it. Until issue 34 the store was
+// cockroachdb/pebble, an LSM tree, which brought 13 modules of its own
+// (cockroachdb/errors with sentry-go and gogo/protobuf, DataDog/zstd's C
+// sources, snappy, x/exp, ...) and was about half of a cold build of the
+// spiders (README, "What trawl pulls in").
 //
-// It is also most of what trawl's spiders download and compile: pebble
-// v1 brings 13 modules of its own (cockroachdb/errors with sentry-go and
-// gogo/protobuf, DataDog/zstd, snappy, x/exp, ...), uses the Prometheus
-// client (which package metrics needs anyway) and, with cgo,
-// compiles DataDog/zstd's C sources, which trawl never uses (its store
-// keeps pebble's default, Snappy). In a cold build of examples/sitespider
-// (empty build cache, shared 2-core VM under load) pebble and what it
-// brings took 47 % of the compile actions' time, DataDog/zstd's C alone
-// 35 % (go build -debug-actiongraph). CGO_ENABLED=0 builds the same
-// frontier, file format included, with pebble's pure-Go zstd (that of
-// klauspost/compress, a trawl dependency already) and no C; -tags
-// trawl_nostate builds the spiders without this package (package trawlcli).
+// What a B+tree does not give is what the durability contract leans on: a
+// cheap write, readable at once, that needs no fsync. A bbolt commit
+// rewrites every page it touches and fsyncs twice; bbolt's NoSync mode
+// would make it cheap and may corrupt the file on a machine crash, so it
+// is not used. Hence the write buffer: a skip list of changes, sorted,
+// that Push fills and every read merges with bbolt (point reads, and the
+// prefix scans that fill the queues' in-memory windows), committed in one
+// transaction per Done (all concurrent Dones together), per SyncInterval
+// or per WriteBuffer bytes, so that the fsyncs of a commit are shared by
+// every change it holds. And random keys are what a B+tree handles worst,
+// which is why the seen set is not in it (see "The seen set"); the
+// queues' keys grow with a sequence number, so a commit mostly appends.
 //
-// go.etcd.io/bbolt (maintained by etcd, one dependency: golang.org/x/sys)
-// would cut that to one module, and has what the layout above needs:
-// ordered keys, cursors over a prefix, atomic transactions. What it lacks
-// is what the durability contract leans on: a bbolt commit rewrites every
-// B+tree page it touches (a Push of a page's links touches a page per
-// seen-set key, whose fingerprints are random) and fsyncs twice before
-// any reader sees it, and its NoSync mode may corrupt the file on a
-// machine crash: there is no cheap unsynced write that Next can read at
-// once, which is what Push does here. So a bbolt
-// frontier needs a write buffer in front of bbolt, which Get and the
-// cursors read through, committed in one synced transaction per Done (all
-// concurrent Dones together) or per SyncInterval; the crash tests, which
-// drop unsynced writes through pebble's strict in-memory filesystem, would
-// drop that buffer instead. That work has not been done yet (issue 34):
-// until it is, pebble stays, and its cost is the one above.
+// What it costs, against pebble (see Memory for the figures): a commit
+// writes whole 4 KiB pages, and a frontier writes more per URL than pebble
+// did (an LSM tree appends and compresses): 137 bytes on disk per queued
+// URL against 37, drains at about half pebble's rate, and a priority
+// crawl's random keys cost it most. A Push commits past 1,024 keys as
+// well as past WriteBuffer bytes, since bbolt copies every page a commit
+// touches into the heap (under Priority at a million URLs, the peak RSS
+// was 663 MiB with 4 MiB commits, 314 MiB with 1,024 keys). The file grows to the frontier's largest size and
+// does not shrink (pages freed are reused); reopening it reads the seen
+// set's runs into the Bloom filter, as before. Pages are split 90 % full
+// rather than bbolt's default 50 %, since most keys are appended in
+// order. And a kill -9 used to lose only what pebble had not yet handed
+// to the operating system, a few milliseconds; it now loses the buffer:
+// at most SyncInterval of Pushes, never a Done.
 //
 // # Concurrency
 //
 // A Frontier is safe for concurrent use by any number of goroutines. One
-// mutex guards its state, and pebble writes are applied under it so that
-// the log holds operations in their real order; the fsync a Done waits for
-// happens outside the mutex, so workers are not serialized on the disk.
+// mutex guards its state, and each operation's changes go to the write
+// buffer under it, so commits hold operations in their real order; the
+// commit a Done waits for runs outside the mutex (one at a time, reads
+// seeing the buffer being committed until it is), so workers are not
+// serialized on the disk.
 // Next waits on a channel that Push, Done and Close close when they change
 // the state, and on a timer from politeness.Config.Clock (or the system
 // clock) for the next host to become ready.

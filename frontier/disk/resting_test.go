@@ -3,13 +3,10 @@ package disk
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/cockroachdb/pebble/vfs"
 
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/frontier/internal/slowhosts"
@@ -17,23 +14,11 @@ import (
 )
 
 // restingOptions are the options of the resting-host tests: default
-// politeness, an in-memory file system, so that 20,000 synced Dones take
-// no disk, and a memtable large enough that no run writes an sstable (see
-// bubble).
+// politeness, and commits without fsync, so that 20,000 committed Dones
+// take no time on the disk (these tests are about scheduling; the crash
+// tests are about durability).
 func restingOptions(workers int) *Options {
-	return &Options{Workers: workers, SeenFilterURLs: 1 << 16, MemTableSize: 64 << 20, fs: vfs.NewMem()}
-}
-
-// bubble runs f in a synctest bubble, with pebble's pools emptied before
-// and after. pebble pools the tasks of its sstable writer, each with a
-// channel; a channel made in one bubble and used in another is a fatal
-// error, and two garbage collections empty every sync.Pool.
-func bubble(t *testing.T, f func(t *testing.T)) {
-	runtime.GC()
-	runtime.GC()
-	synctest.Test(t, f)
-	runtime.GC()
-	runtime.GC()
+	return &Options{Workers: workers, SeenFilterURLs: 1 << 16, noSync: true}
 }
 
 // TestSlowHostsDoNotDelayOthers is frontier.TestMemorySlowHostsDoNotDelayOthers
@@ -51,7 +36,7 @@ func TestSlowHostsDoNotDelayOthers(t *testing.T) {
 		Workers:      8,
 	}
 	run := func(s slowhosts.Scenario) (res slowhosts.Result) {
-		bubble(t, func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
 			f := open(t, t.TempDir(), restingOptions(s.Workers))
 			defer f.Close()
 			res = slowhosts.Run(t, f, s)
@@ -70,7 +55,7 @@ func TestSlowHostsDoNotDelayOthers(t *testing.T) {
 // is opened again (their next contact stored by Done) must not take the
 // back queues from the others while they wait.
 func TestRestingHostsAfterReopen(t *testing.T) {
-	bubble(t, func(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
 		s := slowhosts.Scenario{Slow: 30, CrawlDelay: time.Hour, Ordinary: 3, OrdinaryURLs: 3, Workers: 1}
 		dir := t.TempDir()
 		opts := restingOptions(s.Workers)
@@ -148,7 +133,7 @@ func TestRestingHostsAfterReopen(t *testing.T) {
 func TestRestingGroupLeavesBackQueues(t *testing.T) {
 	s := slowhosts.Scenario{Slow: 50, CrawlDelay: time.Hour, Ordinary: 4, OrdinaryURLs: 3, Workers: 2}
 	run := func(s slowhosts.Scenario) (res slowhosts.Result) {
-		bubble(t, func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
 			opts := restingOptions(s.Workers)
 			opts.Politeness.GroupKey = func(host string) string {
 				if slowhosts.IsSlow(host) {
@@ -173,7 +158,7 @@ func TestRestingGroupLeavesBackQueues(t *testing.T) {
 // long cost the disk frontier no memory for their URLs; when the host is
 // due, they come back from disk, every one, in order.
 func TestParkedHostsKeepNoURLsInMemory(t *testing.T) {
-	bubble(t, func(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
 		const hosts, perHost = 10, 40
 		opts := restingOptions(1)
 		opts.BackQueues = hosts // every host gets a back queue at once

@@ -1,7 +1,8 @@
 // Package optional holds the tests of trawl's Crawler with the optional
-// packages that bring heavy dependencies plugged in: the browser fetcher
-// (package render, on chromedp) and the persistent frontier (package
-// frontier/disk, on pebble). It has no code of its own.
+// packages that bring dependencies of their own plugged in: the browser
+// fetcher (package render, on chromedp) and the persistent frontier
+// (package frontier/disk, on bbolt; on pebble, far heavier, until issue
+// 34). It has no code of its own.
 //
 // They live here rather than in the root package because `go mod tidy` in
 // a program that imports only trawl downloads the modules that the root
