@@ -104,8 +104,10 @@
 //
 // # Memory
 //
-// The heap is bounded by the options, not by the frontier's size (bbolt's
-// memory-mapped file is not: see below):
+// The heap is bounded by the options, not by the frontier's size, under
+// BFS and DFS (bbolt's memory-mapped file is not: see below; and under
+// Priority, whose keys land all over the tree, the peak grew with the
+// frontier in TestScale: see the figures below):
 //
 //   - the seen set is on disk, with a Bloom filter in front of it
 //     (SeenFilterURLs × 10 bits, rounded up to a power of two: 32 MiB by
