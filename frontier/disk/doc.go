@@ -1,8 +1,9 @@
 // Package disk is a persistent frontier: the Mercator frontier of package
 // frontier kept in an embedded key-value store, so that a crawl of millions
 // of URLs survives kill -9, a reboot or a deploy, and needs memory bounded
-// by its options rather than by the number of URLs queued. It is the
-// frontier to use for long crawls.
+// by its options rather than by the number of URLs queued (under BFS and
+// DFS; see Memory for Priority). It is the frontier to use for long
+// crawls.
 //
 // # Quick start
 //
