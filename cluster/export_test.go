@@ -71,3 +71,10 @@ func LeaseEndsForTest(ctx context.Context, rdb redis.UniversalClient, crawl, hos
 	}
 	return out, nil
 }
+
+// QueueForTest sends reqs to the streams of their hosts' owners as Push
+// does, without asking whether the crawl knows them: a URL queued twice,
+// as two agents that push it at once may leave it.
+func (a *Agent) QueueForTest(ctx context.Context, reqs ...frontier.Request) error {
+	return a.send(ctx, reqs, nil)
+}

@@ -337,9 +337,11 @@ func TestHostConcurrencyTakeOver(t *testing.T) {
 	if n, err := df.Push(ctx, reqs...); n != len(reqs) || err != nil {
 		t.Fatalf("Push = %d, %v; want %d, nil", n, err, len(reqs))
 	}
-	for range perHost {
-		if _, err := df.Next(ctx); err != nil {
-			t.Fatal(err)
+	nextCtx, nextCancel := context.WithTimeout(ctx, 30*time.Second)
+	defer nextCancel()
+	for i := range perHost {
+		if _, err := df.Next(nextCtx); err != nil {
+			t.Fatalf("the agent's lease %d of %d on one host: %v", i+1, perHost, err)
 		}
 	}
 	dead.Abandon()
@@ -376,4 +378,82 @@ func TestHostConcurrencyTakeOver(t *testing.T) {
 		t.Logf("the heir's first lease: %v after the dead agent's last ran out", first.Sub(last))
 	}
 	g.check(t, delay, nil)
+}
+
+// TestSecondCopyWaits: a URL queued twice (two agents pushed it at once)
+// may wait at two agents. While one fetches it, the other, whose host
+// has room for more requests, must not fetch it too: it waits, and drops
+// its copy once the first has fetched it.
+func TestSecondCopyWaits(t *testing.T) {
+	rdb := newClient(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	opts := frontier.MemoryOptions{Workers: 3, Politeness: politeness.Config{MinDelay: -1, Factor: -1, HostConcurrency: 3}}
+	join := func(name string) (*cluster.Agent, frontier.Frontier) {
+		a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: name, Crawl: "copy", Lease: time.Hour, Poll: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		f, err := a.Frontier(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a, f
+	}
+	host := hostOwnedBy(t, "b", "a", "b")
+	u := frontier.Request{URL: "http://" + host + "/twice", Host: host, Depth: 1}
+
+	_, af := join("a") // alone: the URL goes to a
+	if n, err := af.Push(ctx, u); n != 1 || err != nil {
+		t.Fatalf("a: Push = %d, %v; want 1, nil", n, err)
+	}
+	held, err := af.Next(ctx)
+	if err != nil || held.URL != u.URL {
+		t.Fatalf("a: Next = %q, %v; want %q", held.URL, err, u.URL)
+	}
+
+	b, bf := join("b") // owns the host: the second copy goes to b
+	waits := make(chan struct{}, 1)
+	cluster.SetOnWaitForTest(bf, func(h string, _ time.Duration) {
+		if h == host {
+			select {
+			case waits <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if o := b.Ring().Owner(host); o != "b" {
+		t.Fatalf("%s is %s's, want b's", host, o)
+	}
+	if err := b.QueueForTest(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		req frontier.Request
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		req, err := bf.Next(ctx)
+		got <- result{req, err}
+	}()
+	select {
+	case <-waits:
+	case r := <-got:
+		t.Fatalf("b: Next = %q, %v while a fetches it; want b to wait", r.req.URL, r.err)
+	case <-ctx.Done():
+		t.Fatal("b never asked Redis for its copy")
+	}
+	if err := af.Done(held, frontier.Outcome{Status: 200}); err != nil {
+		t.Fatalf("a: Done: %v", err)
+	}
+	select {
+	case r := <-got:
+		if !errors.Is(r.err, frontier.ErrEmpty) {
+			t.Errorf("b: Next = %q, %v after a fetched it; want the crawl over (%v)", r.req.URL, r.err, frontier.ErrEmpty)
+		}
+	case <-ctx.Done():
+		t.Fatal("b: Next did not return after a fetched the URL")
+	}
 }
