@@ -173,7 +173,7 @@
 // at most HostConcurrency leases and two fields. BenchmarkClusterCrawl
 // with 3 agents, run alternately with the single lease it replaced on
 // 2026-12-07 (a busy machine, so the Redis CPU is higher than in "Cost,
-// measured" for both): the same 5.96–5.97 commands and 4.3 round trips
+// measured" for both): 5.9–6.0 commands and 4.3 round trips, as before,
 // per page, network bytes per page within a few per cent, Redis CPU
 // 274–297 µs per page against 238–293 µs. TestClusterHostConcurrency: three
 // agents, three requests per host, on a web whose answers take four times
