@@ -145,8 +145,9 @@
 // at worst, never marked and lost. A URL is fetched only after a script
 // leases its host and finds it neither done nor leased for another fetch
 // (a copy at another agent), and marked done when its lease is released,
-// so a URL queued twice is fetched once (TestSecondCopyWaits). A local cache of known
-// fingerprints (8 MiB) spares Redis the links an agent has met before.
+// so a URL queued twice is fetched once (TestSecondCopyWaits). A local
+// cache of known fingerprints (8 MiB) spares Redis the links an agent has
+// met before.
 //
 // Politeness. A host's state in Redis holds its next contact time, the
 // delay its last contact gave, and one lease per fetch in flight (the
@@ -168,18 +169,19 @@
 // as a contact that ended when the lease ran out, with the minimum delay
 // (TestHostConcurrencyTakeOver); a lease released with no contact (a URL
 // robots.txt disallows) puts the next contact time back where it was, if
-// nothing moved it since. The cost is that of one lease per host: one
-// script to lease, one to release, one per host to renew, over a hash of
-// at most HostConcurrency leases and two fields. BenchmarkClusterCrawl
-// with 3 agents, run alternately with the single lease it replaced on
-// 2026-12-07 (a busy machine, so the Redis CPU is higher than in "Cost,
-// measured" for both): 5.9–6.0 commands and 4.3 round trips, as before,
-// per page, network bytes per page within a few per cent, Redis CPU
-// 274–297 µs per page against 238–293 µs. TestClusterHostConcurrency: three
-// agents, three requests per host, on a web whose answers take four times
-// the delay: never more than three in flight to a host, three reached,
-// every page once, and Redis granted no two leases of a host less than
-// the delay apart. The local frontier orders what Redis allows and keeps
+// nothing moved it since. TestClusterHostConcurrency: three agents,
+// three requests per host, on a web whose answers take four times the
+// delay: never more than three in flight to a host, three reached, every
+// page once, and Redis granted no two leases of a host less than the
+// delay apart. A fetch costs what it did with one lease per host: one
+// script to lease, one to release, one per host to renew, each over a
+// hash of at most HostConcurrency leases and two fields.
+// BenchmarkClusterCrawl with 3 agents, run alternately with the single
+// lease this replaced on 2026-12-07 (a busy machine, so Redis's CPU time
+// is higher than in "Cost, measured" for both): 5.9–6.0 commands and 4.3
+// round trips per page both ways, network bytes per page within a few
+// per cent, Redis CPU 274–297 µs per page against 238–293 µs. The local
+// frontier orders what Redis allows and keeps
 // the same limits itself; a host Redis refuses goes
 // back to wait: until its next contact time when it rests, and for at most
 // Poll when its leases are all taken elsewhere (their holders release them when
