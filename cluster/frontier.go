@@ -620,8 +620,9 @@ func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
 	}
 }
 
-// Next returns a request whose host no agent is contacting and whose next
-// contact time, in Redis, has come. It returns frontier.ErrEmpty when the
+// Next returns a request whose host has fewer than HostConcurrency
+// requests in flight in the whole cluster, none of them for the same URL,
+// and whose next contact time, in Redis, has come. It returns frontier.ErrEmpty when the
 // whole cluster has no URL queued or in flight, or the page limit is
 // reached, and the agent's error if it was fenced.
 func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
@@ -704,8 +705,9 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 		default: // the host is busy or resting elsewhere in the cluster
 			wait := time.Duration(res[1]) * time.Millisecond
 			if res[0] == 3 {
-				// Another agent is fetching from the host. Its lease runs
-				// for Lease, but it releases the host when its fetch ends,
+				// The host's leases are all taken (or the URL's, by
+				// another agent with a copy of it). A lease runs for
+				// Lease, but its holder releases it when its fetch ends,
 				// so ask again after Poll, not at the lease's end (an agent
 				// used to sit idle for a whole lease, 10 s by default, with
 				// URLs of that host queued).
