@@ -50,7 +50,7 @@ type Frontier struct {
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
 	held     map[string]int    // hosts this agent has leases on in Redis: how many
-	ipOf     map[string]string // host → the address leased with it (politeness per IP)
+	ipOf     map[uint64]string // URL fingerprint → the address leased for its fetch (politeness per IP)
 	ipHeld   map[string]int    // address → this agent's fetches under its lease
 	failures map[string]int    // consecutive throttled contacts, by host
 	wake     chan struct{}     // closed when the reader adds URLs
@@ -97,7 +97,7 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		hostConc: max(opts.Politeness.HostConcurrency, 1),
 		urls:     map[uint64]*entry{}, held: map[string]int{}, failures: map[string]int{},
-		ipOf: map[string]string{}, ipHeld: map[string]int{},
+		ipOf: map[uint64]string{}, ipHeld: map[string]int{},
 		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits),
 		cash: map[string]frontier.Request{}}
 	f.maxLocal = a.opts.MaxLocal
@@ -755,7 +755,7 @@ func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64)
 	}
 	if err == nil && res[0] == 1 {
 		f.mu.Lock()
-		f.ipOf[req.Host] = ip
+		f.ipOf[fp] = ip
 		f.ipHeld[ip]++
 		f.mu.Unlock()
 		return res, nil
@@ -818,9 +818,9 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	if f.held[req.Host]--; f.held[req.Host] <= 0 {
 		delete(f.held, req.Host)
 	}
-	ip, releaseIP := f.ipOf[req.Host], false
+	ip, releaseIP := f.ipOf[fp], false
 	if ip != "" {
-		delete(f.ipOf, req.Host)
+		delete(f.ipOf, fp)
 		if f.ipHeld[ip]--; f.ipHeld[ip] <= 0 {
 			delete(f.ipHeld, ip)
 			releaseIP = true
