@@ -142,7 +142,8 @@ type Politeness struct {
 	// you set is the delay you get. Default 1 s, with Adaptive 10.
 	Delay time.Duration
 	// HostConcurrency is how many requests may be in flight to one host at
-	// once. Default 1.
+	// once; the cluster frontier (package cluster) keeps it, and the
+	// delay, across its agents. Default 1.
 	HostConcurrency int
 	// Adaptive is Mercator's adaptive politeness: after a fetch that took
 	// d, its host rests at least Adaptive×d (clamped to 1 min). A negative

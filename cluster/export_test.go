@@ -1,7 +1,12 @@
 package cluster
 
 import (
+	"context"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/trawl-dev/trawl/frontier"
 )
@@ -38,3 +43,38 @@ func (a *Agent) SetOnWatchForTest(fn func(over bool)) { a.onWatch.Store(&fn) }
 // it has taken in a stream entry: its URLs in the local frontier, its cash
 // placed.
 func SetOnAcceptForTest(f frontier.Frontier, fn func()) { f.(*Frontier).onAccept.Store(&fn) }
+
+// SetOnGrantForTest makes Next call fn with every request it hands out and
+// the time, on Redis's clock, at which Redis leased its host for it. Call
+// it before the frontier's first Next.
+func SetOnGrantForTest(f frontier.Frontier, fn func(req frontier.Request, at time.Time)) {
+	f.(*Frontier).onGrant = fn
+}
+
+// LeaseEndsForTest returns the ends, on Redis's clock, of the leases on
+// host in crawl's state in Redis, live or run out.
+func LeaseEndsForTest(ctx context.Context, rdb redis.UniversalClient, crawl, host string) ([]time.Time, error) {
+	m, err := rdb.HGetAll(ctx, keys{crawl}.host(host)).Result()
+	if err != nil {
+		return nil, err
+	}
+	var out []time.Time
+	for k, v := range m {
+		if !strings.HasPrefix(k, "lease ") {
+			continue
+		}
+		ms, err := strconv.ParseInt(strings.Fields(v)[0], 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, time.UnixMilli(ms))
+	}
+	return out, nil
+}
+
+// QueueForTest sends reqs to the streams of their hosts' owners as Push
+// does, without asking whether the crawl knows them: a URL queued twice,
+// as two agents that push it at once may leave it.
+func (a *Agent) QueueForTest(ctx context.Context, reqs ...frontier.Request) error {
+	return a.send(ctx, reqs, nil)
+}

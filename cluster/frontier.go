@@ -29,6 +29,7 @@ type Frontier struct {
 	local      *frontier.Memory
 	policy     politeness.Policy
 	minDelay   time.Duration
+	hostConc   int                              // leases at once per host in the cluster (Politeness.HostConcurrency)
 	ipKey      func(host string) (string, bool) // politeness.Config.IPKey, else partIP; nil: per host only
 	partMu     sync.RWMutex                     // guards partIP; a leaf lock (ipKey runs under the local frontier's)
 	partIP     map[string]string                // host → the address its URLs came with in the stream
@@ -37,18 +38,19 @@ type Frontier struct {
 	maxPerHost int
 	maxLocal   int
 	known      *seenCache
-	ledger     atomic.Pointer[opic.Ledger]           // the agent's OPIC accounts (CarryCash); nil without
-	cashMu     sync.Mutex                            // guards cash; a leaf lock
-	cash       map[string]frontier.Request           // cash notes to send, by URL (see placeCash)
-	published  float64                               // the ledger's History added to the crawl's (heartbeat only)
-	onWait     func(host string, wait time.Duration) // for tests: a host Redis refused
-	onAccept   atomic.Pointer[func()]                // for tests: a stream entry taken in
-	waiting    atomic.Int32                          // Next calls waiting for URLs
+	ledger     atomic.Pointer[opic.Ledger]              // the agent's OPIC accounts (CarryCash); nil without
+	cashMu     sync.Mutex                               // guards cash; a leaf lock
+	cash       map[string]frontier.Request              // cash notes to send, by URL (see placeCash)
+	published  float64                                  // the ledger's History added to the crawl's (heartbeat only)
+	onWait     func(host string, wait time.Duration)    // for tests: a host Redis refused
+	onAccept   atomic.Pointer[func()]                   // for tests: a stream entry taken in
+	onGrant    func(req frontier.Request, at time.Time) // for tests: a host leased, at Redis's time
+	waiting    atomic.Int32                             // Next calls waiting for URLs
 
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
-	held     map[string]bool   // hosts this agent has a lease on in Redis
-	ipOf     map[string]string // host → the address leased with it (politeness per IP)
+	held     map[string]int    // hosts this agent has leases on in Redis: how many
+	ipOf     map[uint64]string // URL fingerprint → the address leased for its fetch (politeness per IP)
 	ipHeld   map[string]int    // address → this agent's fetches under its lease
 	failures map[string]int    // consecutive throttled contacts, by host
 	wake     chan struct{}     // closed when the reader adds URLs
@@ -85,20 +87,17 @@ const seenBits = 20
 // Frontier returns the agent's frontier, configured from opts as
 // trawl.WithFrontier passes them: the local frontier.Memory takes them
 // as they are, except that MaxDepth and MaxPerHost apply to the whole
-// crawl (checked in Redis) and one request per host is in flight in the
-// whole cluster: a HostConcurrency above 1 is refused with an error, which
-// trawl.New returns. It may be called once
-// per agent. It returns a *Frontier as the interface so that the method
+// crawl (checked in Redis), and the politeness of each host holds in the
+// whole cluster: at most Politeness.HostConcurrency requests in flight to
+// it at once, starting at least its delay apart, whichever agents send
+// them (see "Politeness" in the package documentation). It may be called
+// once per agent. It returns a *Frontier as the interface so that the method
 // value a.Frontier is a trawl.FrontierFunc.
 func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
-	if opts.Politeness.HostConcurrency > 1 {
-		// Politeness holds across the cluster one request at a time per
-		// host; more would be ignored, so it is refused.
-		return nil, fmt.Errorf("cluster: %d requests at once per host asked for; a cluster keeps one (leave Politeness.HostConcurrency at 0 or 1)", opts.Politeness.HostConcurrency)
-	}
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
-		urls: map[uint64]*entry{}, held: map[string]bool{}, failures: map[string]int{},
-		ipOf: map[string]string{}, ipHeld: map[string]int{},
+		hostConc: max(opts.Politeness.HostConcurrency, 1),
+		urls:     map[uint64]*entry{}, held: map[string]int{}, failures: map[string]int{},
+		ipOf: map[uint64]string{}, ipHeld: map[string]int{},
 		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits),
 		cash: map[string]frontier.Request{}}
 	f.maxLocal = a.opts.MaxLocal
@@ -106,7 +105,6 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 		f.maxLocal = 64 * max(opts.Workers, 1)
 	}
 	opts.MaxDepth, opts.MaxPerHost = 0, 0
-	opts.Politeness.HostConcurrency = 1
 	if k := opts.Politeness.IPKey; k != nil {
 		a.ipKey.Store(&k)
 		// The local frontier and the address leases take a host's
@@ -622,8 +620,9 @@ func (f *Frontier) accept(ctx context.Context, m redis.XMessage) {
 	}
 }
 
-// Next returns a request whose host no agent is contacting and whose next
-// contact time, in Redis, has come. It returns frontier.ErrEmpty when the
+// Next returns a request whose host has fewer than HostConcurrency
+// requests in flight in the whole cluster, none of them for the same URL,
+// and whose next contact time, in Redis, has come. It returns frontier.ErrEmpty when the
 // whole cluster has no URL queued or in flight, or the page limit is
 // reached, and the agent's error if it was fenced.
 func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
@@ -671,7 +670,7 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 		err = a.retry(ctx, func() error { // a lease already ours is granted again
 			var err error
 			res, err = scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
-				a.token, fpField(fp), a.opts.Lease.Milliseconds(), f.minDelay.Milliseconds()).Int64Slice()
+				a.token, fpField(fp), a.opts.Lease.Milliseconds(), f.minDelay.Milliseconds(), f.hostConc).Int64Slice()
 			return err
 		})
 		if err != nil || len(res) != 2 {
@@ -681,6 +680,7 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 			}
 			return frontier.Request{}, fmt.Errorf("cluster: leasing host %s: %w", req.Host, err)
 		}
+		grant := res[1] // Redis's time of the host's lease, if leased
 		if res[0] == 1 {
 			res, err = f.leaseIP(ctx, req, fp)
 			if err != nil {
@@ -690,8 +690,11 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 		switch res[0] {
 		case 1:
 			f.mu.Lock()
-			f.held[req.Host] = true
+			f.held[req.Host]++
 			f.mu.Unlock()
+			if f.onGrant != nil {
+				f.onGrant(req, time.UnixMilli(grant))
+			}
 			return req, nil
 		case 0: // fetched already (a second copy, or taken over after its Done)
 			f.local.Done(req, frontier.Outcome{NoContact: true})
@@ -702,8 +705,9 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 		default: // the host is busy or resting elsewhere in the cluster
 			wait := time.Duration(res[1]) * time.Millisecond
 			if res[0] == 3 {
-				// Another agent is fetching from the host. Its lease runs
-				// for Lease, but it releases the host when its fetch ends,
+				// The host's leases are all taken (or the URL's, by
+				// another agent with a copy of it). A lease runs for
+				// Lease, but its holder releases it when its fetch ends,
 				// so ask again after Poll, not at the lease's end (an agent
 				// used to sit idle for a whole lease, 10 s by default, with
 				// URLs of that host queued).
@@ -743,7 +747,7 @@ func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64)
 	err := a.retry(ctx, func() error {
 		var err error
 		res, err = scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(k), a.keys.urls(k)},
-			a.token, "-", a.opts.Lease.Milliseconds(), f.ipDelay.Milliseconds()).Int64Slice()
+			a.token, "-", a.opts.Lease.Milliseconds(), f.ipDelay.Milliseconds(), 1).Int64Slice()
 		return err
 	})
 	if err == nil && len(res) != 2 {
@@ -751,7 +755,7 @@ func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64)
 	}
 	if err == nil && res[0] == 1 {
 		f.mu.Lock()
-		f.ipOf[req.Host] = ip
+		f.ipOf[fp] = ip
 		f.ipHeld[ip]++
 		f.mu.Unlock()
 		return res, nil
@@ -759,7 +763,7 @@ func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64)
 	// The host was leased for nothing: release it as it was.
 	rerr := a.retry(ctx, func() error {
 		return scriptRelease.EvalSha(ctx, a.rdb, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
-			a.token, fpField(fp), -1, "0").Err()
+			a.token, fpField(fp), -1, "0", f.minDelay.Milliseconds()).Err()
 	})
 	if err != nil || rerr != nil {
 		f.local.Done(req, frontier.Outcome{Requeue: true, NoContact: true})
@@ -804,17 +808,19 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	fp := frontier.Fingerprint(req.URL)
 	f.mu.Lock()
 	_, ours := f.urls[fp]
-	leased := f.held[req.Host]
+	leased := f.held[req.Host] > 0
 	f.mu.Unlock()
 	if !ours || !leased {
 		return fmt.Errorf("cluster: done %q: %w", req.URL, frontier.ErrNotLeased)
 	}
 	delay := int64(-1)
 	f.mu.Lock()
-	delete(f.held, req.Host)
-	ip, releaseIP := f.ipOf[req.Host], false
+	if f.held[req.Host]--; f.held[req.Host] <= 0 {
+		delete(f.held, req.Host)
+	}
+	ip, releaseIP := f.ipOf[fp], false
 	if ip != "" {
-		delete(f.ipOf, req.Host)
+		delete(f.ipOf, fp)
 		if f.ipHeld[ip]--; f.ipHeld[ip] <= 0 {
 			delete(f.ipHeld, ip)
 			releaseIP = true
@@ -846,14 +852,14 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	rerr := a.retry(ctx, func() error {
 		pipe := a.rdb.Pipeline()
 		scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
-			a.token, fpField(fp), delay, done)
+			a.token, fpField(fp), delay, done, f.minDelay.Milliseconds())
 		if releaseIP {
 			ipDelay := f.ipDelay.Milliseconds()
 			if out.NoContact {
 				ipDelay = -1
 			}
 			k := ipLease(ip)
-			scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(k), a.keys.urls(k)}, a.token, "-", ipDelay, "0")
+			scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(k), a.keys.urls(k)}, a.token, "-", ipDelay, "0", f.ipDelay.Milliseconds())
 		}
 		if id != "" {
 			pipe.XDel(ctx, a.keys.stream(a.opts.Name), id)

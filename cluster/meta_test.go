@@ -121,21 +121,6 @@ func TestClusterMetaReachesOwner(t *testing.T) {
 	t.Logf("%d of %d pages crossed to the other agent with their metadata", crossed, len(arrivals))
 }
 
-// TestFrontierRefusesHostConcurrency: a cluster keeps one request per host
-// in flight, so New fails for more rather than ignoring it.
-func TestFrontierRefusesHostConcurrency(t *testing.T) {
-	a, err := cluster.Join(t.Context(), newClient(t), &cluster.Options{Name: "solo", Crawl: "hc"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	_, err = trawl.New(trawl.WithSeeds("http://a.test/"), trawl.WithFrontier(a.Frontier),
-		trawl.WithPoliteness(trawl.Politeness{HostConcurrency: 2}))
-	if err == nil || !strings.Contains(err.Error(), "HostConcurrency") {
-		t.Errorf("New with HostConcurrency 2 on a cluster frontier: err = %v, want one naming HostConcurrency", err)
-	}
-}
-
 // A robots.txt response too large to share is not kept in Redis.
 func TestSharedRobotsBounded(t *testing.T) {
 	a, err := cluster.Join(t.Context(), newClient(t), &cluster.Options{Name: "solo", Crawl: "robots"})

@@ -77,3 +77,51 @@ func TestClusterPerIP(t *testing.T) {
 		t.Errorf("shared address contacted %v after the end of the previous request, want at least %v", g, ipDelay)
 	}
 }
+
+// TestPerIPHostConcurrencyReleases: with politeness per IP and several
+// requests per host and per address in flight, an agent releases each
+// address's lease in Redis when its last fetch there ends, so none is left
+// when the crawl is over (a lease left would keep the address from every
+// other agent while this one lives).
+func TestPerIPHostConcurrencyReleases(t *testing.T) {
+	rdb := newClient(t)
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 4, Hosts: 3, PagesPerHost: 10,
+		AddressOf: func(i int) int { return i }, Latency: 100 * time.Millisecond})
+	ctx := t.Context()
+	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "solo", Crawl: "ipconc", Lease: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	c, err := trawl.New(
+		trawl.WithSeeds(web.Seeds()...),
+		trawl.WithUserAgent(testAgent+"/1.0"),
+		trawl.WithDialContext(web.DialContext),
+		trawl.WithFetchOptions(fetch.Options{LookupNetIP: web.LookupNetIP}),
+		trawl.WithAllowPrivateNetworks(true),
+		trawl.WithPoliteness(trawl.Politeness{Delay: 10 * time.Millisecond, Adaptive: -1, HostConcurrency: 3,
+			PerIP: true, IPDelay: trawl.NoDelay, IPConcurrency: 3}),
+		trawl.WithWorkers(9),
+		trawl.WithFrontier(a.Frontier),
+		trawl.WithShared(trawl.Shared{Robots: a.Robots()}),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := web.Log().MaxInFlight()["h0.test"]; n < 2 {
+		t.Errorf("at most %d requests at once to h0.test: the test shows nothing", n)
+	}
+	for i := range 3 {
+		ip := fmt.Sprintf("127.0.1.%d", i+1)
+		ends, err := cluster.LeaseEndsForTest(ctx, rdb, "ipconc", "ip "+ip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ends) > 0 {
+			t.Errorf("%d leases of %s left in Redis after the crawl, want none", len(ends), ip)
+		}
+	}
+}

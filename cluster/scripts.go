@@ -79,53 +79,131 @@ for i = 1, #ARGV do redis.call('HSETNX', KEYS[1], ARGV[i], 'q') end
 return #ARGV
 `)
 
+// A host's state (keys.host) is a hash: "next", the time its next
+// contact may start; "gap", the delay given by the last contact that ended
+// (politeness.Schedule's lastDelay: a start moves next to itself plus gap,
+// so that contacts in flight together start at least that far apart); and
+// one field per lease, "lease TOKEN FINGERPRINT" (the agent and the URL
+// being fetched), whose value is "UNTIL PREV SET": when the lease runs
+// out, the next contact time before the lease's start moved it, and the
+// time it moved it to (so that a lease released with no contact puts it
+// back). At most the acquiring agent's HostConcurrency leases are live at
+// once. A lease whose UNTIL has passed belongs to an agent that died (or
+// froze past its lease): it counts as a contact that ended at UNTIL with
+// the minimum delay, and the next script to meet it deletes it.
+//
+// An address's state (politeness per IP, ipLease) is the same hash, with
+// one lease per agent (fingerprint "-") held while the agent has fetches
+// to the address in flight, and a limit of 1: one agent at a time, whose
+// local frontier keeps the address's in-flight limit and delay.
+
+// leaseScan is the prelude that reads a host state (KEYS[1]) with now,
+// mine (this lease's field name) and mind (the minimum delay, ms) set:
+// it sets nxt (folding in the leases that ran out, which it deletes), gap
+// (mind if none is kept), live (the other leases still running), soonest
+// (the earliest end of those, or nil), own (this lease's value, or nil)
+// and busy (the end of another agent's running lease for the same URL, a
+// second copy of it, or nil).
+const leaseScan = `local f = redis.call('HGETALL', KEYS[1])
+local nxt, gap, live, soonest, own, busy, dead, deadNext = 0, mind, 0, nil, nil, nil, {}, 0
+local sfx = ' ' .. ARGV[2]
+for i = 1, #f, 2 do
+  local k, v = f[i], f[i + 1]
+  if k == 'next' then nxt = tonumber(v)
+  elseif k == 'gap' then gap = tonumber(v)
+  elseif string.sub(k, 1, 6) == 'lease ' then
+    local u = tonumber(string.match(v, '^%d+'))
+    if k == mine then own = v
+    elseif u > now then
+      live = live + 1
+      if not soonest or u < soonest then soonest = u end
+      if string.sub(k, -#sfx) == sfx then busy = u end
+    else
+      dead[#dead + 1] = k
+      deadNext = math.max(deadNext, u + mind)
+    end
+  end
+end
+nxt = math.max(nxt, deadNext)
+if #dead > 0 then
+  redis.call('HDEL', KEYS[1], unpack(dead))
+  redis.call('HSET', KEYS[1], 'next', nxt)
+end
+`
+
 // scriptAcquire leases a host for one fetch of one URL. KEYS: host state,
-// host URL hash. ARGV: token, fingerprint, lease ms, minimum delay ms.
-// Returns {0, 0} if the URL is done already, {3, ms} if another agent holds
-// the host (ms: until its lease runs out, which is long: the holder releases
-// it as soon as its fetch ends), {2, ms} if the host's next contact time is
-// ms ahead, {1, 0} when leased. A lease left by an agent that died counts
-// as a contact that ended when the lease ran out.
+// host URL hash. ARGV: token, fingerprint, lease ms, minimum delay ms,
+// leases allowed at once (HostConcurrency). Returns {0, 0} if the URL is
+// done already, {3, ms} if that many leases are live already, or one
+// for the same URL (a copy queued twice, at another agent, being fetched;
+// ms: until the lease runs out, which is long: its holder releases it as
+// soon as its fetch ends, and marks the URL done), {2, ms} if the host's next contact time is ms
+// ahead, {1, now} when leased (now: the server's time of the lease). A
+// lease this agent holds for the URL already (a retried call) is granted
+// again.
 var scriptAcquire = redis.NewScript(nowMS + `
 if redis.call('HGET', KEYS[2], ARGV[2]) == 'd' then return {0, 0} end
-local h = redis.call('HMGET', KEYS[1], 'holder', 'until', 'next')
-local nxt = tonumber(h[3] or '0')
-if h[1] and h[1] ~= ARGV[1] then
-  local u = tonumber(h[2] or '0')
-  if u > now then return {3, u - now} end
-  nxt = math.max(nxt, u + tonumber(ARGV[4]))
+local mine = 'lease ' .. ARGV[1] .. ' ' .. ARGV[2]
+local mind = tonumber(ARGV[4])
+` + leaseScan + `
+local untl = now + tonumber(ARGV[3])
+if own then
+  redis.call('HSET', KEYS[1], mine, (string.gsub(own, '^%d+', string.format('%d', untl))))
+  return {1, now}
 end
+if busy then return {3, busy - now} end
+if live >= tonumber(ARGV[5]) then return {3, soonest - now} end
 if nxt > now then return {2, nxt - now} end
-redis.call('HSET', KEYS[1], 'holder', ARGV[1], 'until', now + tonumber(ARGV[3]), 'next', nxt)
+local set = now + gap
+redis.call('HSET', KEYS[1], mine, string.format('%d %d %d', untl, nxt, set), 'next', set)
 redis.call('PERSIST', KEYS[1])
-return {1, 0}
+return {1, now}
 `)
 
-// scriptRelease ends a host's lease. KEYS: host state, host URL hash.
-// ARGV: token, fingerprint, delay ms (-1: no contact, the next contact
-// time stays), 1 to mark the URL done. The host state expires once its
-// next contact time has passed.
+// scriptRelease ends a lease. KEYS: host state, host URL hash. ARGV:
+// token, fingerprint, delay ms (-1: no contact), 1 to mark the URL done,
+// minimum delay ms. After a contact, the next contact time becomes now
+// plus the delay, or stays if it is later and other leases are live (as
+// politeness.Schedule.Done), and the delay is kept as the gap; after
+// none, the next contact time goes back to where it was before the
+// lease's start moved it, unless something moved it since. The host
+// state expires a second after its next contact time once no lease is
+// live.
 var scriptRelease = redis.NewScript(nowMS + `
 if ARGV[4] == '1' then redis.call('HSET', KEYS[2], ARGV[2], 'd') end
+local mine = 'lease ' .. ARGV[1] .. ' ' .. ARGV[2]
+local mind = tonumber(ARGV[5])
+` + leaseScan + `
+if own then redis.call('HDEL', KEYS[1], mine) end
 local d = tonumber(ARGV[3])
-local nxt = tonumber(redis.call('HGET', KEYS[1], 'next') or '0')
-if d >= 0 then nxt = math.max(nxt, now + d) end
-if redis.call('HGET', KEYS[1], 'holder') == ARGV[1] then
-  redis.call('HDEL', KEYS[1], 'holder', 'until')
+if d >= 0 then
+  if live == 0 or now + d > nxt then nxt = now + d end
+  redis.call('HSET', KEYS[1], 'gap', d)
+elseif own then
+  local prev, set = string.match(own, '^%d+ (%d+) (%d+)$')
+  if prev and tonumber(set) == nxt then nxt = tonumber(prev) end
 end
 redis.call('HSET', KEYS[1], 'next', nxt)
-if redis.call('HEXISTS', KEYS[1], 'holder') == 0 then
+if live == 0 then
   redis.call('PEXPIREAT', KEYS[1], math.max(nxt, now) + 1000)
 end
 return 1
 `)
 
-// scriptRenew extends a host lease the agent holds. KEYS: host state.
-// ARGV: token, lease ms.
+// scriptRenew extends the leases an agent holds on a host. KEYS: host
+// state. ARGV: token, lease ms. Returns how many it renewed.
 var scriptRenew = redis.NewScript(nowMS + `
-if redis.call('HGET', KEYS[1], 'holder') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'until', now + tonumber(ARGV[2]))
-return 1
+local p = 'lease ' .. ARGV[1] .. ' '
+local untl = string.format('%d', now + tonumber(ARGV[2]))
+local f = redis.call('HGETALL', KEYS[1])
+local n = 0
+for i = 1, #f, 2 do
+  if string.sub(f[i], 1, #p) == p then
+    redis.call('HSET', KEYS[1], f[i], (string.gsub(f[i + 1], '^%d+', untl)))
+    n = n + 1
+  end
+end
+return n
 `)
 
 // scriptDelIfEmpty deletes a stream if it has no entries. KEYS: stream.

@@ -120,6 +120,14 @@ type Options struct {
 	// Default false.
 	Login bool
 
+	// Latency, when positive, makes every request wait this long before
+	// it is answered (robots.txt and faults included; Request.Start in
+	// the log is when it arrived, End when its answer was written), so a
+	// crawler that sends a host requests faster than Latency has several
+	// in flight: for testing limits on concurrent requests per host
+	// (Log.MaxInFlight). Default 0: answered at once.
+	Latency time.Duration
+
 	// Faults switches traps and faults on. The zero value switches all off.
 	Faults Faults
 }
@@ -261,7 +269,7 @@ func (o *Options) withDefaults() (Options, error) {
 		return c, fmt.Errorf("crawltest: PagesPerHost %d out of range [0, %d]", c.PagesPerHost, maxPagesPerHost)
 	case c.Topics < 0 || c.Topics > 1000:
 		return c, fmt.Errorf("crawltest: Topics %d out of range [0, 1000]", c.Topics)
-	case c.CrawlDelay < 0 || c.ChangeInterval < 0 || c.Faults.Slow < 0 || c.Faults.SlowRobots < 0 || c.Faults.RedirectChain < 0:
+	case c.CrawlDelay < 0 || c.ChangeInterval < 0 || c.Latency < 0 || c.Faults.Slow < 0 || c.Faults.SlowRobots < 0 || c.Faults.RedirectChain < 0:
 		return c, fmt.Errorf("crawltest: negative duration or count in Options")
 	}
 	if c.Hosts == 0 {

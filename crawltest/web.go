@@ -452,6 +452,15 @@ func (w *Web) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		}
 		w.logEnd(idx, time.Now(), status, rec.n)
 	}()
+	if d := w.opts.Latency; d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
 	if !known {
 		http.Error(rec, "crawltest: unknown host "+r.Host, http.StatusMisdirectedRequest)
 		return

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -713,5 +714,33 @@ func TestUnknownHostAndMethods(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST = %d, want 405", resp.StatusCode)
+	}
+}
+
+// TestLatency: with Options.Latency every answer waits, so requests sent
+// together overlap in the log, each taking at least the latency.
+func TestLatency(t *testing.T) {
+	const latency = 50 * time.Millisecond
+	web := NewTestWeb(t, &Options{Seed: 1, Hosts: 1, PagesPerHost: 3, Latency: latency})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			resp, err := web.Client().Get(web.Seeds()[0])
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	log := web.Log()
+	if n := log.MaxInFlight()["h0.test"]; n != 3 {
+		t.Errorf("MaxInFlight = %d, want the 3 requests sent together", n)
+	}
+	for _, r := range log.Requests() {
+		if d := r.End.Sub(r.Start); d < latency {
+			t.Errorf("%s answered after %v, want at least %v", r.URL, d, latency)
+		}
 	}
 }

@@ -8,10 +8,15 @@
 //	clusterspider -redis redis://127.0.0.1:6379 -agent a2 https://example.com/ &
 //
 // A host is crawled by one agent, its owner (consistent hashing over the
-// host names), so that its politeness holds cluster-wide: a cluster pays
-// when a crawl has many hosts, each agent taking its share of them; on one
-// site one agent does all the fetching and the others only wait (three
-// agents on one site took twice as long as one process, in issue 34). A -crawl NAME
+// host names), and its politeness holds cluster-wide, leased in Redis:
+// -delay between the starts of its requests, at most -host-concurrency
+// of them in flight, whichever agents send them (for a while after an
+// agent joins or dies, two may). What spreads over the agents is the
+// hosts: a cluster pays when a crawl has many, each agent taking its share
+// of them; on one site one agent does all the fetching and the others only
+// wait (three agents on one site took twice as long as one process, in
+// issue 34). Each URL's data (the metadata and hints it was queued with)
+// and, with -opic, its cash travel with it to its host's agent. A -crawl NAME
 // lives in Redis after its agents leave: started again, its agents resume
 // it, or, when it has finished, fetch nothing and say so; a new NAME
 // starts a new crawl.
@@ -53,6 +58,7 @@ func main() {
 		Usage: "clusterspider crawls the hosts of the start URLs and nothing else, together with the other agents " +
 			"of its crawl on the same Redis: each agent takes a share of the hosts, and one host is crawled by one agent only, " +
 			"so a cluster is faster only when the crawl has many hosts (on one site, one agent does all the work). " +
+			"A host's politeness holds across the cluster: -delay between its requests' starts and at most -host-concurrency in flight, whichever agents send them. " +
 			"With -opic each agent fetches its most important pages first, the cash of links to other agents' hosts travelling with their URLs. " +
 			"A crawl (-crawl NAME) stays in Redis: the same NAME again resumes it, or does nothing once it has finished; a new NAME starts afresh.",
 		Crawl:    cf.crawl,
@@ -95,9 +101,6 @@ func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
 	cf.ctx = ctx
 	if s.FlagSet("state") {
 		return errors.New("-state: a cluster's frontier lives in Redis")
-	}
-	if n, _ := strconv.Atoi(s.Flag("host-concurrency")); n > 1 {
-		return errors.New("-host-concurrency: a cluster keeps one request per host in flight")
 	}
 	ropts, err := redis.ParseURL(cf.redisURL)
 	if err != nil {
