@@ -78,3 +78,8 @@ func LeaseEndsForTest(ctx context.Context, rdb redis.UniversalClient, crawl, hos
 func (a *Agent) QueueForTest(ctx context.Context, reqs ...frontier.Request) error {
 	return a.send(ctx, reqs, nil)
 }
+
+// SetOnIPFreeForTest makes Done call fn when a fetch that was the last of
+// the agent's under an address's lease has ended, before the lease is
+// released in Redis.
+func SetOnIPFreeForTest(f frontier.Frontier, fn func()) { f.(*Frontier).onIPFree = fn }

@@ -34,6 +34,8 @@ type Frontier struct {
 	partMu     sync.RWMutex                     // guards partIP; a leaf lock (ipKey runs under the local frontier's)
 	partIP     map[string]string                // host → the address its URLs came with in the stream
 	ipDelay    time.Duration                    // politeness.Config.IPDelay, with its default
+	ipLocks    [16]sync.Mutex                   // by address hash: an address's lease taken and released in turn (ipLock)
+	onIPFree   func()                           // for tests: an address's last fetch ended, its lease not yet released
 	maxDepth   int
 	maxPerHost int
 	maxLocal   int
@@ -743,6 +745,12 @@ func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64)
 	}
 	a := f.a
 	k := ipLease(ip)
+	// The lease is the agent's, one for all its fetches to the address:
+	// taking it must not fall between Done's count of them reaching zero
+	// and its release, which would then delete the lease this fetch holds.
+	mu := f.ipLock(ip)
+	mu.Lock()
+	defer mu.Unlock()
 	var res []int64
 	err := a.retry(ctx, func() error {
 		var err error
@@ -770,6 +778,16 @@ func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64)
 		return nil, fmt.Errorf("cluster: leasing address %s of host %s: %w", ip, req.Host, errors.Join(err, rerr))
 	}
 	return res, nil
+}
+
+// ipLock returns the lock that orders the taking and the release of ip's
+// lease in this agent.
+func (f *Frontier) ipLock(ip string) *sync.Mutex {
+	h := uint32(2166136261)
+	for i := 0; i < len(ip); i++ {
+		h = (h ^ uint32(ip[i])) * 16777619
+	}
+	return &f.ipLocks[h%uint32(len(f.ipLocks))]
 }
 
 // finish forgets a URL that left the local frontier for good and deletes
@@ -815,10 +833,20 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	}
 	delay := int64(-1)
 	f.mu.Lock()
+	ip := f.ipOf[fp]
+	f.mu.Unlock()
+	if ip != "" {
+		// Held until the address's lease is released, if this was its
+		// last fetch (see leaseIP).
+		mu := f.ipLock(ip)
+		mu.Lock()
+		defer mu.Unlock()
+	}
+	f.mu.Lock()
 	if f.held[req.Host]--; f.held[req.Host] <= 0 {
 		delete(f.held, req.Host)
 	}
-	ip, releaseIP := f.ipOf[fp], false
+	releaseIP := false
 	if ip != "" {
 		delete(f.ipOf, fp)
 		if f.ipHeld[ip]--; f.ipHeld[ip] <= 0 {
@@ -845,6 +873,9 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	if final {
 		done = "1"
 		id = f.forget(fp)
+	}
+	if releaseIP && f.onIPFree != nil {
+		f.onIPFree()
 	}
 	// Done has no context; Redis calls are bounded by the lease.
 	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Lease)

@@ -13,6 +13,8 @@ import (
 	"github.com/trawl-dev/trawl/cluster"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/fetch"
+	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/politeness"
 )
 
 // crawlAgentPerIP is crawlAgent polite per IP address, names resolving
@@ -123,5 +125,77 @@ func TestPerIPHostConcurrencyReleases(t *testing.T) {
 		if len(ends) > 0 {
 			t.Errorf("%d leases of %s left in Redis after the crawl, want none", len(ends), ip)
 		}
+	}
+}
+
+// TestIPLeaseNotLostToRelease: an agent holds one lease of an address for
+// all its fetches there, released when the last ends. A fetch that takes
+// the address while the last one's Done is between its count reaching
+// zero and its release must not lose its lease to that release: the lease
+// must be in Redis while the new fetch runs (else another agent could
+// fetch from the address at the same time).
+func TestIPLeaseNotLostToRelease(t *testing.T) {
+	rdb := newClient(t)
+	ctx := t.Context()
+	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "solo", Crawl: "iprace", Lease: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	const ip = "10.0.0.1"
+	opts := frontier.MemoryOptions{Workers: 2, Politeness: politeness.Config{MinDelay: -1, Factor: -1,
+		IPKey: func(string) (string, bool) { return ip, true }, IPDelay: -1, IPConcurrency: 2}}
+	f, err := a.Frontier(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Push(ctx, frontier.Request{URL: "http://a.test/", Depth: 1}, frontier.Request{URL: "http://b.test/", Depth: 1}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan frontier.Request, 1)
+	hooked := false
+	cluster.SetOnIPFreeForTest(f, func() {
+		if hooked {
+			return
+		}
+		hooked = true
+		go func() {
+			r, err := f.Next(ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			second <- r
+		}()
+		// Without the order, the second fetch takes the lease now, and
+		// the release below deletes it. With it, the second waits for the
+		// release; give it a bounded time to show it does not.
+		select {
+		case r := <-second:
+			second <- r
+		case <-time.After(time.Second):
+		}
+	})
+	if err := f.Done(first, frontier.Outcome{Status: 200}); err != nil {
+		t.Fatal(err)
+	}
+	var r frontier.Request
+	select {
+	case r = <-second:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second URL was not handed out")
+	}
+	ends, err := cluster.LeaseEndsForTest(ctx, rdb, "iprace", "ip "+ip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ends) != 1 {
+		t.Errorf("while %s is being fetched, %d leases of its address in Redis, want 1", r.URL, len(ends))
+	}
+	if err := f.Done(r, frontier.Outcome{Status: 200}); err != nil {
+		t.Fatal(err)
 	}
 }

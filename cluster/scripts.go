@@ -95,7 +95,10 @@ return #ARGV
 // An address's state (politeness per IP, ipLease) is the same hash, with
 // one lease per agent (fingerprint "-") held while the agent has fetches
 // to the address in flight, and a limit of 1: one agent at a time, whose
-// local frontier keeps the address's in-flight limit and delay.
+// local frontier keeps the address's in-flight limit and delay. The agent
+// takes and releases it in turn (Frontier.ipLock), so that a fetch that
+// takes it as the last one ends is not left without it by that one's
+// release (TestIPLeaseNotLostToRelease).
 
 // leaseScan is the prelude that reads a host state (KEYS[1]) with now,
 // mine (this lease's field name) and mind (the minimum delay, ms) set:
