@@ -58,6 +58,7 @@ var allowedImports = map[string][]string{
 	"internal/shareddata":    {}, // only tests: finds ../shared/data
 	"internal/jsonenc":       {},
 	"internal/fpset":         {},
+	"internal/linkgraph":     {}, // only tests: PageRank, the truth of importance orders
 	"examples/clusterspider": {"", "cluster", "trawlcli"},
 
 	"frontier/internal/slowhosts": {"frontier"}, // only tests: the resting-hosts scenario

@@ -22,6 +22,7 @@ import (
 	"github.com/trawl-dev/trawl/cluster"
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/frontier/opic"
+	"github.com/trawl-dev/trawl/internal/linkgraph"
 	"github.com/trawl-dev/trawl/politeness"
 )
 
@@ -242,47 +243,7 @@ func (g *graphWeb) reachable() []bool {
 
 // pageRank returns the PageRank of the pages in the subgraph in (damping
 // 0.85, the rank of pages without links spread over all), summing to 1.
-func (g *graphWeb) pageRank(in []bool) []float64 {
-	n := 0
-	for _, ok := range in {
-		if ok {
-			n++
-		}
-	}
-	pr := make([]float64, len(g.out))
-	next := make([]float64, len(g.out))
-	for p, ok := range in {
-		if ok {
-			pr[p] = 1 / float64(n)
-		}
-	}
-	const d = 0.85
-	for range 100 {
-		dangling := 0.0
-		clear(next)
-		for p, ok := range in {
-			if !ok {
-				continue
-			}
-			if len(g.out[p]) == 0 {
-				dangling += pr[p]
-				continue
-			}
-			s := pr[p] / float64(len(g.out[p]))
-			for _, to := range g.out[p] {
-				next[to] += s
-			}
-		}
-		base := (1-d)/float64(n) + d*dangling/float64(n)
-		for p, ok := range in {
-			if ok {
-				next[p] = base + d*next[p]
-			}
-		}
-		pr, next = next, pr
-	}
-	return pr
-}
+func (g *graphWeb) pageRank(in []bool) []float64 { return linkgraph.PageRank(g.out, in) }
 
 // crawlGraph crawls g from page 0 with agents agents of a crawl named
 // crawl, in OPIC order or breadth-first, and returns the pages in the

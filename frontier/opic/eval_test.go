@@ -17,6 +17,7 @@ import (
 
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/frontier/opic"
+	"github.com/trawl-dev/trawl/internal/linkgraph"
 	"github.com/trawl-dev/trawl/politeness"
 )
 
@@ -122,49 +123,7 @@ func (g *graph) reachable(seed int32) []bool {
 
 // pageRank returns the PageRank of the pages in the subgraph in (damping
 // 0.85, the rank of pages without links spread over all), summing to 1.
-func (g *graph) pageRank(in []bool) []float64 {
-	n := 0
-	for _, ok := range in {
-		if ok {
-			n++
-		}
-	}
-	pr := make([]float64, g.n())
-	next := make([]float64, g.n())
-	for p, ok := range in {
-		if ok {
-			pr[p] = 1 / float64(n)
-		}
-	}
-	const d = 0.85
-	for range 100 {
-		dangling := 0.0
-		for p := range next {
-			next[p] = 0
-		}
-		for p, ok := range in {
-			if !ok {
-				continue
-			}
-			if len(g.out[p]) == 0 {
-				dangling += pr[p]
-				continue
-			}
-			s := pr[p] / float64(len(g.out[p]))
-			for _, t := range g.out[p] {
-				next[t] += s
-			}
-		}
-		base := (1-d)/float64(n) + d*dangling/float64(n)
-		for p, ok := range in {
-			if ok {
-				next[p] = base + d*next[p]
-			}
-		}
-		pr, next = next, pr
-	}
-	return pr
-}
+func (g *graph) pageRank(in []bool) []float64 { return linkgraph.PageRank(g.out, in) }
 
 // order is a crawl order under evaluation.
 type order int
