@@ -111,7 +111,7 @@
 // frontier in TestScale: see the figures below):
 //
 //   - the seen set is on disk, with a Bloom filter in front of it
-//     (SeenFilterURLs × 10 bits, rounded up to a power of two: 32 MiB by
+//     (SeenFilterURLs × 10 bits, rounded up to a power of two: 16 MiB by
 //     default): a "no" is certain, a "maybe" is answered from disk, so no
 //     URL is ever wrongly dropped; past SeenFilterURLs URLs the filter
 //     only says "maybe" more often. Behind the filter, the fingerprints
@@ -148,14 +148,18 @@
 // TestScale measures it: set TRAWL_DISK_SCALE=10000000 to push 10 million
 // URLs over 100,000 hosts and drain them, reporting URLs per second both
 // ways, bytes on disk per URL and the peak RSS (required under 512 MiB).
-// Measured on a shared 2-core VM with an ext4 virtual disk, while other
-// work ran (load average about 4), so the rates are rough:
+// Measured on a shared 2-core VM with an ext4 virtual disk:
 //
-//   - 10 million URLs, BFS: pushed at 99,700 and 166,800 URLs/s (two
-//     runs), 137 bytes on disk per queued URL (1.3 GB), reopened after
-//     Close in 3.1 s, drained at 10,500 URLs/s (every Done committed),
-//     peak RSS 178 MiB. In a run before Close wrote the free list, the
+//   - 10 million URLs, BFS, nothing else running: pushed at 155,800
+//     URLs/s, 138 bytes on disk per queued URL (1.3 GB), reopened after
+//     Close in 2.8 s, drained at 16,500 URLs/s (every Done committed),
+//     peak RSS 183 MiB. Two runs before the 1,024-key commits (below), at
+//     load 4: pushed at 99,700 and 166,800 URLs/s, drained at 10,500,
+//     peak RSS 178 MiB; in one before Close wrote the free list, the
 //     reopen rebuilt it from the whole file and the peak was 1,297 MiB.
+//
+// The rest at load about 4, so the rates are rough:
+//
 //   - 1 million URLs, BFS: pushed at 129,000 URLs/s, drained at 11,200,
 //     peak RSS 96 MiB.
 //   - 1 million URLs under Priority, each with a random priority, the
@@ -294,7 +298,7 @@
 // What it costs, against pebble (see Memory for the figures): a commit
 // writes whole 4 KiB pages, and a frontier writes more per URL than pebble
 // did (an LSM tree appends and compresses): 137 bytes on disk per queued
-// URL against 37, drains at about half pebble's rate, and a priority
+// URL against 37, drains at 60 % of pebble's rate, and a priority
 // crawl's random keys cost it most. A Push commits past 1,024 keys as
 // well as past WriteBuffer bytes, since bbolt copies every page a commit
 // touches into the heap (under Priority at a million URLs, the peak RSS

@@ -41,12 +41,13 @@ import (
 //     many times.
 //   - A lookup (only when the Bloom filter says "maybe") checks the map,
 //     then each run: a binary search in an index of every block's first
-//     fingerprint (runBlock fingerprints a block, 16 bytes of index per
+//     fingerprint (runBlock fingerprints a block, 8 bytes of index per
 //     4 KiB of run), and one read of that block.
 //
-// Memory: the map (runMin entries, a few MiB) and the indexes (at 10
-// million URLs, about 40 KiB); the runs' blocks are read through the
-// operating system's page cache, which the kernel can reclaim.
+// Memory: the map (runMin entries and the write buffer's, about 2 MiB)
+// and the indexes (at 10 million URLs, about 160 KiB); the runs' blocks
+// are read through the operating system's page cache, which the kernel
+// can reclaim.
 
 const (
 	// runMin is how many committed fingerprints make a new run (tests set
