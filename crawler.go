@@ -612,11 +612,7 @@ type decisionOrder [64]sync.Mutex
 
 // lock locks rawURL's stripe and returns it, to unlock.
 func (o *decisionOrder) lock(rawURL string) *sync.Mutex {
-	h := uint32(2166136261) // FNV-1a
-	for i := 0; i < len(rawURL); i++ {
-		h = (h ^ uint32(rawURL[i])) * 16777619
-	}
-	m := &o[h%uint32(len(o))]
+	m := &o[frontier.Fingerprint(rawURL)%uint64(len(o))]
 	m.Lock()
 	return m
 }

@@ -783,11 +783,7 @@ func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64)
 // ipLock returns the lock that orders the taking and the release of ip's
 // lease in this agent.
 func (f *Frontier) ipLock(ip string) *sync.Mutex {
-	h := uint32(2166136261)
-	for i := 0; i < len(ip); i++ {
-		h = (h ^ uint32(ip[i])) * 16777619
-	}
-	return &f.ipLocks[h%uint32(len(f.ipLocks))]
+	return &f.ipLocks[frontier.Fingerprint(ip)%uint64(len(f.ipLocks))]
 }
 
 // finish forgets a URL that left the local frontier for good and deletes
