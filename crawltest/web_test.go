@@ -734,6 +734,13 @@ func TestLatency(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// A client can read a whole answer before the handler returns and logs
+	// its End: wait for the handlers, as Close does.
+	web.mu.Lock()
+	for web.handlers > 0 {
+		web.idle.Wait()
+	}
+	web.mu.Unlock()
 	log := web.Log()
 	if n := log.MaxInFlight()["h0.test"]; n != 3 {
 		t.Errorf("MaxInFlight = %d, want the 3 requests sent together", n)
