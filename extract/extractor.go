@@ -53,9 +53,7 @@ type Extractor struct {
 	skipText bool
 	spec     bool // Options.Speculative
 	scripts  bool // Options.Scripts
-	z        *html.Tokenizer
-	fresh    html.Tokenizer // z as NewTokenizer made it, for Reset
-	src      tokenReader
+	z        tokenizer
 
 	tokens    int
 	links     int
@@ -188,16 +186,7 @@ func NewExtractor(opts *Options) *Extractor {
 // Reset starts scanning the document read from r, forgetting the previous
 // one. The input is assumed to be UTF-8 (fetchers convert other charsets).
 func (e *Extractor) Reset(r io.Reader) {
-	if e.z == nil {
-		e.z = html.NewTokenizer(&e.src)
-		e.fresh = *e.z
-	} else {
-		// A fresh tokenizer on the same reader, with the input buffer of
-		// the first one (the copy shares it), instead of a new 4 KiB
-		// buffer per document.
-		*e.z = e.fresh
-	}
-	e.src = tokenReader{r: r, z: e.z, max: e.lim.maxTokenLen}
+	e.z.reset(r, e.lim.maxTokenLen)
 	e.tokens, e.links, e.done, e.err, e.truncated = 0, 0, false, nil, false
 	e.curHref, e.linkHref, e.linkText, e.linkBase, e.linkTag, e.linkKind, e.linkRel = e.curHref[:0], nil, nil, nil, "", 0, 0
 	e.q, e.qPos, e.qBuf = e.q[:0], 0, e.qBuf[:0]
@@ -299,33 +288,6 @@ func (e *Extractor) pop() bool {
 // errTokenTooLong is tokenReader's error for a token longer than
 // MaxTokenLen bytes.
 var errTokenTooLong = errors.New("extract: token too long")
-
-// tokenReader is the tokenizer's reader. It bounds the current token as
-// the tokenizer's SetMaxBuf would, but with one check per read instead of
-// one per byte in the tokenizer's hottest loop: the tokenizer reads only
-// when it has consumed every byte it holds, and then its Raw is the part of
-// the current token read so far; the reader hands out no more than
-// MaxTokenLen bytes of a token and fails with errTokenTooLong when asked
-// for more. The bound thus depends on the stream alone, not on how the
-// underlying reader splits it. (That Raw is up to date during a read is
-// x/net/html's behaviour, not its documented contract; TestHostilePages
-// and FuzzLinks would notice a change.)
-type tokenReader struct {
-	r   io.Reader
-	z   *html.Tokenizer
-	max int // MaxTokenLen
-}
-
-func (t *tokenReader) Read(p []byte) (int, error) {
-	room := t.max - len(t.z.Raw())
-	if room <= 0 {
-		return 0, errTokenTooLong
-	}
-	if len(p) > room {
-		p = p[:room]
-	}
-	return t.r.Read(p)
-}
 
 // Link returns the link found by the last call to Next that returned true.
 // Its slices are valid until the next call to Next or Reset.

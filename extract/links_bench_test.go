@@ -55,12 +55,24 @@ func BenchmarkExtractor(b *testing.B) {
 	}
 }
 
-// BenchmarkTokenizer is the floor: the x/net/html tokenizer alone.
+// BenchmarkTokenizer is the floor: the tokenizer alone, the Extractor's
+// own and x/net/html's, which it reads the same tokens as.
 func BenchmarkTokenizer(b *testing.B) {
 	r := new(bytes.Reader)
 	for _, s := range benchSizes {
 		page := testpage.Article(1, s.links, s.bytes)
-		b.Run(s.name, func(b *testing.B) {
+		b.Run("trawl/"+s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(page)))
+			var z tokenizer
+			for b.Loop() {
+				r.Reset(page)
+				z.reset(r, DefaultMaxTokenLen)
+				for z.Next() != html.ErrorToken {
+				}
+			}
+		})
+		b.Run("x-net-html/"+s.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(page)))
 			for b.Loop() {
