@@ -52,7 +52,9 @@ type tokenizer struct {
 	// The start tag's attributes, for the self-closing test: the end of
 	// the value of each attribute a Tokenizer would keep (the first of
 	// each name, names not empty).
-	attrs []tagAttr
+	attrs     []tagAttr
+	manyAttrs bool                // attrNames holds the names of attrs
+	attrNames map[string]struct{} // for tags of more than manyAttrs attributes
 
 	ht       *html.Tokenizer // TagAttr's tokenizer over the current tag
 	htTok    int             // the token ht was made for (tokens counts Next calls)
@@ -494,7 +496,7 @@ func (z *tokenizer) scanMarkup(b []byte, atEnd bool) bool {
 		}
 	}
 	k := 2 + len(doctype)
-	for k < len(b) && isHTMLSpace(b[k]) {
+	for k < len(b) && isSpace(b[k]) {
 		k++
 	}
 	if k == len(b) {
@@ -596,7 +598,7 @@ func (z *tokenizer) scanTag(b []byte, atEnd bool, start bool) bool {
 	nameEnd := -1
 	for ; k < len(b); k++ {
 		c := b[k]
-		if isHTMLSpace(c) {
+		if isSpace(c) {
 			nameEnd = k
 			k++
 			break
@@ -611,9 +613,13 @@ func (z *tokenizer) scanTag(b []byte, atEnd bool, start bool) bool {
 	}
 	if start {
 		z.attrs = z.attrs[:0]
+		if z.manyAttrs {
+			clear(z.attrNames)
+			z.manyAttrs = false
+		}
 	}
 	for {
-		for k < len(b) && isHTMLSpace(b[k]) {
+		for k < len(b) && isSpace(b[k]) {
 			k++
 		}
 		if k >= len(b) {
@@ -628,7 +634,7 @@ func (z *tokenizer) scanTag(b []byte, atEnd bool, start bool) bool {
 		keyStart := k
 		for ; k < len(b); k++ {
 			c := b[k]
-			if isHTMLSpace(c) || c == '/' || c == '>' || c == '=' && k != keyStart {
+			if isSpace(c) || c == '/' || c == '>' || c == '=' && k != keyStart {
 				break
 			}
 		}
@@ -636,7 +642,7 @@ func (z *tokenizer) scanTag(b []byte, atEnd bool, start bool) bool {
 			return cut()
 		}
 		keyEnd, valEnd := k, k
-		for k < len(b) && isHTMLSpace(b[k]) {
+		for k < len(b) && isSpace(b[k]) {
 			k++
 		}
 		if k >= len(b) {
@@ -647,7 +653,7 @@ func (z *tokenizer) scanTag(b []byte, atEnd bool, start bool) bool {
 			k++
 		case '=':
 			k++
-			for k < len(b) && isHTMLSpace(b[k]) {
+			for k < len(b) && isSpace(b[k]) {
 				k++
 			}
 			if k >= len(b) {
@@ -664,7 +670,7 @@ func (z *tokenizer) scanTag(b []byte, atEnd bool, start bool) bool {
 				k = valEnd + 1
 			default:
 				for k++; k < len(b); k++ {
-					if c := b[k]; isHTMLSpace(c) || c == '>' {
+					if c := b[k]; isSpace(c) || c == '>' {
 						break
 					}
 				}
@@ -696,15 +702,46 @@ func (z *tokenizer) scanTag(b []byte, atEnd bool, start bool) bool {
 }
 
 // keep notes an attribute of a start tag, unless one of the same name
-// (ASCII case folded) came before it.
+// (ASCII case folded) came before it. Past a few attributes the names go
+// into a set, so that a hostile tag of a million attributes costs time in
+// proportion to its length.
 func (z *tokenizer) keep(b []byte, keyStart, keyEnd, valEnd int) {
 	key := b[keyStart:keyEnd]
-	for _, a := range z.attrs {
-		if bytesFoldASCII(b[a.keyStart:a.keyEnd], key) {
+	if z.manyAttrs {
+		k := lowerName(key)
+		if _, dup := z.attrNames[k]; dup {
 			return
+		}
+		z.attrNames[k] = struct{}{}
+	} else {
+		for _, a := range z.attrs {
+			if bytesFoldASCII(b[a.keyStart:a.keyEnd], key) {
+				return
+			}
+		}
+		if len(z.attrs) == manyAttrs {
+			z.manyAttrs = true
+			if z.attrNames == nil {
+				z.attrNames = make(map[string]struct{})
+			}
+			for _, a := range z.attrs {
+				z.attrNames[lowerName(b[a.keyStart:a.keyEnd])] = struct{}{}
+			}
+			z.attrNames[lowerName(key)] = struct{}{}
 		}
 	}
 	z.attrs = append(z.attrs, tagAttr{keyStart, keyEnd, valEnd})
+}
+
+// manyAttrs is how many attributes a start tag may have before keep
+// looks names up in a set rather than comparing with each.
+const manyAttrs = 16
+
+// lowerName returns b with ASCII letters lower-cased, as a new string.
+func lowerName(b []byte) string {
+	s := []byte(string(b))
+	lowerASCII(s)
+	return string(s)
 }
 
 // rawTextTag returns the lower-case name of an element whose content a
@@ -735,10 +772,6 @@ func bytesFoldASCII(a, b []byte) bool {
 var rawTextTags = [...]string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
 
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-func isHTMLSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
-}
 
 // Text returns the data of a text, comment or doctype token as a
 // Tokenizer's Text does: newlines converted, NUL replaced where it would
