@@ -111,6 +111,7 @@ type Frontier struct {
 
 	// Immutable after Open.
 	strategy    frontier.Strategy
+	indexed     bool // Priority: each queued URL's key is in tabIndex, for Boost
 	k           int
 	target      int
 	maxDepth    int
@@ -156,9 +157,12 @@ type Frontier struct {
 }
 
 var (
-	_ frontier.Frontier  = (*Frontier)(nil)
-	_ frontier.Revisiter = (*Frontier)(nil)
-	_ frontier.Flusher   = (*Frontier)(nil)
+	_ frontier.Frontier    = (*Frontier)(nil)
+	_ frontier.Revisiter   = (*Frontier)(nil)
+	_ frontier.Flusher     = (*Frontier)(nil)
+	_ frontier.Booster     = (*Frontier)(nil)
+	_ frontier.SeenChecker = (*Frontier)(nil)
+	_ frontier.StateKeeper = (*Frontier)(nil)
 )
 
 // item is an entry with the key it is stored under.
@@ -253,6 +257,7 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 	f := &Frontier{
 		db:          db,
 		strategy:    o.Strategy,
+		indexed:     o.Strategy == frontier.Priority,
 		k:           o.FrontQueues,
 		target:      o.BackQueues,
 		maxDepth:    o.MaxDepth,
@@ -703,6 +708,9 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 		key := frontKey(l, f.order(e.prio, f.seq), f.seq)
 		buf = e.encode(buf[:0])
 		b.Set(key, buf)
+		if f.indexed {
+			b.Set(indexKey(e.fp), key)
+		}
 		f.levels[l].w.insert(item{key: key, e: *e}, f.frontBuffer)
 		f.levels[l].n++
 		f.frontLen++
@@ -870,6 +878,9 @@ func (f *Frontier) refill() error {
 		key := backKey(it.e.host, f.backOrder(it.e.prio, f.seq), f.seq)
 		buf = it.e.encode(buf[:0])
 		b.Set(key, buf)
+		if f.indexed {
+			b.Set(indexKey(it.e.fp), key)
+		}
 		bq.n++
 		bq.w.insert(item{key: key, e: it.e}, f.headCache)
 	}
@@ -1104,6 +1115,9 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		f.queued++
 	} else {
 		b.Delete(ls.it.key)
+		if f.indexed {
+			b.Delete(indexKey(fp))
+		}
 		if !out.Revisit.IsZero() {
 			e := ls.it.e
 			e.retries, e.state = 0, string(out.State)
@@ -1169,6 +1183,9 @@ func (f *Frontier) promoteRevisits(now time.Time) (next time.Time, err error) {
 		f.seq++
 		key := frontKey(l, f.order(e.prio, f.seq), f.seq)
 		b.Set(key, e.encode(nil))
+		if f.indexed {
+			b.Set(indexKey(e.fp), key)
+		}
 		f.levels[l].w.insert(item{key: key, e: e}, f.frontBuffer)
 		f.levels[l].n++
 		f.frontLen++
