@@ -23,9 +23,10 @@
 // frontier is stored as its own cash minus G at the time it joined, so a
 // distribution costs nothing and changes no order among waiting URLs. The
 // frontier needs nothing but a priority per URL that can be raised (a
-// frontier.Booster, such as frontier.Memory under frontier.Priority): the
-// stored value is the URL's priority, so the state per URL is the 8 bytes
-// of a float64 that the frontier keeps anyway.
+// frontier.Booster, such as frontier.Memory or disk.Frontier under
+// frontier.Priority): the stored value is the URL's priority, so the
+// state per URL is the 8 bytes of a float64 that the frontier keeps
+// anyway.
 //
 // A page's history, in the paper the total cash it has received, is here
 // the cash it held when fetched: a crawl that fetches each page once hands
@@ -48,7 +49,14 @@
 //	// other, l.Lost(share).
 //	l.Settle()                             // hand out the virtual page's cash
 //
-// trawl's Priority.OPIC does this for a crawl. A frontier that must place
+// trawl's Priority.OPIC does this for a crawl. The ledger's own state is
+// a few numbers (G, the virtual page's cash, |H|, the URLs waiting),
+// which MarshalBinary encodes; a crawl that resumes from a persistent
+// frontier must restore them with the queues whose priorities they give
+// meaning to (G above all: a stored priority is a cash minus G), and
+// trawl does, through frontier.StateKeeper (disk.Frontier keeps them in
+// the commits that hold its queues; its package documentation says what
+// a crash changes). A frontier that must place
 // cash itself, because a URL's cash may belong to another process, is a
 // Carrier: package cluster's is, whose agents each keep a Ledger, send a
 // link's share with the link's URL (or alone, when the URL is queued
