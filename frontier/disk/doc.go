@@ -288,12 +288,16 @@
 //
 // # Boost and OPIC
 //
-// Under Priority, Frontier is a frontier.Booster and a
-// frontier.SeenChecker, as frontier.Memory is, so trawl's Priority.Inlink
-// and Priority.OPIC work on it, and a frontier.StateKeeper, so that
-// Priority.OPIC's accounts (opic.Ledger: the virtual page's cash, the
-// cash G it has handed each waiting URL, the history |H|) survive with
-// the queues whose priorities they give meaning to. Boost returns false
+// Frontier is a frontier.SeenChecker, under every order (Seen asks the
+// seen set as Push does: a "maybe" from the Bloom filter costs a look at
+// the fingerprints on disk; trawl's Crawler also asks it, when it logs
+// decisions, to tell a duplicate URL from one a host's budget dropped),
+// and under Priority a frontier.Booster, as frontier.Memory is, so
+// trawl's Priority.Inlink and Priority.OPIC work on it; and a
+// frontier.StateKeeper, so that Priority.OPIC's accounts (opic.Ledger:
+// the virtual page's cash, the cash G it has handed each waiting URL,
+// the history |H|) survive with the queues whose priorities they give
+// meaning to. Boost returns false
 // under BFS and DFS, for a URL not waiting (never pushed, handed out and
 // not done, done, waiting for a revisit), and, as Memory, for one
 // returned by Done with Retry or Requeue until it is handed out again
