@@ -346,6 +346,9 @@
 // of a crawltest web after about a tenth of its pages and resumes it:
 // every page is fetched once, and the shares of the PageRank fetched
 // after 20 and 50 % of the pages are the memory frontier's within 0.03.
+// trawlcli's TestCrashResumeOPIC SIGKILLs sitespider -opic -state twice
+// during a crawl: every page is fetched, each once but those in flight
+// at a kill.
 //
 // # Why bbolt, and the write buffer
 //
