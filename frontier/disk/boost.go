@@ -26,8 +26,10 @@ import (
 //
 // Under Priority every queued URL's key is kept in an index by
 // fingerprint (see "Layout" in the package documentation), which Boost
-// reads; a URL queued by a trawl older than the index has no entry in it,
-// and Boost returns false for it.
+// reads. Open writes it for the queues of a directory written by a trawl
+// older than the index; a URL queued by such a trawl after that (the
+// directory opened by it again) has no entry, and Boost returns false for
+// it.
 func (f *Frontier) Boost(rawURL string, delta float64) bool {
 	if !f.indexed {
 		return false
@@ -110,6 +112,42 @@ func (f *Frontier) boost(fp uint64, delta float64) (bool, error) {
 	b.Set(ikey, nkey)
 	f.apply(b)
 	return true, nil
+}
+
+// indexQueues makes sure the index Boost reads holds every queued URL:
+// the store of a frontier made before the index existed (under Priority,
+// by an older trawl) has none, and gets one, written from its queues in
+// commits of maxCommitKeys keys; then a mark says the store is indexed,
+// which a new store gets at once. Call from Open, before any other use.
+func (f *Frontier) indexQueues() error {
+	mark := []byte{tabIndexed}
+	if _, found, err := f.get(mark); err != nil || found {
+		return err
+	}
+	for _, p := range [][]byte{{tabFront}, {tabBack}} {
+		var after []byte
+		for {
+			items, err := f.load(p, &after, maxCommitKeys, nil, nil)
+			if err != nil {
+				return err
+			}
+			b := new(batch)
+			for _, it := range items {
+				b.Set(indexKey(it.e.fp), it.key)
+			}
+			f.apply(b)
+			if err := f.flush(f.gen); err != nil {
+				return err
+			}
+			if len(items) < maxCommitKeys {
+				break
+			}
+		}
+	}
+	b := new(batch)
+	b.Set(mark, nil)
+	f.apply(b)
+	return f.flush(f.gen)
 }
 
 // remove drops the entry stored under key from the window, if it holds

@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/frontier/frontiertest"
 	"github.com/trawl-dev/trawl/politeness"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // boostOptions: one front queue and one back queue, no delay, windows of
@@ -340,5 +343,57 @@ func TestSaveState(t *testing.T) {
 	}
 	if f.Len() != 1 {
 		t.Errorf("Len after the crash = %d, want 1", f.Len())
+	}
+}
+
+// TestIndexBuiltAtOpen: a store written before the index existed (here: one
+// whose index and mark are deleted) gets the index at Open, so Boost finds
+// its URLs, in front and back queues alike.
+func TestIndexBuiltAtOpen(t *testing.T) {
+	dir := t.TempDir()
+	o := boostOptions()
+	o.seenRun, o.noSync = 0, true // a run file per 16 URLs, each fsynced, would make this test slow
+	f := open(t, dir, o)
+	var rs []frontier.Request
+	for i := range 2500 { // more than a commit's keys
+		rs = append(rs, prioReq(fmt.Sprintf("http://h%d.test/p%d", i%3, i), float64(i)/10000))
+	}
+	mustPushDisk(t, f, rs...)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(filepath.Join(dir, storeFile), 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketName)
+		c := b.Cursor()
+		for k, _ := c.Seek([]byte{tabIndex}); k != nil && (k[0] == tabIndex || k[0] == tabIndexed); k, _ = c.Seek([]byte{tabIndex}) {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	f = open(t, dir, o)
+	defer f.Close()
+	if n := countKeys(t, f, tabIndex); n != len(rs) {
+		t.Fatalf("reopened, the index holds %d keys, want %d", n, len(rs))
+	}
+	// p2499 (the best) is in h0's back queue; p0 at the bottom of the front queue.
+	for _, u := range []string{"http://h0.test/p0", "http://h0.test/p2499"} {
+		if !f.Boost(u, 1) {
+			t.Errorf("Boost(%s) = false after the index was built", u)
+		}
+	}
+	if got := drainURLs(t, f); got[0] != "http://h0.test/p2499" || got[1] != "http://h0.test/p0" {
+		t.Errorf("handed out %v first, want p2499 (in its back queue) and p0 (boosted to the top)", got[:2])
 	}
 }

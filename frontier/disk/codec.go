@@ -22,6 +22,7 @@ const (
 	tabRevisit = 'v' // v at(8) fp(8)           → entry: URLs waiting for their revisit time
 	tabIndex   = 'i' // i fp(8)                  → the key of the URL's entry in a queue (Priority only: Boost)
 	tabState   = 'c' // c name                   → a record of the crawler's state (SaveState)
+	tabIndexed = 'j' // j                        → empty: tabIndex holds every queued URL (Priority)
 )
 
 var errCorrupt = errors.New("disk: corrupt record")

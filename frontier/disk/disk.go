@@ -292,6 +292,13 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 		f.seenSt.close()
 		return nil, err
 	}
+	if f.indexed {
+		if err := f.indexQueues(); err != nil {
+			db.Close()
+			f.seenSt.close()
+			return nil, fmt.Errorf("disk: indexing the queues for Boost: %w", err)
+		}
+	}
 	// Opening read every page of the file (bbolt rebuilds its free list,
 	// restore reads the queues' keys): drop them from the resident set.
 	f.unmapped = time.Now()

@@ -210,14 +210,18 @@
 // the back queues; "t"+host the next-contact times; "a"+host the host
 // budgets; "v"+time+fingerprint the revisits; under Priority only,
 // "i"+fingerprint the key of each queued URL's entry (its front or back
-// queue key), for Boost; "c"+name the crawler's state records
-// (SaveState). Values are encoded requests:
-// depth, retries and redirects (varints), priority, then URL, host,
+// queue key), for Boost, and "j" the mark that it holds every queued URL;
+// "c"+name the crawler's state records (SaveState). Values are encoded
+// requests: depth, retries and redirects (varints), priority, then URL, host,
 // referrer and anchor (length-prefixed), then, when set, the revisit
 // state and the Data. Data was added to the end of a record without a new
 // format version: a directory written before it opens as before (its
 // URLs have no Data); one written since, opened by an older trawl, loses
-// its URLs' Data and nothing else.
+// its URLs' Data and nothing else. The index, its mark and the state
+// records came the same way: an older trawl ignores them (it neither
+// boosts nor keeps the index), and Boost checks that the key the index
+// names holds the URL, so entries left stale by such a trawl are
+// harmless.
 //
 // # Format
 //
@@ -307,7 +311,9 @@
 //
 // Boost reads an index, "i"+fingerprint → the URL's key, which Push,
 // the moves to back queues and the moves of due revisits keep, and Done
-// deletes with the entry; BFS and DFS keep none. Each queued URL is so a
+// deletes with the entry; BFS and DFS keep none. Open writes it for the
+// queues of a directory written under Priority before the index existed
+// (TestIndexBuiltAtOpen), in commits of 1,024 keys. Each queued URL is so a
 // second key, in random order, which a commit writes on a page of its
 // own. Its cost under Priority (random priorities, the store's worst
 // case), measured on 2026-12-07 on the shared 2-core VM, at load 3 to 8,
