@@ -36,7 +36,9 @@ const opicRecord = "opic"
 // resume makes the frontier keep the ledger's accounts if it can, and
 // restores the ones it kept, if any: the accounts of the crawl that left
 // the frontier's queues as they are. The URLs waiting are the frontier's
-// (the saved count missed those in flight when the last process ended).
+// (the saved count missed those in flight when the last process ended;
+// and a frontier whose process ended before its first commit with the
+// accounts holds URLs none were saved for).
 func (o *opicState) resume(f frontier.Frontier) error {
 	k, ok := f.(frontier.StateKeeper)
 	if !ok {
@@ -47,14 +49,13 @@ func (o *opicState) resume(f frontier.Frontier) error {
 	if err != nil {
 		return fmt.Errorf("trawl: Priority.OPIC: reading the frontier's saved accounts: %w", err)
 	}
-	if b == nil {
-		return nil
-	}
-	if err := o.ledger.UnmarshalBinary(b); err != nil {
-		return fmt.Errorf("trawl: Priority.OPIC: the frontier's saved accounts: %w", err)
+	if b != nil {
+		if err := o.ledger.UnmarshalBinary(b); err != nil {
+			return fmt.Errorf("trawl: Priority.OPIC: the frontier's saved accounts: %w", err)
+		}
+		o.resumed = true
 	}
 	o.ledger.SetWaiting(f.Len())
-	o.resumed = true
 	return nil
 }
 

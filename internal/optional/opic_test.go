@@ -111,8 +111,8 @@ func pageRankShares(order []string, links map[string][]string, fs ...float64) []
 // resume is within 10 % on average (4.8 % when written: the resumed crawl
 // takes the hosts whose turns tie in another order, so a page's cash has
 // had more or less time to grow), and not when the resumed crawl starts
-// from fresh accounts (the seeds' cash again, G and |H| zero: 46 times
-// off). robots.txt is ignored, so that fetching it again after the resume
+// from fresh accounts (the seeds' cash again, G and |H| zero: 94 % off,
+// and 0.52 of the PageRank after half the pages instead of 0.61). robots.txt is ignored, so that fetching it again after the resume
 // does not reorder the hosts more.
 func TestOPICResumesOnDisk(t *testing.T) {
 	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 7, Hosts: 3, PagesPerHost: 80})
@@ -199,7 +199,7 @@ func TestOPICResumesOnDisk(t *testing.T) {
 	if e := impError(dsk); e > 0.1 {
 		t.Errorf("pages fetched after the resume have importances %.2f %% off the crawl without a stop, want at most 10 %%", 100*e)
 	}
-	if e := impError(fresh); e <= 1 {
+	if e := impError(fresh); e <= 0.5 {
 		t.Errorf("without the saved ledger, importances after the resume are only %.2f %% off: the test does not tell the two apart", 100*e)
 	}
 }
