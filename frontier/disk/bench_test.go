@@ -22,12 +22,21 @@ func benchRequests(n, hosts int) []frontier.Request {
 
 // BenchmarkPush pushes batches of 100 new URLs into a frontier that
 // already holds size URLs; ns/op is per batch. Under Priority each URL
-// has a random priority (keys all over the front queue), and the frontier
-// keeps the index Boost reads; "disk-B/URL" is the store's size per URL
-// queued at the end.
+// has a random priority (keys all over the front queue); "boosted" boosts
+// a URL after the first batch, as an OPIC crawl does from its first page,
+// so that the frontier keeps the index Boost reads from then on.
+// "disk-B/URL" is the bbolt file's size per URL queued at the end.
 func BenchmarkPush(b *testing.B) {
-	for _, strategy := range []frontier.Strategy{frontier.BFS, frontier.Priority} {
-		name := map[frontier.Strategy]string{frontier.BFS: "bfs", frontier.Priority: "priority"}[strategy]
+	for _, tc := range []struct {
+		name     string
+		strategy frontier.Strategy
+		boost    bool
+	}{
+		{name: "bfs", strategy: frontier.BFS},
+		{name: "priority", strategy: frontier.Priority},
+		{name: "boosted", strategy: frontier.Priority, boost: true},
+	} {
+		strategy, name := tc.strategy, tc.name
 		for _, size := range []int{1_000, 100_000} {
 			b.Run(fmt.Sprintf("%s/size=%d", name, size), func(b *testing.B) {
 				dir := b.TempDir()
@@ -50,6 +59,9 @@ func BenchmarkPush(b *testing.B) {
 				}
 				for i := 0; i < len(pre); i += 100 {
 					f.Push(ctx, pre[i:i+100]...)
+					if i == 0 && tc.boost && !f.Boost(pre[0].URL, 0.5) {
+						b.Fatal("Boost of a queued URL = false")
+					}
 				}
 				if err := f.Flush(); err != nil { // the timed part starts with nothing to commit
 					b.Fatal(err)

@@ -24,31 +24,81 @@ import (
 // "Durability" in the package documentation), so a kill -9 loses the
 // boosts made since the last commit, with the Pushes.
 //
-// Under Priority every queued URL's key is kept in an index by
-// fingerprint (see "Layout" in the package documentation), which Boost
-// reads. Open writes it for the queues of a directory written by a trawl
-// older than the index; a URL queued by such a trawl after that (the
-// directory opened by it again) has no entry, and Boost returns false for
+// Boost finds the URL through an index from each queued URL's
+// fingerprint to its key (see "Boost and OPIC" in the package
+// documentation). The first Boost a Priority frontier is given writes it
+// for every URL queued, and from then on Push, Next and Done keep it, in
+// this process and after the frontier is opened again; so a frontier
+// never boosted (a crawl ordered by link scores alone) pays nothing for
 // it.
 func (f *Frontier) Boost(rawURL string, delta float64) bool {
-	if !f.indexed {
+	if f.strategy != frontier.Priority {
 		return false
 	}
 	fp := frontier.Fingerprint(rawURL)
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.usable() != nil || f.leased[fp] != nil || !f.seen.mayContain(fp) {
+	if f.usable() != nil {
+		f.mu.Unlock()
 		return false
 	}
-	ok, err := f.boost(fp, delta)
+	var err error
+	built := !f.indexed
+	if built {
+		err = f.indexQueues() // whatever this call finds: from now on the index is kept
+	}
+	ok := false
+	if err == nil && f.leased[fp] == nil && f.seen.mayContain(fp) {
+		ok, err = f.boost(fp, delta)
+	}
 	if err != nil {
 		f.err = err
+		f.mu.Unlock()
 		return false
 	}
-	if ok && f.timer == nil && f.syncEvery > 0 {
-		f.timer = time.AfterFunc(f.syncEvery, f.timedFlush)
+	var flushGen uint64
+	if ok || built {
+		if f.timer == nil && f.syncEvery > 0 {
+			f.timer = time.AfterFunc(f.syncEvery, f.timedFlush)
+		}
+		if f.full() {
+			flushGen = f.gen
+		}
+	}
+	f.mu.Unlock()
+	if flushGen != 0 {
+		_ = f.flush(flushGen) // a failure is sticky: the next call returns it
 	}
 	return ok
+}
+
+// indexQueues writes the index Boost reads, an entry for every queued
+// URL, and the mark that says it is whole, to the write buffer (read in
+// windows of maxCommitKeys entries; the buffer holds them all until they
+// are committed together, about 150 bytes of memory a queued URL). The
+// first Boost calls it; Open reads the mark. Call with f.mu held.
+func (f *Frontier) indexQueues() error {
+	for _, p := range [][]byte{{tabFront}, {tabBack}} {
+		var after []byte
+		for {
+			items, err := f.load(p, &after, maxCommitKeys, nil, nil)
+			if err != nil {
+				return err
+			}
+			b := new(batch)
+			for _, it := range items {
+				b.Set(indexKey(it.e.fp), it.key)
+			}
+			f.apply(b)
+			if len(items) < maxCommitKeys {
+				break
+			}
+		}
+	}
+	b := new(batch)
+	b.Set([]byte{tabIndexed}, nil)
+	f.apply(b)
+	f.indexed = true
+	return nil
 }
 
 // boost moves the entry of fp to its key for its priority plus delta, if
@@ -112,42 +162,6 @@ func (f *Frontier) boost(fp uint64, delta float64) (bool, error) {
 	b.Set(ikey, nkey)
 	f.apply(b)
 	return true, nil
-}
-
-// indexQueues makes sure the index Boost reads holds every queued URL:
-// the store of a frontier made before the index existed (under Priority,
-// by an older trawl) has none, and gets one, written from its queues in
-// commits of maxCommitKeys keys; then a mark says the store is indexed,
-// which a new store gets at once. Call from Open, before any other use.
-func (f *Frontier) indexQueues() error {
-	mark := []byte{tabIndexed}
-	if _, found, err := f.get(mark); err != nil || found {
-		return err
-	}
-	for _, p := range [][]byte{{tabFront}, {tabBack}} {
-		var after []byte
-		for {
-			items, err := f.load(p, &after, maxCommitKeys, nil, nil)
-			if err != nil {
-				return err
-			}
-			b := new(batch)
-			for _, it := range items {
-				b.Set(indexKey(it.e.fp), it.key)
-			}
-			f.apply(b)
-			if err := f.flush(f.gen); err != nil {
-				return err
-			}
-			if len(items) < maxCommitKeys {
-				break
-			}
-		}
-	}
-	b := new(batch)
-	b.Set(mark, nil)
-	f.apply(b)
-	return f.flush(f.gen)
 }
 
 // remove drops the entry stored under key from the window, if it holds

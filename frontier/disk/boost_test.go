@@ -5,15 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/frontier/frontiertest"
 	"github.com/trawl-dev/trawl/politeness"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // boostOptions: one front queue and one back queue, no delay, windows of
@@ -240,19 +237,34 @@ func TestBoostSurvivesReopen(t *testing.T) {
 	})
 }
 
-// TestBoostIndexCost: the index costs one key per queued URL under
-// Priority, whose value is the URL's key: so many keys while URLs wait,
-// none when they are done.
-func TestBoostIndexCost(t *testing.T) {
-	f := open(t, t.TempDir(), boostOptions())
-	defer f.Close()
+// TestBoostIndex: a Priority frontier keeps no index until its first
+// Boost, which writes one key per queued URL, naming the URL's entry;
+// from then on Push keeps it, also after a reopen, and Done deletes it.
+func TestBoostIndex(t *testing.T) {
+	dir := t.TempDir()
+	f := open(t, dir, boostOptions())
+	defer func() { f.Close() }()
 	var rs []frontier.Request
-	for i := range 50 {
+	for i := range 60 {
 		rs = append(rs, prioReq(fmt.Sprintf("http://h%d.test/p%d", i%5, i), float64(i%7)))
 	}
-	mustPushDisk(t, f, rs...)
+	mustPushDisk(t, f, rs[:50]...)
+	if n := countKeys(t, f, tabIndex); n != 0 {
+		t.Errorf("before any Boost, %d index keys, want none", n)
+	}
+	if !f.Boost(rs[0].URL, 1) {
+		t.Fatalf("Boost(%s) = false", rs[0].URL)
+	}
 	if n := countKeys(t, f, tabIndex); n != 50 {
-		t.Errorf("50 URLs queued, %d index keys", n)
+		t.Errorf("50 URLs queued and boosted once: %d index keys, want 50", n)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f = open(t, dir, boostOptions())
+	mustPushDisk(t, f, rs[50:]...)
+	if n := countKeys(t, f, tabIndex); n != 60 {
+		t.Errorf("reopened, 10 more URLs pushed: %d index keys, want 60", n)
 	}
 	f.mu.Lock()
 	err := f.scan([]byte{tabIndex}, func(k, v []byte) error {
@@ -346,52 +358,33 @@ func TestSaveState(t *testing.T) {
 	}
 }
 
-// TestIndexBuiltAtOpen: a store written before the index existed (here: one
-// whose index and mark are deleted) gets the index at Open, so Boost finds
-// its URLs, in front and back queues alike.
-func TestIndexBuiltAtOpen(t *testing.T) {
+// TestIndexBuiltByFirstBoost: the first Boost of a frontier that holds
+// many URLs (in front and back queues, more than a commit's keys; a
+// directory written before the index existed is such a frontier too)
+// indexes them all, so it and later Boosts find any of them.
+func TestIndexBuiltByFirstBoost(t *testing.T) {
 	dir := t.TempDir()
 	o := boostOptions()
 	o.seenRun, o.noSync = 0, true // a run file per 16 URLs, each fsynced, would make this test slow
 	f := open(t, dir, o)
 	var rs []frontier.Request
-	for i := range 1102 { // more than a commit's keys
+	for i := range 1102 {
 		rs = append(rs, prioReq(fmt.Sprintf("http://h%d.test/p%d", i%3, i), float64(i)/10000))
 	}
 	mustPushDisk(t, f, rs...)
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db, err := bolt.Open(filepath.Join(dir, storeFile), 0o644, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketName)
-		c := b.Cursor()
-		for k, _ := c.Seek([]byte{tabIndex}); k != nil && (k[0] == tabIndex || k[0] == tabIndexed); k, _ = c.Seek([]byte{tabIndex}) {
-			if err := b.Delete(k); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	f = open(t, dir, o)
 	defer f.Close()
-	if n := countKeys(t, f, tabIndex); n != len(rs) {
-		t.Fatalf("reopened, the index holds %d keys, want %d", n, len(rs))
-	}
 	// p1101 (the best) is in h0's back queue; p0 at the bottom of the front queue.
 	for _, u := range []string{"http://h0.test/p0", "http://h0.test/p1101"} {
 		if !f.Boost(u, 1) {
-			t.Errorf("Boost(%s) = false after the index was built", u)
+			t.Errorf("Boost(%s) = false", u)
 		}
+	}
+	if n := countKeys(t, f, tabIndex); n != len(rs) {
+		t.Fatalf("after a Boost, the index holds %d keys, want %d", n, len(rs))
 	}
 	if got := drainURLs(t, f); got[0] != "http://h0.test/p1101" || got[1] != "http://h0.test/p0" {
 		t.Errorf("handed out %v first, want p1101 (in its back queue) and p0 (boosted to the top)", got[:2])

@@ -111,7 +111,6 @@ type Frontier struct {
 
 	// Immutable after Open.
 	strategy    frontier.Strategy
-	indexed     bool // Priority: each queued URL's key is in tabIndex, for Boost
 	k           int
 	target      int
 	maxDepth    int
@@ -152,6 +151,7 @@ type Frontier struct {
 	rest       map[string]time.Time // hosts resting at Open: their next contact
 	deferred   []string             // hosts with a back queue waiting in rest
 	revisits   int                  // URLs stored under tabRevisit
+	indexed    bool                 // every queued URL's key is in tabIndex (Priority, since the first Boost)
 	pruneAt    int
 	wake       wakeup.Signal // closed on change, for Next's waiters
 }
@@ -257,7 +257,6 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 	f := &Frontier{
 		db:          db,
 		strategy:    o.Strategy,
-		indexed:     o.Strategy == frontier.Priority,
 		k:           o.FrontQueues,
 		target:      o.BackQueues,
 		maxDepth:    o.MaxDepth,
@@ -291,13 +290,6 @@ func Open(dir string, opts *Options) (*Frontier, error) {
 		db.Close()
 		f.seenSt.close()
 		return nil, err
-	}
-	if f.indexed {
-		if err := f.indexQueues(); err != nil {
-			db.Close()
-			f.seenSt.close()
-			return nil, fmt.Errorf("disk: indexing the queues for Boost: %w", err)
-		}
 	}
 	// Opening read every page of the file (bbolt rebuilds its free list,
 	// restore reads the queues' keys): drop them from the resident set.
@@ -455,6 +447,11 @@ func (f *Frontier) restore() error {
 		})
 		if err != nil {
 			return fmt.Errorf("disk: reading host budgets: %w", err)
+		}
+	}
+	if f.strategy == frontier.Priority {
+		if _, f.indexed, err = f.get([]byte{tabIndexed}); err != nil {
+			return fmt.Errorf("disk: %w", err)
 		}
 	}
 	err = f.scan([]byte{tabRevisit}, func(k, _ []byte) error {

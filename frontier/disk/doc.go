@@ -179,9 +179,9 @@
 //     worst case for a B+tree (TRAWL_DISK_SCALE_ORDER=priority): pushed
 //     at 13,700 URLs/s, 381 bytes on disk per URL, drained at 5,900
 //     URLs/s, peak RSS 314 MiB, and growing with the frontier (157 MiB at
-//     300,000 URLs); before the index that Boost reads, which costs a
-//     priority crawl about half its push rate and 170 bytes per URL (see
-//     "Boost and OPIC"). The pebble store, the same day: 72,300 URLs/s, 82
+//     300,000 URLs); without the index that Boost reads, which costs a
+//     priority crawl that boosts about half its push rate and 170 bytes
+//     per URL (see "Boost and OPIC"). The pebble store, the same day: 72,300 URLs/s, 82
 //     bytes, 12,000 URLs/s, 124 MiB. A priority crawl of many millions of
 //     URLs is where this store is weakest.
 //
@@ -208,9 +208,9 @@
 // front queues (order is the sequence for BFS, its complement for DFS and
 // the complemented priority for Priority); "b"+host+0+order+sequence
 // the back queues; "t"+host the next-contact times; "a"+host the host
-// budgets; "v"+time+fingerprint the revisits; under Priority only,
-// "i"+fingerprint the key of each queued URL's entry (its front or back
-// queue key), for Boost, and "j" the mark that it holds every queued URL;
+// budgets; "v"+time+fingerprint the revisits; under Priority, from the
+// first Boost on, "i"+fingerprint the key of each queued URL's entry (its
+// front or back queue key), and "j" the mark that it holds every one;
 // "c"+name the crawler's state records (SaveState). Values are encoded
 // requests: depth, retries and redirects (varints), priority, then URL, host,
 // referrer and anchor (length-prefixed), then, when set, the revisit
@@ -311,13 +311,20 @@
 //
 // Boost reads an index, "i"+fingerprint → the URL's key, which Push,
 // the moves to back queues and the moves of due revisits keep, and Done
-// deletes with the entry; BFS and DFS keep none. Open writes it for the
-// queues of a directory written under Priority before the index existed
-// (TestIndexBuiltAtOpen), in commits of 1,024 keys. Each queued URL is so a
+// deletes with the entry. The first Boost of a Priority frontier writes
+// it for every URL queued (to the write buffer, about 150 bytes of memory
+// a URL until the commit; at a crawl's first page that is a few URLs),
+// with a mark ("j") that makes the frontier keep it from then on, after
+// reopens too; so BFS and DFS, and a Priority crawl that never boosts (one
+// ordered by link scores alone), keep none and pay nothing
+// (TestBoostIndex). A directory written before the index existed gets it
+// the same way (TestIndexBuiltByFirstBoost). Each queued URL is so a
 // second key, in random order, which a commit writes on a page of its
 // own. Its cost under Priority (random priorities, the store's worst
 // case), measured on 2026-12-07 on the shared 2-core VM, at load 3 to 8,
-// each pair run back to back:
+// each pair run back to back (the index on from the start, as it is
+// after an OPIC crawl's first page; BenchmarkPush's "priority" and
+// "boosted" cases, TestScale's priority and boosted orders):
 //
 //	                                          without the index  with it
 //	BenchmarkPush, 100 URLs into 100,000      6.5 ms             11.0 ms
@@ -332,11 +339,13 @@
 // half-empty pages random keys leave); draining, bound by the commits'
 // fsyncs, did not slow measurably. (An earlier pair at lower load: 19,400
 // URLs/s pushed and 10,800 drained without the index; with it, 6,200 and
-// 3,800, but another test ran beside that run.) BFS pays nothing: 0.75
-// ms a batch and 138 bytes per URL in BenchmarkPush, as before. The
-// commands: go test -run '^$' -bench 'BenchmarkPush$' ./frontier/disk;
-// TRAWL_DISK_SCALE=300000 TRAWL_DISK_SCALE_ORDER=priority go test -run
-// 'TestScale$' -v ./frontier/disk.
+// 3,800, but another test ran beside that run. And BenchmarkPush again at
+// load 10: 10.6 ms a batch unboosted, 26.5 ms boosted.) BFS pays
+// nothing: 0.75 ms a batch and 138 bytes per URL in BenchmarkPush, as
+// before. The commands: go test -run '^$' -bench 'BenchmarkPush$'
+// ./frontier/disk; TRAWL_DISK_SCALE=300000
+// TRAWL_DISK_SCALE_ORDER=priority (or boosted) go test -run 'TestScale$'
+// -v ./frontier/disk.
 //
 // The crawler saves the accounts before each Done, so that the Done's
 // commit holds them with the queues, and when Run returns, before the
