@@ -245,6 +245,9 @@ func (c *Crawler) setupFrontier() error {
 			c.opic = &opicState{ledger: l, carried: true}
 		case ok && ok2:
 			c.opic = &opicState{ledger: l, boost: b, seen: s}
+			if err := c.opic.resume(c.front); err != nil {
+				return err
+			}
 		default:
 			return fmt.Errorf("trawl: Priority.OPIC needs a frontier that raises queued URLs and knows the URLs it took (frontier.Booster and frontier.SeenChecker), or one that places cash itself (opic.Carrier); %T is neither", c.front)
 		}
@@ -301,7 +304,7 @@ func (c *Crawler) Run(ctx context.Context) error {
 			return errors.Join(err, c.shutdown())
 		}
 	}
-	if c.opic != nil {
+	if c.opic != nil && !c.opic.resumed {
 		for i := range c.seeds {
 			c.seeds[i].Priority = 1 / float64(len(c.seeds)) // each seed's share of the cash
 		}
@@ -363,6 +366,9 @@ func (c *Crawler) shutdown() error {
 		if serr := m.SpillStats().Err; serr != nil {
 			c.log.Warn("the frontier stopped spilling to disk and kept its queue in memory", "err", serr)
 		}
+	}
+	if c.opic != nil {
+		c.opic.save(c.log) // the accounts as the crawl leaves them, flushed next
 	}
 	if f, ok := c.front.(frontier.Flusher); ok {
 		if ferr := f.Flush(); ferr != nil {
@@ -452,6 +458,9 @@ func (c *Crawler) worker(ctx, nextCtx context.Context) {
 		}
 		out := c.visit(ctx, &v, req)
 		c.paced(&out)
+		if c.opic != nil {
+			c.opic.save(c.log) // committed with the Done
+		}
 		if err := c.front.Done(req, out); err != nil {
 			c.log.Error("frontier done failed", "url", req.URL, "err", err)
 		}

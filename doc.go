@@ -295,8 +295,9 @@
 //
 // A frontier may implement the optional interfaces of package frontier
 // that the crawler asks for (Revisiter for WithRecrawl, Booster for
-// Priority.Inlink and, with SeenChecker, Priority.OPIC, HostCounter,
-// Flusher, SpillReporter), or opic.Carrier for a frontier that places
+// Priority.Inlink and, with SeenChecker, Priority.OPIC, StateKeeper for
+// OPIC's accounts to survive a resume, HostCounter, Flusher,
+// SpillReporter), or opic.Carrier for a frontier that places
 // OPIC cash itself (package cluster's), a
 // Store may implement ExchangeStore (every request and response as it
 // crossed the wire) and io.Closer, and a fetcher fetch.Getter and

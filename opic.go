@@ -1,7 +1,10 @@
 package trawl
 
 import (
+	"fmt"
+	"log/slog"
 	"slices"
+	"sync"
 
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/frontier/opic"
@@ -11,11 +14,64 @@ import (
 // the frontier's Boost and Seen, which the requests' cash goes through;
 // or, when the frontier is an opic.Carrier (carried), only the ledger:
 // the frontier places the pushed requests' cash itself.
+//
+// A frontier that is a frontier.StateKeeper (disk.Frontier) keeps the
+// ledger's accounts too: save stores them before each Done, so that they
+// are committed with it, and when Run returns; a crawl resumed from the
+// frontier starts from them (resumed), its seeds bringing no new cash.
 type opicState struct {
 	ledger  *opic.Ledger
 	boost   frontier.Booster
 	seen    frontier.SeenChecker
 	carried bool
+
+	keep    frontier.StateKeeper // nil: the accounts die with the process
+	saving  sync.Mutex           // one save at a time, so the last one stored is the newest
+	resumed bool                 // the ledger came from keep
+}
+
+// opicRecord names the ledger's record in a frontier.StateKeeper.
+const opicRecord = "opic"
+
+// resume makes the frontier keep the ledger's accounts if it can, and
+// restores the ones it kept, if any: the accounts of the crawl that left
+// the frontier's queues as they are. The URLs waiting are the frontier's
+// (the saved count missed those in flight when the last process ended;
+// and a frontier whose process ended before its first commit with the
+// accounts holds URLs none were saved for).
+func (o *opicState) resume(f frontier.Frontier) error {
+	k, ok := f.(frontier.StateKeeper)
+	if !ok {
+		return nil
+	}
+	o.keep = k
+	b, err := k.LoadState(opicRecord)
+	if err != nil {
+		return fmt.Errorf("trawl: Priority.OPIC: reading the frontier's saved accounts: %w", err)
+	}
+	if b != nil {
+		if err := o.ledger.UnmarshalBinary(b); err != nil {
+			return fmt.Errorf("trawl: Priority.OPIC: the frontier's saved accounts: %w", err)
+		}
+		o.resumed = true
+	}
+	o.ledger.SetWaiting(f.Len())
+	return nil
+}
+
+// save gives the ledger's accounts to the frontier that keeps them. A
+// failure is logged: the crawl goes on, and a resumed one would start
+// from older accounts.
+func (o *opicState) save(log *slog.Logger) {
+	if o.keep == nil {
+		return
+	}
+	o.saving.Lock()
+	defer o.saving.Unlock()
+	b, _ := o.ledger.MarshalBinary() // never fails
+	if err := o.keep.SaveState(opicRecord, b); err != nil {
+		log.Warn("the frontier did not keep the OPIC accounts", "err", err)
+	}
 }
 
 // ended settles the cash of a visit that is over: a URL going back to the

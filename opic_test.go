@@ -149,8 +149,8 @@ func sum(xs []float64) float64 {
 
 // TestOPICNeedsABooster: a frontier that cannot raise a queued URL's
 // priority cannot keep OPIC's accounts; New says so rather than crawl in
-// another order. (internal/optional's TestOPICOnDiskFrontier checks
-// frontier/disk, which has no Boost.)
+// another order. (internal/optional's TestOPICResumesOnDisk crawls on
+// frontier/disk, which has Boost and Seen and keeps the accounts.)
 func TestOPICNeedsABooster(t *testing.T) {
 	_, err := trawl.New(
 		trawl.WithSeeds("http://a.test/"),

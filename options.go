@@ -316,7 +316,8 @@ type Priority struct {
 	// Inlink raises a queued URL's priority by this much for each link to
 	// it the crawl finds, the first one included (link-directed crawling:
 	// URLs many pages point to are fetched sooner). The frontier must be a
-	// frontier.Booster (frontier.Memory is); New fails otherwise.
+	// frontier.Booster (frontier.Memory is, and disk.Frontier under
+	// frontier.Priority); New fails otherwise.
 	Inlink float64
 	// OPIC orders the crawl by online page importance (package
 	// frontier/opic): each page's cash, handed on through the links of the
@@ -326,9 +327,14 @@ type Priority struct {
 	// a negative one), so cash flows toward the topic. Page.Importance and
 	// the decision log's importance give each page's cash when fetched.
 	// The frontier must be a frontier.Booster and frontier.SeenChecker
-	// (frontier.Memory is), or place the cash itself as an opic.Carrier
-	// (package cluster's frontier is: a link's share of cash travels to
-	// the agent that owns its URL); New fails otherwise.
+	// (frontier.Memory is, and disk.Frontier under frontier.Priority), or
+	// place the cash itself as an opic.Carrier (package cluster's frontier
+	// is: a link's share of cash travels to the agent that owns its URL);
+	// New fails otherwise. A frontier that is also a
+	// frontier.StateKeeper (disk.Frontier) keeps the crawl's cash accounts
+	// with its queues: they are saved before each Done and when Run
+	// returns, and a crawl resumed from the frontier goes on from them,
+	// its seeds bringing no new cash.
 	OPIC bool
 }
 

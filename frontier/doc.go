@@ -69,10 +69,12 @@
 //
 //	interface      method                                    implemented by
 //	Revisiter      Revisits() int                            Memory, disk.Frontier
-//	SeenChecker    Seen(rawURL string) bool                  Memory
-//	Booster        Boost(rawURL string, delta float64) bool  Memory
+//	SeenChecker    Seen(rawURL string) bool                  Memory, disk.Frontier
+//	Booster        Boost(rawURL string, delta float64) bool  Memory, disk.Frontier
 //	HostCounter    HostsWaiting() int                        Memory
 //	Flusher        Flush() error                             disk.Frontier
+//	StateKeeper    SaveState(name string, b []byte) error    disk.Frontier
+//	               LoadState(name string) ([]byte, error)
 //	SpillReporter  SpillStats() SpillStats                   Memory
 //	io.Closer      Close() error                             Memory, disk.Frontier, cluster.Frontier
 //
@@ -80,10 +82,14 @@
 // continuous crawl requires it. SeenChecker: after a Push that added
 // nothing, the crawler asks whether the URL was a duplicate or dropped by
 // a limit. Booster: a focused crawl that counts in-links boosts a queued
-// URL each time a page links to it. HostCounter: the crawler's statistics
+// URL each time a page links to it, and an OPIC crawl by the link's
+// share of its page's cash. HostCounter: the crawler's statistics
 // report how many hosts wait for workers. Flusher: the crawler makes a
 // persistent frontier durable when Run returns, even one it was given and
-// does not close. SpillReporter: the crawler warns when a spilling
+// does not close. StateKeeper: the crawler keeps state of its own that
+// must match the queues (Priority.OPIC's cash accounts) in a persistent
+// frontier's commits, so that a resumed crawl finds both as they were.
+// SpillReporter: the crawler warns when a spilling
 // frontier stopped spilling after a write error. io.Closer: the crawler
 // closes a frontier it made itself. Besides these, package frontier/opic's
 // Carrier (CarryCash) marks a frontier that places OPIC cash itself

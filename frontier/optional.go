@@ -27,7 +27,7 @@ type Revisiter interface {
 // Push that added nothing, to tell a duplicate from a URL a limit dropped.
 // It must be safe for concurrent use.
 //
-// Implemented by Memory.
+// Implemented by Memory and disk.Frontier.
 type SeenChecker interface {
 	Seen(rawURL string) bool
 }
@@ -38,10 +38,11 @@ type SeenChecker interface {
 // it did; it returns false for a URL not queued (never pushed, handed out,
 // or done), and may return false for every URL under an order that has no
 // priorities (Memory under BFS and DFS). A focused crawler that counts
-// in-links calls it for each link it pushes, the first included. It must
-// be safe for concurrent use.
+// in-links calls it for each link it pushes, the first included, and
+// trawl's Priority.OPIC for each link, with the link's share of cash. It
+// must be safe for concurrent use.
 //
-// Implemented by Memory.
+// Implemented by Memory and disk.Frontier (under Priority).
 type Booster interface {
 	Boost(rawURL string, delta float64) bool
 }
@@ -69,6 +70,28 @@ type HostCounter interface {
 // Implemented by disk.Frontier.
 type Flusher interface {
 	Flush() error
+}
+
+// StateKeeper is implemented by persistent frontiers that keep small
+// records of the crawler's own state with their queues, so that a crawl
+// resumed from the frontier finds its state as it was when the queues
+// were last made durable. SaveState stores a copy of b under name,
+// replacing the record there; it becomes durable with the frontier's
+// next durable change (for disk.Frontier, its next commit), together
+// with every change made before it, so a crash keeps or loses the record
+// with them. LoadState returns the record stored under name, or nil if
+// there is none. Records are small: at most MaxData bytes (a larger one
+// is refused with an error wrapping ErrDataTooLarge). Both must be safe
+// for concurrent use.
+//
+// trawl's Priority.OPIC saves its cash accounts (opic.Ledger) under
+// "opic" before each Done and when Run returns, and a crawl resumed from
+// the frontier starts from them.
+//
+// Implemented by disk.Frontier.
+type StateKeeper interface {
+	SaveState(name string, b []byte) error
+	LoadState(name string) ([]byte, error)
 }
 
 // SpillReporter is implemented by frontiers that keep part of their queue

@@ -30,12 +30,21 @@ type crashConfig struct {
 	minRun       float64 // a child runs at least this fraction of a whole crawl's time before a kill
 	maxRun       float64 // and at most this fraction
 	workers      int
+	flags        []string // more flags for every run
 }
 
 // TestCrashResume is the short crash test, always on: a crawl of a small
 // web killed twice.
 func TestCrashResume(t *testing.T) {
 	crashTest(t, crashConfig{hosts: 4, pages: 60, kills: 2, minRun: 0.1, maxRun: 0.4, workers: 4})
+}
+
+// TestCrashResumeOPIC is the short crash test in OPIC order (-opic): the
+// disk frontier's boosts and the crawl's accounts go through the same
+// commits as its queues, and a crawl killed twice still fetches every
+// page, each once but those in flight at a kill.
+func TestCrashResumeOPIC(t *testing.T) {
+	crashTest(t, crashConfig{hosts: 4, pages: 60, kills: 2, minRun: 0.1, maxRun: 0.4, workers: 4, flags: []string{"-opic"}})
 }
 
 // TestCrashResumeLong kills a larger crawl at least eight times. Set
@@ -78,7 +87,7 @@ func crashTest(t *testing.T, cfg crashConfig) {
 		return append([]string{
 			"-state", state, "-out", out, "-allow-private", "-delay", "5ms", "-adaptive", "0",
 			"-concurrency", strconv.Itoa(cfg.workers), "-user-agent", crashUA, "-progress=false",
-		}, web.Seeds()...)
+		}, append(slices.Clone(cfg.flags), web.Seeds()...)...)
 	}
 
 	// A reference crawl without kills says what must be stored.

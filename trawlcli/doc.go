@@ -86,7 +86,9 @@
 //
 // With -state DIR a crawl keeps its frontier in DIR (package frontier/disk)
 // and resumes from it; the crash test (TRAWL_CRASH_TEST=1 for the long one)
-// kills a spider to prove it. Without -state the in-memory frontier keeps
+// kills a spider to prove it. With -opic too, the OPIC accounts are kept
+// in DIR with the queue, so a resumed crawl goes on in the same order
+// (TestOPICWithState). Without -state the in-memory frontier keeps
 // the middle of its queue in an unnamed temporary file (-spill DIR, default
 // $TMPDIR or /var/tmp, which stays on disk where /tmp is in memory; -spill=
 // keeps it all in memory). Built with -tags trawl_nostate, a command leaves

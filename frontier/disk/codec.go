@@ -20,6 +20,9 @@ const (
 	tabNext    = 't' // t host                   → next contact, Unix nanoseconds
 	tabBudget  = 'a' // a host                   → URLs accepted for host (MaxPerHost)
 	tabRevisit = 'v' // v at(8) fp(8)           → entry: URLs waiting for their revisit time
+	tabIndex   = 'i' // i fp(8)                  → the key of the URL's entry in a queue (Priority only: Boost)
+	tabState   = 'c' // c name                   → a record of the crawler's state (SaveState)
+	tabIndexed = 'j' // j                        → empty: tabIndex holds every queued URL (Priority)
 )
 
 var errCorrupt = errors.New("disk: corrupt record")
@@ -96,6 +99,15 @@ func revisitTime(k []byte) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return time.Unix(0, int64(binary.BigEndian.Uint64(k[1:]))), true
+}
+
+func indexKey(fp uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{tabIndex}, fp)
+}
+
+// seqOf returns the sequence number that ends a front or back queue key.
+func seqOf(k []byte) uint64 {
+	return binary.BigEndian.Uint64(k[len(k)-8:])
 }
 
 func frontKey(level int, order, seq uint64) []byte {

@@ -151,14 +151,18 @@ type Frontier struct {
 	rest       map[string]time.Time // hosts resting at Open: their next contact
 	deferred   []string             // hosts with a back queue waiting in rest
 	revisits   int                  // URLs stored under tabRevisit
+	indexed    bool                 // every queued URL's key is in tabIndex (Priority, since the first Boost)
 	pruneAt    int
 	wake       wakeup.Signal // closed on change, for Next's waiters
 }
 
 var (
-	_ frontier.Frontier  = (*Frontier)(nil)
-	_ frontier.Revisiter = (*Frontier)(nil)
-	_ frontier.Flusher   = (*Frontier)(nil)
+	_ frontier.Frontier    = (*Frontier)(nil)
+	_ frontier.Revisiter   = (*Frontier)(nil)
+	_ frontier.Flusher     = (*Frontier)(nil)
+	_ frontier.Booster     = (*Frontier)(nil)
+	_ frontier.SeenChecker = (*Frontier)(nil)
+	_ frontier.StateKeeper = (*Frontier)(nil)
 )
 
 // item is an entry with the key it is stored under.
@@ -445,6 +449,11 @@ func (f *Frontier) restore() error {
 			return fmt.Errorf("disk: reading host budgets: %w", err)
 		}
 	}
+	if f.strategy == frontier.Priority {
+		if _, f.indexed, err = f.get([]byte{tabIndexed}); err != nil {
+			return fmt.Errorf("disk: %w", err)
+		}
+	}
 	err = f.scan([]byte{tabRevisit}, func(k, _ []byte) error {
 		if _, ok := revisitTime(k); !ok {
 			return errCorrupt
@@ -703,6 +712,9 @@ func (f *Frontier) Push(ctx context.Context, reqs ...frontier.Request) (added in
 		key := frontKey(l, f.order(e.prio, f.seq), f.seq)
 		buf = e.encode(buf[:0])
 		b.Set(key, buf)
+		if f.indexed {
+			b.Set(indexKey(e.fp), key)
+		}
 		f.levels[l].w.insert(item{key: key, e: *e}, f.frontBuffer)
 		f.levels[l].n++
 		f.frontLen++
@@ -870,6 +882,9 @@ func (f *Frontier) refill() error {
 		key := backKey(it.e.host, f.backOrder(it.e.prio, f.seq), f.seq)
 		buf = it.e.encode(buf[:0])
 		b.Set(key, buf)
+		if f.indexed {
+			b.Set(indexKey(it.e.fp), key)
+		}
 		bq.n++
 		bq.w.insert(item{key: key, e: it.e}, f.headCache)
 	}
@@ -1104,6 +1119,9 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		f.queued++
 	} else {
 		b.Delete(ls.it.key)
+		if f.indexed {
+			b.Delete(indexKey(fp))
+		}
 		if !out.Revisit.IsZero() {
 			e := ls.it.e
 			e.retries, e.state = 0, string(out.State)
@@ -1169,6 +1187,9 @@ func (f *Frontier) promoteRevisits(now time.Time) (next time.Time, err error) {
 		f.seq++
 		key := frontKey(l, f.order(e.prio, f.seq), f.seq)
 		b.Set(key, e.encode(nil))
+		if f.indexed {
+			b.Set(indexKey(e.fp), key)
+		}
 		f.levels[l].w.insert(item{key: key, e: e}, f.frontBuffer)
 		f.levels[l].n++
 		f.frontLen++

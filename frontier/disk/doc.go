@@ -58,6 +58,18 @@
 //     the replacements Done made durable (Outcome.Data on a Retry, Requeue
 //     or Revisit). Done keeps the stored Data, not the one in the Request
 //     it is given.
+//   - Boosts (frontier.Booster, under Priority only): Boost raises the
+//     priority of a URL waiting in a front queue or in its host's back
+//     queue by moving its entry to the key of its new priority, in the
+//     write buffer like a Push; so a boost survives Close and Open, and a
+//     crash if a commit came after it. It finds the URL through an index
+//     from each queued URL's fingerprint to its key (see "Boost and
+//     OPIC").
+//   - Records of the crawler's state (frontier.StateKeeper): SaveState
+//     puts a small record (at most frontier.MaxData bytes) in the write
+//     buffer with the queues' changes, so that a commit holds the record
+//     and the queues as they were together. trawl's Priority.OPIC keeps its
+//     cash accounts so (see "Boost and OPIC").
 //
 // Open refuses (ErrMismatch) a directory made with another Strategy or
 // number of front queues.
@@ -78,15 +90,16 @@
 //     and so is everything before it, including every Push made before it.
 //     Concurrent Dones share commits: while one commits, the others' changes
 //     gather and the next commit takes them all.
-//   - Push only fills the buffer. SyncInterval (default 1 s) after a Push,
+//   - Push, Boost and SaveState only fill the buffer. SyncInterval (default 1 s) after a Push,
 //     a timer commits what the buffer holds, and a Push that leaves more
 //     than Options.WriteBuffer (default 4 MiB) in it commits before it
 //     returns. A crash (kill -9, or a machine crash: commits are fsynced,
 //     and a commit cut short leaves the one before it) therefore loses at
-//     most the Pushes since the last commit: the last Done, Flush or
-//     SyncInterval. A lost Push is not a lost page: its URL was found on a
-//     page whose Done was not committed either, so that page is fetched
-//     again and the link found again.
+//     most the Pushes (and Boosts and SaveStates) since the last commit:
+//     the last Done, Flush or SyncInterval. A lost Push is not a lost
+//     page: its URL was found on a page whose Done was not committed
+//     either, so that page is fetched again and the link found again (and
+//     the boosts its links gave made again).
 //   - Next writes nothing durable: a leased URL stays stored in its queue
 //     until Done, which is how a crash returns it. (Moves between queues
 //     that Next makes go to the buffer and are committed with the rest.)
@@ -166,7 +179,9 @@
 //     worst case for a B+tree (TRAWL_DISK_SCALE_ORDER=priority): pushed
 //     at 13,700 URLs/s, 381 bytes on disk per URL, drained at 5,900
 //     URLs/s, peak RSS 314 MiB, and growing with the frontier (157 MiB at
-//     300,000 URLs). The pebble store, the same day: 72,300 URLs/s, 82
+//     300,000 URLs); without the index that Boost reads, which costs a
+//     priority crawl that boosts about half its push rate and 170 bytes
+//     per URL (see "Boost and OPIC"). The pebble store, the same day: 72,300 URLs/s, 82
 //     bytes, 12,000 URLs/s, 124 MiB. A priority crawl of many millions of
 //     URLs is where this store is weakest.
 //
@@ -193,13 +208,20 @@
 // front queues (order is the sequence for BFS, its complement for DFS and
 // the complemented priority for Priority); "b"+host+0+order+sequence
 // the back queues; "t"+host the next-contact times; "a"+host the host
-// budgets; "v"+time+fingerprint the revisits. Values are encoded requests:
-// depth, retries and redirects (varints), priority, then URL, host,
+// budgets; "v"+time+fingerprint the revisits; under Priority, from the
+// first Boost on, "i"+fingerprint the key of each queued URL's entry (its
+// front or back queue key), and "j" the mark that it holds every one;
+// "c"+name the crawler's state records (SaveState). Values are encoded
+// requests: depth, retries and redirects (varints), priority, then URL, host,
 // referrer and anchor (length-prefixed), then, when set, the revisit
 // state and the Data. Data was added to the end of a record without a new
 // format version: a directory written before it opens as before (its
 // URLs have no Data); one written since, opened by an older trawl, loses
-// its URLs' Data and nothing else.
+// its URLs' Data and nothing else. The index, its mark and the state
+// records came the same way: an older trawl ignores them (it neither
+// boosts nor keeps the index), and Boost checks that the key the index
+// names holds the URL, so entries left stale by such a trawl are
+// harmless.
 //
 // # Format
 //
@@ -260,14 +282,90 @@
 // ahead of 20 ordinary ones, which are done at the same fake time as
 // without them).
 //
-// Differences from frontier.Memory: there is no Boost and no randomized
-// selector; under DFS a URL of a host that already has a back queue waits
+// Differences from frontier.Memory: there is no randomized selector; under DFS a URL of a host that already has a back queue waits
 // in the front queues like any other (Memory puts it straight on top of
 // the back queue), and back queues are first in, first out except under
 // Priority, where they are best first as in Memory. Without a reopen the
 // handout order under BFS and Priority is Memory's exactly
 // (TestOrderMatchesMemory); a reopen keeps each queue's order but not the
 // order among hosts whose next contact times tie.
+//
+// # Boost and OPIC
+//
+// Frontier is a frontier.SeenChecker, under every order (Seen asks the
+// seen set as Push does: a "maybe" from the Bloom filter costs a look at
+// the fingerprints on disk; trawl's Crawler also asks it, when it logs
+// decisions, to tell a duplicate URL from one a host's budget dropped),
+// and under Priority a frontier.Booster, as frontier.Memory is, so
+// trawl's Priority.Inlink and Priority.OPIC work on it; and a
+// frontier.StateKeeper, so that Priority.OPIC's accounts (opic.Ledger:
+// the virtual page's cash, the cash G it has handed each waiting URL,
+// the history |H|) survive with the queues whose priorities they give
+// meaning to. Boost returns false
+// under BFS and DFS, for a URL not waiting (never pushed, handed out and
+// not done, done, waiting for a revisit), and, as Memory, for one
+// returned by Done with Retry or Requeue until it is handed out again
+// (after a reopen it waits in its back queue like the others). With
+// boosts made alike on both, the handout order is Memory's exactly
+// (TestOrderMatchesMemory).
+//
+// Boost reads an index, "i"+fingerprint → the URL's key, which Push,
+// the moves to back queues and the moves of due revisits keep, and Done
+// deletes with the entry. The first Boost of a Priority frontier writes
+// it for every URL queued (to the write buffer, about 150 bytes of memory
+// a URL until the commit; at a crawl's first page that is a few URLs),
+// with a mark ("j") that makes the frontier keep it from then on, after
+// reopens too; so BFS and DFS, and a Priority crawl that never boosts (one
+// ordered by link scores alone), keep none and pay nothing
+// (TestBoostIndex). A directory written before the index existed gets it
+// the same way (TestIndexBuiltByFirstBoost). Each queued URL is so a
+// second key, in random order, which a commit writes on a page of its
+// own. Its cost under Priority (random priorities, the store's worst
+// case), measured on 2026-12-07 on the shared 2-core VM, at load 3 to 8,
+// each pair run back to back (the index on from the start, as it is
+// after an OPIC crawl's first page; BenchmarkPush's "priority" and
+// "boosted" cases, TestScale's priority and boosted orders):
+//
+//	                                          without the index  with it
+//	BenchmarkPush, 100 URLs into 100,000      6.5 ms             11.0 ms
+//	  (bbolt file per URL)                    398 bytes          616 bytes
+//	TestScale, 300,000 URLs: pushed           11,700 URLs/s      5,760 URLs/s
+//	  bytes on disk per URL                   345                514
+//	  drained (every Done committed)          2,560 URLs/s       2,550 URLs/s
+//	  peak RSS                                165 MiB            184 MiB
+//
+// So a priority crawl pushes at about half the rate and stores about 170
+// bytes more per queued URL (the key, its 18- to 60-byte value, and the
+// half-empty pages random keys leave); draining, bound by the commits'
+// fsyncs, did not slow measurably. (An earlier pair at lower load: 19,400
+// URLs/s pushed and 10,800 drained without the index; with it, 6,200 and
+// 3,800, but another test ran beside that run. And BenchmarkPush again at
+// load 10: 10.6 ms a batch unboosted, 26.5 ms boosted.) BFS pays
+// nothing: 0.75 ms a batch and 138 bytes per URL in BenchmarkPush, as
+// before. The commands: go test -run '^$' -bench 'BenchmarkPush$'
+// ./frontier/disk; TRAWL_DISK_SCALE=300000
+// TRAWL_DISK_SCALE_ORDER=priority (or boosted) go test -run 'TestScale$'
+// -v ./frontier/disk.
+//
+// The crawler saves the accounts before each Done, so that the Done's
+// commit holds them with the queues, and when Run returns, before the
+// frontier is flushed: a crawl stopped (by a limit or its context) and
+// resumed starts from the accounts it stopped with, and its seeds bring
+// no new cash. What a kill -9 changes, besides what the durability
+// contract loses: the accounts are those saved before the last Done
+// committed, and the URLs that were leased then are queued again; their
+// cash was counted in |H| when they were taken and is counted again when
+// they are taken again (at most one page per worker), and the count of
+// waiting URLs is the frontier's length at Open, which counts them.
+// TestOPICResumesOnDisk (package internal/optional) stops an OPIC crawl
+// of a crawltest web after about a tenth of its pages and resumes it:
+// every page is fetched once, and the shares of the PageRank fetched
+// after 20 and 50 % of the pages are the memory frontier's within 0.03
+// (0.271 and 0.615 against 0.272 and 0.614, on 231 pages stopped after
+// 18; resumed from fresh accounts instead, 0.259 and 0.524).
+// trawlcli's TestCrashResumeOPIC SIGKILLs sitespider -opic -state twice
+// during a crawl: every page is fetched, each once but those in flight
+// at a kill.
 //
 // # Why bbolt, and the write buffer
 //

@@ -18,17 +18,22 @@ import (
 // the disk frontier is the same Mercator frontier. Reopened half-way, it
 // must hand out the same URLs, each once (the order among hosts whose next
 // contact times tie is not kept across a reopen, so the interleaving of
-// hosts, and with it refill order, may differ).
+// hosts, and with it refill order, may differ). With boosts, each round
+// also boosts random URLs, queued or not, on both: Boost must report the
+// same on both, and the order follow the boosts alike.
 func TestOrderMatchesMemory(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		strategy frontier.Strategy
 		reopen   bool
+		boost    bool
 	}{
 		{name: "bfs", strategy: frontier.BFS},
 		{name: "priority", strategy: frontier.Priority},
 		{name: "bfs reopened", strategy: frontier.BFS, reopen: true},
 		{name: "priority reopened", strategy: frontier.Priority, reopen: true},
+		{name: "priority boosted", strategy: frontier.Priority, boost: true},
+		{name: "priority boosted reopened", strategy: frontier.Priority, boost: true, reopen: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -48,7 +53,8 @@ func TestOrderMatchesMemory(t *testing.T) {
 				*out = append(*out, r.URL)
 				return f.Done(r, frontier.Outcome{Status: 200})
 			}
-			n := 0
+			n, boosted := 0, 0
+			var pushed []string
 			for round := range 40 {
 				if tc.reopen && round == 20 {
 					if err := dsk.Close(); err != nil {
@@ -65,10 +71,30 @@ func TestOrderMatchesMemory(t *testing.T) {
 					})
 					n++
 				}
+				for _, r := range batch {
+					pushed = append(pushed, r.URL)
+				}
 				a, _ := mem.Push(ctx, batch...)
 				b, _ := dsk.Push(ctx, batch...)
 				if a != b {
 					t.Fatalf("round %d: Push added %d on disk, %d in memory", round, b, a)
+				}
+				for range rng.IntN(8) {
+					if !tc.boost || n == 0 {
+						break
+					}
+					u := "http://h0.test/never"
+					if i := rng.IntN(len(pushed) + 1); i < len(pushed) {
+						u = pushed[i]
+					}
+					delta := float64(rng.IntN(300))/100 + float64(rng.IntN(1000))*1e-9
+					bm, bd := mem.Boost(u, delta), dsk.Boost(u, delta)
+					if bm != bd {
+						t.Fatalf("round %d: Boost(%s) = %v on disk, %v in memory", round, u, bd, bm)
+					}
+					if bm {
+						boosted++
+					}
 				}
 				for range rng.IntN(10) {
 					errM := step(mem, &gotMem)
@@ -84,6 +110,9 @@ func TestOrderMatchesMemory(t *testing.T) {
 			for step(mem, &gotMem) == nil {
 			}
 			for step(dsk, &gotDisk) == nil {
+			}
+			if tc.boost && boosted < 20 {
+				t.Errorf("%d boosts found their URL, want at least 20: the test does not test Boost", boosted)
 			}
 			if tc.reopen {
 				if !slices.Equal(sorted(gotDisk), sorted(gotMem)) {

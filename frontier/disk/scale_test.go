@@ -46,8 +46,11 @@ func TestScale(t *testing.T) {
 	opts := &Options{Workers: workers, Politeness: politeness.Config{MinDelay: -1, Factor: -1}}
 	// TRAWL_DISK_SCALE_ORDER=priority pushes under frontier.Priority, each
 	// URL with a random priority in [0, 4): keys that land all over the
-	// front queues instead of at their ends.
-	priority := os.Getenv("TRAWL_DISK_SCALE_ORDER") == "priority"
+	// front queues instead of at their ends. =boosted does too, and boosts
+	// a URL after the first batch, as an OPIC crawl does from its first
+	// page, so that the frontier keeps the index Boost reads from then on.
+	order := os.Getenv("TRAWL_DISK_SCALE_ORDER")
+	priority, boosted := order == "priority" || order == "boosted", order == "boosted"
 	if priority {
 		opts.Strategy = frontier.Priority
 	}
@@ -73,6 +76,9 @@ func TestScale(t *testing.T) {
 		if len(reqs) == batch || i == n-1 {
 			if added, err := f.Push(ctx, reqs...); err != nil || added != len(reqs) {
 				t.Fatalf("Push = %d, %v; want %d", added, err, len(reqs))
+			}
+			if boosted && i < batch && !f.Boost(reqs[0].URL, 0.5) {
+				t.Fatal("Boost of a queued URL = false")
 			}
 			reqs = reqs[:0]
 		}

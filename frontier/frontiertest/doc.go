@@ -15,7 +15,8 @@
 // host in flight, and Request.Data (kept with the URL across Retry and
 // Requeue, replaced by Outcome.Data, refused beyond frontier.MaxData). It
 // also checks each optional interface the frontier implements:
-// frontier.Revisiter, SeenChecker, Booster, HostCounter and Flusher. Each part runs in its own subtest inside a testing/synctest
+// frontier.Revisiter, SeenChecker, Booster, HostCounter, Flusher and
+// StateKeeper. Each part runs in its own subtest inside a testing/synctest
 // bubble, so politeness delays cost no real time, and a frontier that loses
 // a lease is reported (Next blocking for a day of fake time) instead of
 // hanging the test.

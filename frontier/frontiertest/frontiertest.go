@@ -42,6 +42,7 @@ var checks = []check{
 	{name: "Boost", fn: checkBoost},
 	{name: "HostsWaiting", fn: checkHostsWaiting},
 	{name: "Flush", fn: checkFlush},
+	{name: "State", fn: checkState},
 }
 
 // Run checks that the frontiers made by newFrontier meet the
@@ -62,7 +63,9 @@ var checks = []check{
 // false for URLs not queued and loses or duplicates no URL; for
 // frontier.HostCounter, that HostsWaiting counts between one and the
 // number of hosts queued, and none when drained; for frontier.Flusher, that
-// Flush loses no URL.
+// Flush loses no URL; for frontier.StateKeeper, that LoadState gives back
+// the last record SaveState stored under a name, a copy, nil for a name
+// never saved, and that a record over frontier.MaxData bytes is refused.
 //
 // Each subtest runs inside a testing/synctest bubble and calls newFrontier
 // there, so politeness delays cost fake time, not real time. newFrontier
@@ -778,4 +781,43 @@ func checkFlush(f frontier.Frontier) error {
 		return fmt.Errorf("frontiertest: after Flush, drain handed out %v, want the 2 URLs not yet handed out", got)
 	}
 	return fl.Flush()
+}
+
+func checkState(f frontier.Frontier) error {
+	k, ok := f.(frontier.StateKeeper)
+	if !ok {
+		return nil
+	}
+	if b, err := k.LoadState("a"); b != nil || err != nil {
+		return fmt.Errorf("frontiertest: LoadState(%q) of a new frontier = %q, %v; want nil, nil", "a", b, err)
+	}
+	rec := []byte("first")
+	if err := k.SaveState("a", rec); err != nil {
+		return fmt.Errorf("frontiertest: SaveState: %w", err)
+	}
+	copy(rec, "XXXXX") // the frontier keeps a copy
+	if err := k.SaveState("b", []byte("other")); err != nil {
+		return fmt.Errorf("frontiertest: SaveState: %w", err)
+	}
+	if err := push(f, 2, urls("a.test", 2)...); err != nil {
+		return err
+	}
+	if err := k.SaveState("b", []byte("second")); err != nil {
+		return fmt.Errorf("frontiertest: SaveState: %w", err)
+	}
+	for name, want := range map[string]string{"a": "first", "b": "second"} {
+		b, err := k.LoadState(name)
+		if err != nil || string(b) != want {
+			return fmt.Errorf("frontiertest: LoadState(%q) = %q, %v; want %q", name, b, err, want)
+		}
+	}
+	err := k.SaveState("a", make([]byte, frontier.MaxData+1))
+	if !errors.Is(err, frontier.ErrDataTooLarge) {
+		return fmt.Errorf("frontiertest: SaveState of %d bytes: err = %v, want frontier.ErrDataTooLarge", frontier.MaxData+1, err)
+	}
+	if b, _ := k.LoadState("a"); string(b) != "first" {
+		return fmt.Errorf("frontiertest: LoadState(%q) after a refused SaveState = %q, want %q", "a", b, "first")
+	}
+	_, err = drain(f)
+	return err
 }

@@ -23,9 +23,10 @@
 // frontier is stored as its own cash minus G at the time it joined, so a
 // distribution costs nothing and changes no order among waiting URLs. The
 // frontier needs nothing but a priority per URL that can be raised (a
-// frontier.Booster, such as frontier.Memory under frontier.Priority): the
-// stored value is the URL's priority, so the state per URL is the 8 bytes
-// of a float64 that the frontier keeps anyway.
+// frontier.Booster, such as frontier.Memory or disk.Frontier under
+// frontier.Priority): the stored value is the URL's priority, so the
+// state per URL is the 8 bytes of a float64 that the frontier keeps
+// anyway.
 //
 // A page's history, in the paper the total cash it has received, is here
 // the cash it held when fetched: a crawl that fetches each page once hands
@@ -48,7 +49,14 @@
 //	// other, l.Lost(share).
 //	l.Settle()                             // hand out the virtual page's cash
 //
-// trawl's Priority.OPIC does this for a crawl. A frontier that must place
+// trawl's Priority.OPIC does this for a crawl. The ledger's own state is
+// a few numbers (G, the virtual page's cash, |H|, the URLs waiting),
+// which MarshalBinary encodes; a crawl that resumes from a persistent
+// frontier must restore them with the queues whose priorities they give
+// meaning to (G above all: a stored priority is a cash minus G), and
+// trawl does, through frontier.StateKeeper (disk.Frontier keeps them in
+// the commits that hold its queues; its package documentation says what
+// a crash changes). A frontier that must place
 // cash itself, because a URL's cash may belong to another process, is a
 // Carrier: package cluster's is, whose agents each keep a Ledger, send a
 // link's share with the link's URL (or alone, when the URL is queued
@@ -110,7 +118,12 @@
 // A Ledger is safe for concurrent use.
 package opic
 
-import "sync"
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"sync"
+)
 
 // DefaultDamping is the share of a page's cash handed on through its links
 // when NewLedger is given 0 (PageRank's usual 0.85).
@@ -253,6 +266,64 @@ func (l *Ledger) Virtual() float64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.virtual
+}
+
+// ledgerVersion is the first byte of MarshalBinary's encoding.
+const ledgerVersion = 1
+
+// MarshalBinary encodes the ledger's accounts, for a crawl that resumes
+// from a persistent frontier (encoding.BinaryMarshaler): the damping, G,
+// the virtual page's cash, the history |H| (this ledger's) and the count
+// of waiting URLs, in 42 bytes or fewer. SetOthers's figure is not kept:
+// it belongs to the other ledgers.
+func (l *Ledger) MarshalBinary() ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := make([]byte, 1, 1+4*8+binary.MaxVarintLen64)
+	b[0] = ledgerVersion
+	for _, x := range [...]float64{l.damping, l.g, l.virtual, l.spent} {
+		b = binary.BigEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	return binary.AppendUvarint(b, uint64(l.waiting)), nil
+}
+
+// errLedger is UnmarshalBinary's error for bytes MarshalBinary did not
+// write.
+var errLedger = errors.New("opic: not an encoded ledger")
+
+// UnmarshalBinary restores the accounts MarshalBinary encoded
+// (encoding.BinaryUnmarshaler). A ledger restored so goes on where the
+// one encoded stopped, provided the frontier's priorities are the ones
+// it held then: a persistent frontier that stores the encoding with its
+// queues (trawl saves it through frontier.StateKeeper) keeps the two
+// together.
+func (l *Ledger) UnmarshalBinary(b []byte) error {
+	if len(b) < 1+4*8+1 || b[0] != ledgerVersion {
+		return errLedger
+	}
+	var x [4]float64
+	for i := range x {
+		x[i] = math.Float64frombits(binary.BigEndian.Uint64(b[1+8*i:]))
+	}
+	w, n := binary.Uvarint(b[1+4*8:])
+	if n <= 0 || 1+4*8+n != len(b) || !(x[0] > 0 && x[0] <= 1) || w > math.MaxInt32 {
+		return errLedger
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.damping, l.g, l.virtual, l.spent, l.waiting = x[0], x[1], x[2], x[3], int(w)
+	return nil
+}
+
+// SetWaiting sets the number of URLs holding cash in the frontier, which
+// Settle divides the virtual page's cash among. A crawl resumed from a
+// persistent frontier sets it to the frontier's length: the ledger it
+// saved did not count the URLs in flight then, which a crash puts back in
+// the queue.
+func (l *Ledger) SetWaiting(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.waiting = max(n, 0)
 }
 
 // Carrier is implemented by frontiers that place the cash of the URLs

@@ -11,6 +11,8 @@ import (
 // waiting URLs (priority plus what the virtual page gave each) plus the
 // virtual page's cash is 1 after every step, each page's cash when taken
 // is in [0, 1], and the waiting count the ledger keeps is the map's size.
+// Every 101 steps the ledger is encoded and a new one decoded from it, as
+// a crawl resumed from a persistent frontier does, and the accounts go on.
 func TestCashIsConserved(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n = 2000
@@ -41,6 +43,9 @@ func TestCashIsConserved(t *testing.T) {
 	}
 	check(0)
 	for step := 1; len(waiting) > 0; step++ {
+		if step%101 == 0 {
+			l = roundTrip(t, l)
+		}
 		// Take the richest, as a best-first frontier would.
 		best, bestPrio := -1, math.Inf(-1)
 		for p, prio := range waiting {
@@ -97,5 +102,51 @@ func TestOthersHistory(t *testing.T) {
 	_, got := a.Take(a.Join(0.25))
 	if math.Abs(got-want) > 1e-12 || math.Abs(want-0.25/1.5) > 1e-12 {
 		t.Errorf("importance with the other ledger's history = %v, one ledger's = %v, want both %v", got, want, 0.25/1.5)
+	}
+}
+
+// roundTrip returns a new ledger decoded from l's encoding, after
+// checking that it has l's accounts.
+func roundTrip(t *testing.T, l *Ledger) *Ledger {
+	t.Helper()
+	b, err := l.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewLedger(0.5) // the damping comes from the encoding
+	if err := r.UnmarshalBinary(b); err != nil {
+		t.Fatalf("UnmarshalBinary(MarshalBinary()) = %v", err)
+	}
+	if r.damping != l.damping || r.g != l.g || r.virtual != l.virtual || r.spent != l.spent || r.waiting != l.waiting {
+		t.Fatalf("decoded ledger %+v, encoded %+v", r, l)
+	}
+	return r
+}
+
+// TestLedgerEncoding: what UnmarshalBinary refuses, and SetWaiting.
+func TestLedgerEncoding(t *testing.T) {
+	l := NewLedger(0)
+	p := l.Join(1)
+	l.Take(p)
+	l.Spend(1, 0)
+	b, _ := l.MarshalBinary()
+	for _, bad := range [][]byte{nil, b[:len(b)-1], append(b[:len(b):len(b)], 0), append([]byte{9}, b[1:]...)} {
+		if err := NewLedger(0).UnmarshalBinary(bad); err == nil {
+			t.Errorf("UnmarshalBinary(%x) = nil, want an error", bad)
+		}
+	}
+	r := NewLedger(0)
+	if err := r.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if r.History() != 1 || r.Virtual() != 1 {
+		t.Errorf("decoded History %v, Virtual %v; want 1 and 1", r.History(), r.Virtual())
+	}
+	// Two URLs wait in the resumed frontier: Settle gives each half the
+	// virtual page's cash.
+	r.SetWaiting(2)
+	r.Settle()
+	if cash, _ := r.Take(0); cash != 0.5 {
+		t.Errorf("after SetWaiting(2) and Settle, a URL with priority 0 has cash %v, want 0.5", cash)
 	}
 }
