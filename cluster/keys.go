@@ -26,8 +26,8 @@ func (k keys) revisits(a string) string { return "trawl:v:{" + k.crawl + ":" + a
 func (k keys) revisitReqs(a string) string {
 	return "trawl:vr:{" + k.crawl + ":" + a + "}"
 }
-func (k keys) host(h string) string     { return "trawl:h:{" + k.crawl + "/" + h + "}" }
-func (k keys) urls(h string) string     { return "trawl:u:{" + k.crawl + "/" + h + "}" }
+func (k keys) host(h string) string { return "trawl:h:{" + k.crawl + "/" + h + "}" }
+func (k keys) urls(h string) string { return "trawl:u:{" + k.crawl + "/" + h + "}" }
 func (k keys) robots(h, rawURL string) string {
 	return "trawl:r:{" + k.crawl + "/" + h + "}:" + rawURL
 }
