@@ -22,15 +22,17 @@ func (k keys) stats() string            { return "trawl:{" + k.crawl + "}:stats"
 func (k keys) history() string          { return "trawl:{" + k.crawl + "}:history" }
 func (k keys) takeover(a string) string { return "trawl:{" + k.crawl + "}:takeover:" + a }
 func (k keys) stream(a string) string   { return "trawl:q:{" + k.crawl + ":" + a + "}" }
-func (k keys) revisits(a string) string { return "trawl:v:{" + k.crawl + ":" + a + "}" }
-func (k keys) revisitReqs(a string) string {
-	return "trawl:vr:{" + k.crawl + ":" + a + "}"
-}
-func (k keys) host(h string) string { return "trawl:h:{" + k.crawl + "/" + h + "}" }
-func (k keys) urls(h string) string { return "trawl:u:{" + k.crawl + "/" + h + "}" }
+func (k keys) host(h string) string     { return "trawl:h:{" + k.crawl + "/" + h + "}" }
+func (k keys) urls(h string) string     { return "trawl:u:{" + k.crawl + "/" + h + "}" }
 func (k keys) robots(h, rawURL string) string {
 	return "trawl:r:{" + k.crawl + "/" + h + "}:" + rawURL
 }
+
+// revisits and revisitReqs name an agent's revisit schedule: a sorted set
+// of URL fingerprints by due time and a hash of their requests (see
+// scripts.go). They share the hash tag of the agent's stream.
+func (k keys) revisits(a string) string    { return "trawl:v:{" + k.crawl + ":" + a + "}" }
+func (k keys) revisitReqs(a string) string { return "trawl:vr:{" + k.crawl + ":" + a + "}" }
 
 // fpField is a URL fingerprint as the 8-byte field name of a host's URL
 // hash.

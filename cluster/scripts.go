@@ -245,7 +245,7 @@ return redis.call('XLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2])
 // that the URL is always in one of the two. KEYS: revisit set, revisit
 // hash, stream. ARGV: fingerprint, delay ms until the revisit ('-': none,
 // the URL leaves the schedule), the request (encodeRevisit), stream entry
-// ID or ”. Returns 0, doing nothing, if the stream is gone (the agent was
+// ID or an empty string. Returns 0, doing nothing, if the stream is gone (the agent was
 // taken over), else 1.
 var scriptRevisit = redis.NewScript(nowMS + `
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
