@@ -430,6 +430,7 @@ func (a *Agent) moveRevisits(ctx context.Context, dead string) (int, error) {
 	set, reqs := a.keys.revisits(dead), a.keys.revisitReqs(dead)
 	moved := 0
 	for {
+		ring := a.Ring()
 		zs, err := a.rdb.ZRangeWithScores(ctx, set, 0, 99).Result()
 		if err != nil {
 			return moved, fmt.Errorf("cluster: reading %s: %w", set, err)
@@ -457,9 +458,25 @@ func (a *Agent) moveRevisits(ctx context.Context, dead string) (int, error) {
 			if at < 0 {
 				at = 0 // taken: due at once
 			}
-			rvs = append(rvs, revisitMove{fp: fps[i], at: at, val: v, part: a.partOf(&req, part)})
+			// Never to the dead agent: the ring may still name it (one
+			// read before it was found dead can replace a newer one), and
+			// a revisit added where it is adds nothing, then leaves.
+			o := ring.Owner(a.partOf(&req, part))
+			if o == "" || o == dead {
+				o = a.opts.Name
+			}
+			rvs = append(rvs, revisitMove{fp: fps[i], at: at, val: v, owner: o})
 		}
-		if err := a.addRevisits(ctx, rvs); err != nil {
+		orphans, err := a.addRevisits(ctx, rvs)
+		if err == nil && len(orphans) > 0 { // their owners left meanwhile
+			for i := range orphans {
+				orphans[i].owner = a.opts.Name
+			}
+			if orphans, err = a.addRevisits(ctx, orphans); err == nil && len(orphans) > 0 {
+				err = fmt.Errorf("cluster: moving revisits: %w", ErrFenced) // this agent's stream is gone
+			}
+		}
+		if err != nil {
 			return moved, err
 		}
 		pipe := a.rdb.Pipeline()
@@ -477,54 +494,45 @@ func (a *Agent) moveRevisits(ctx context.Context, dead string) (int, error) {
 type revisitMove struct {
 	fp, val string // fingerprint (fpField) and request (encodeRevisit)
 	at      int64  // due time, ms on Redis's clock; 0: at once
-	part    string // the key it is shared out by
+	owner   string // the agent whose schedule it goes to
 }
 
-// addRevisits adds revisits to the schedules of their owners (by part),
-// this agent's for those whose owner left meanwhile, then counts the
-// change in the epoch (see "Termination" in the package documentation):
-// the caller removes them from where they were after it returns.
-func (a *Agent) addRevisits(ctx context.Context, rvs []revisitMove) error {
+// addRevisits adds revisits to the schedules of their owners, then counts
+// the change in the epoch (see "Termination" in the package
+// documentation): the caller removes them from where they were after it
+// returns. It returns those it did not add, whose owner's stream is gone
+// (the owner left or was taken over).
+func (a *Agent) addRevisits(ctx context.Context, rvs []revisitMove) (orphans []revisitMove, err error) {
 	if len(rvs) == 0 {
-		return nil
+		return nil, nil
 	}
-	ring := a.Ring()
-	byOwner := map[string][]any{}
+	byOwner := map[string][]revisitMove{}
 	for _, rv := range rvs {
-		o := ring.Owner(rv.part)
-		if o == "" {
-			o = a.opts.Name
-		}
-		byOwner[o] = append(byOwner[o], rv.fp, rv.at, rv.val)
+		byOwner[rv.owner] = append(byOwner[rv.owner], rv)
 	}
-	add := func(owner string, args []any) (bool, error) {
+	added := false
+	for o, mv := range byOwner {
+		args := make([]any, 0, 3*len(mv))
+		for _, rv := range mv {
+			args = append(args, rv.fp, rv.at, rv.val)
+		}
 		n, err := scriptAddRevisits.EvalSha(ctx, a.rdb,
-			[]string{a.keys.revisits(owner), a.keys.revisitReqs(owner), a.keys.stream(owner)}, args...).Int64()
-		return n == 1, err
-	}
-	var orphans []any
-	for o, args := range byOwner {
-		ok, err := add(o, args)
+			[]string{a.keys.revisits(o), a.keys.revisitReqs(o), a.keys.stream(o)}, args...).Int64()
 		if err != nil {
-			return fmt.Errorf("cluster: moving revisits: %w", err)
+			return nil, fmt.Errorf("cluster: moving revisits: %w", err)
 		}
-		if !ok && o != a.opts.Name {
-			orphans = append(orphans, args...)
-		}
-	}
-	if len(orphans) > 0 {
-		ok, err := add(a.opts.Name, orphans)
-		if err == nil && !ok {
-			err = ErrFenced
-		}
-		if err != nil {
-			return fmt.Errorf("cluster: moving revisits: %w", err)
+		if n == 0 {
+			orphans = append(orphans, mv...)
+		} else {
+			added = true
 		}
 	}
-	if err := a.rdb.Incr(ctx, a.keys.epoch()).Err(); err != nil {
-		return fmt.Errorf("cluster: moving revisits: %w", err)
+	if added {
+		if err := a.rdb.Incr(ctx, a.keys.epoch()).Err(); err != nil {
+			return nil, fmt.Errorf("cluster: moving revisits: %w", err)
+		}
 	}
-	return nil
+	return orphans, nil
 }
 
 func anys(ss []string) []any {
@@ -701,6 +709,30 @@ func (a *Agent) Stats(ctx context.Context) (map[string]json.RawMessage, error) {
 		out[k] = json.RawMessage(v)
 	}
 	return out, nil
+}
+
+// Scheduled returns how many pages wait in the revisit schedules of the
+// crawl's agents (a continuous crawl: trawl.WithRecrawl), the living and
+// the dead not yet taken over, those being revisited now included: the
+// pages the cluster keeps fresh.
+func (a *Agent) Scheduled(ctx context.Context) (int64, error) {
+	members, err := a.rdb.ZRange(ctx, a.keys.members(), 0, -1).Result()
+	if err != nil {
+		return 0, fmt.Errorf("cluster: reading members: %w", err)
+	}
+	pipe := a.rdb.Pipeline()
+	cards := make([]*redis.IntCmd, len(members))
+	for i, m := range members {
+		cards[i] = pipe.ZCard(ctx, a.keys.revisits(m))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, fmt.Errorf("cluster: reading revisit schedules: %w", err)
+	}
+	var n int64
+	for _, c := range cards {
+		n += c.Val()
+	}
+	return n, nil
 }
 
 // Others returns the other agents of the crawl that are still in it: live

@@ -27,15 +27,20 @@
 // adaptive delay, whichever agents fetch it, across takeovers too), and
 // per IP address the IP delay, robots.txt responses, the page limit
 // (trawl.Shared.Pages), each URL's Data (its metadata and hints: Page.Meta
-// reaches the page wherever it is fetched), OPIC cash and importance, and
-// the agents' statistics.
+// reaches the page wherever it is fetched), OPIC cash and importance, the
+// revisit schedule of a continuous crawl (trawl.WithRecrawl: each page's
+// next visit time and its history, kept in Redis by the agent that owns
+// its host, and passed on with the host when that agent dies or another
+// joins), and the agents' statistics.
 //
 // Not spread: one host's fetching (its owner does it all, so a cluster
 // speeds up a crawl of many hosts, not of one site), back-off's count of a
 // host's consecutive failures (kept by the agent fetching it), the order
-// of the URLs an agent holds (each orders its own), and revisits (the
-// cluster's Frontier keeps no revisit schedule, so trawl.New refuses
-// WithRecrawl with it).
+// of the URLs an agent holds (each orders its own), and a continuous
+// crawl's revisit plan (each agent's recrawl.Planner plans the hosts it
+// fetches from the histories that travel with their pages, so an agent
+// that takes hosts over plans them from their next visits on; its
+// Stats.Recrawl covers the hosts it planned).
 //
 // # Design
 //
@@ -206,17 +211,54 @@
 // a SIGKILL with a lease of 2 s in five runs of clusterspider's test), and
 // only those it had in flight are fetched again.
 //
+// Revisits. The Frontier is a frontier.Revisiter: a URL done with
+// frontier.Outcome.Revisit waits in its agent's revisit schedule in Redis,
+// two keys with the hash tag of the agent's stream: a sorted set of URL
+// fingerprints by due time (Redis's clock: Done turns Outcome.Revisit
+// into a delay from now) and a hash from each fingerprint to its request
+// (URL, depth, referrer, anchor, Data, and Outcome.State: the page's
+// history, about 130 bytes). One script schedules the revisit and deletes
+// the URL's stream entry if it was the entry's last, so a URL is always in
+// the one or the other; only then is the URL marked done for its host
+// (which keeps a second copy of it, in a stream, from being fetched): an
+// agent taken over meanwhile leaves it unmarked, for the agent that has
+// its stream entry now. The schedule holds one entry per page kept, each
+// replaced by its next visit's, so it is bounded by the crawl's pages
+// (trawl.Limits.MaxPages, the hosts' budgets); a page done without a
+// Revisit (a 404) leaves it. Every Poll, or sooner when the next revisit
+// is due, the agent takes the revisits that are due, as many as its local
+// frontier has room for (Options.MaxLocal), into its local frontier
+// (frontier.Memory.PushRevisit), which hands them out ahead of new URLs;
+// their hosts' leases and politeness in Redis apply as to first visits
+// (a revisit is leased although its URL is marked done). A taken revisit
+// stays in the schedule, marked taken (its score negated), until its Done
+// replaces it. A due revisit of a host another agent owns now (it joined)
+// goes to that agent's schedule instead, due at once. When an agent dies,
+// its taker moves its schedule to the owners of the hosts, with the due
+// times and states: those it had taken (in flight, or waiting in its local
+// frontier) are due at once, and so fetched again, like the URLs it had in
+// flight. A revisit is added where it goes only if that schedule lacks its
+// URL, before it leaves where it was, so a takeover that dies midway and
+// is taken over in turn loses none and duplicates none. Revisits counts
+// the agent's revisits waiting (not taken). TestClusterRecrawlFreshness:
+// three agents, one killed midway, keep a changing web as fresh as one
+// process with the same budget (see the test for the figures and the
+// margin).
+//
 // Termination. Every stream entry lives until its URLs are done, and the
 // links of a page are queued before the page is done, so the cluster has
-// nothing to do exactly when every registered agent's stream is empty. An
-// idle agent (no URL in its local frontier, and a worker waiting in Next:
-// a frontier that no worker asked yet, made before the crawl pushed its
-// seeds, is not idle) checks that every Poll: it reads a counter that every batch
-// of queued URLs increments (after the entries exist, before the entries
-// they came from are deleted), then the length of every stream, then the
-// counter again; all streams empty and the counter unchanged mean the
-// crawl is over, and Next returns frontier.ErrEmpty to every worker of
-// every agent, which then exit by themselves. With Options.MaxPages,
+// nothing to do exactly when every registered agent's stream and revisit
+// schedule are empty. An idle agent (no URL in its local frontier, and a
+// worker waiting in Next: a frontier that no worker asked yet, made before
+// the crawl pushed its seeds, is not idle) checks that every Poll: it
+// reads a counter that every batch of queued URLs or moved revisits
+// increments (after the entries exist, before the entries they came from
+// are deleted), then the length of every stream and schedule (one script
+// per agent reads both, as a revisit moves between them), then the
+// counter again; all empty and the counter unchanged mean the crawl is
+// over, and Next returns frontier.ErrEmpty to every worker of every
+// agent, which then exit by themselves. A continuous crawl keeps its
+// pages in the schedules, so it ends with its context. With Options.MaxPages,
 // AddPage (trawl.PageCounter) counts page fetches in Redis and the crawl
 // ends for every agent when the limit is reached.
 //
@@ -230,7 +272,9 @@
 //
 // State. A crawl's keys stay in Redis when it ends: its URL sets make a
 // second run under the same Crawl name fetch nothing already done (a
-// resumable crawl, not a recrawl). Start a new crawl under a new name, or
+// resumable crawl: under WithRecrawl, its revisit schedules resume too,
+// an agent that left with revisits waiting being taken over by the next
+// that runs, or inheriting them under its name). Start a new crawl under a new name, or
 // delete the old one's keys (redis-cli --scan --pattern '*{name*' and DEL).
 // Host states expire a second after their next contact time. Back-off's
 // count of consecutive failures of a host is kept by the agent fetching

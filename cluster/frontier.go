@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -52,6 +53,7 @@ type Frontier struct {
 
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
+	ending   map[uint64]int    // URLs whose Done has forgotten them but not yet ended their local lease
 	held     map[string]int    // hosts this agent has leases on in Redis: how many
 	ipOf     map[uint64]string // URL fingerprint → the address leased for its fetch (politeness per IP)
 	ipHeld   map[string]int    // address → this agent's fetches under its lease
@@ -97,13 +99,16 @@ const seenBits = 20
 // crawl (checked in Redis), and the politeness of each host holds in the
 // whole cluster: at most Politeness.HostConcurrency requests in flight to
 // it at once, starting at least its delay apart, whichever agents send
-// them (see "Politeness" in the package documentation). It may be called
-// once per agent. It returns a *Frontier as the interface so that the method
+// them (see "Politeness" in the package documentation). A URL done with
+// frontier.Outcome.Revisit waits in the agent's revisit schedule in Redis
+// and is handed out again by the agent that owns its host then (see
+// "Revisits" in the package documentation), so trawl.WithRecrawl works
+// on a cluster. It may be called once per agent. It returns a *Frontier as the interface so that the method
 // value a.Frontier is a trawl.FrontierFunc.
 func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		hostConc: max(opts.Politeness.HostConcurrency, 1),
-		urls:     map[uint64]*entry{}, held: map[string]int{}, failures: map[string]int{},
+		urls:     map[uint64]*entry{}, ending: map[uint64]int{}, held: map[string]int{}, failures: map[string]int{},
 		ipOf: map[uint64]string{}, ipHeld: map[string]int{},
 		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits),
 		cash: map[string]frontier.Request{}}
@@ -883,7 +888,15 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		done = "1"
 		f.mu.Lock()
 		wasRevisit = f.urls[fp] != nil && f.urls[fp].revisit
+		f.ending[fp]++ // until the local frontier's lease ends (see takeDue)
 		f.mu.Unlock()
+		defer func() {
+			f.mu.Lock()
+			if f.ending[fp]--; f.ending[fp] <= 0 {
+				delete(f.ending, fp)
+			}
+			f.mu.Unlock()
+		}()
 		id = f.forget(fp)
 	}
 	if releaseIP && f.onIPFree != nil {
@@ -1053,8 +1066,9 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 	}
 	ring := a.Ring()
 	var away []revisitMove
+	var mine []revisitMove // with val decoded into reqs
+	var reqs []frontier.Request
 	var drop []string
-	took := false
 	for i := 2; i+1 < len(res); i += 2 {
 		fp, _ := res[i].(string)
 		v, _ := res[i+1].(string)
@@ -1064,23 +1078,52 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 			drop = append(drop, fp)
 			continue
 		}
-		part = a.partOf(&req, part)
-		if o := ring.Owner(part); o != "" && o != me {
-			away = append(away, revisitMove{fp: fp, val: v, part: part})
+		if o := ring.Owner(a.partOf(&req, part)); o != "" && o != me {
+			away = append(away, revisitMove{fp: fp, val: v, owner: o})
 			continue
 		}
+		mine = append(mine, revisitMove{fp: fp})
+		reqs = append(reqs, req)
+	}
+	var moveErr error
+	if len(away) > 0 {
+		// Hosts another agent owns since the revisit was scheduled (it
+		// joined): the revisit goes to its schedule, due at once; those
+		// whose owner is gone meanwhile, or that Redis did not take,
+		// are revisited here.
+		var orphans []revisitMove
+		orphans, moveErr = a.addRevisits(ctx, away)
+		if moveErr != nil {
+			orphans = away // revisited here, this time
+		}
+		for _, rv := range orphans {
+			req, _, _ := decodeRevisit(rv.val)
+			mine = append(mine, revisitMove{fp: rv.fp})
+			reqs = append(reqs, req)
+		}
+		for _, rv := range away {
+			if !slices.ContainsFunc(orphans, func(o revisitMove) bool { return o.fp == rv.fp }) {
+				drop = append(drop, rv.fp)
+			}
+		}
+	}
+	took := false
+	for i, rv := range mine {
+		req := reqs[i]
 		ufp := frontier.Fingerprint(req.URL)
 		f.mu.Lock()
 		_, held := f.urls[ufp]
+		held = held || f.ending[ufp] > 0
 		if !held {
 			f.urls[ufp] = &entry{left: 1, revisit: true}
 		}
 		f.mu.Unlock()
 		if held {
 			// A copy from the stream (queued twice) is in the local
-			// frontier: it will find the URL done and leave; the
-			// revisit waits a Poll.
-			scriptUntake.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me)}, fp, a.opts.Poll.Milliseconds())
+			// frontier, and will find the URL done and leave; or the
+			// last visit's Done has not yet ended its lease there (the
+			// revisit was due at once). The revisit waits a Poll.
+			scriptUntake.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me)}, rv.fp, a.opts.Poll.Milliseconds())
 			continue
 		}
 		if err := f.local.PushRevisit(req, time.Time{}); err != nil {
@@ -1088,7 +1131,7 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 			f.mu.Lock()
 			delete(f.urls, ufp)
 			f.mu.Unlock()
-			drop = append(drop, fp)
+			drop = append(drop, rv.fp)
 			continue
 		}
 		took = true
@@ -1099,16 +1142,6 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 		f.wake = make(chan struct{})
 		f.mu.Unlock()
 	}
-	if len(away) > 0 {
-		// Hosts another agent owns since the revisit was scheduled (it
-		// joined): the revisit goes to its schedule, due at once.
-		if err := a.addRevisits(ctx, away); err != nil {
-			return wait, err
-		}
-		for _, rv := range away {
-			drop = append(drop, rv.fp)
-		}
-	}
 	if len(drop) > 0 {
 		pipe := a.rdb.Pipeline()
 		pipe.ZRem(ctx, a.keys.revisits(me), anys(drop)...)
@@ -1117,7 +1150,7 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 			return wait, err
 		}
 	}
-	return wait, nil
+	return wait, moveErr
 }
 
 // Len returns the number of URLs queued in the local frontier.
