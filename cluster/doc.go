@@ -240,7 +240,12 @@
 // flight. A revisit is added where it goes only if that schedule lacks its
 // URL, before it leaves where it was, so a takeover that dies midway and
 // is taken over in turn loses none and duplicates none. Revisits counts
-// the agent's revisits waiting (not taken). TestClusterRecrawlFreshness:
+// the agent's revisits waiting (not taken). A waiting revisit costs Redis
+// about 530 bytes (BenchmarkRevisitMemory: a 67-byte URL with an anchor
+// and a 134-byte state, base64 in the request's JSON); a revisit's Done
+// one script more than a first visit's (the schedule's, run before the
+// host's release), and each agent one script per Poll, or per revisit
+// falling due, to read its schedule. TestClusterRecrawlFreshness:
 // three agents, one killed midway, keep a changing web as fresh as one
 // process with the same budget (see the test for the figures and the
 // margin).
@@ -289,7 +294,7 @@
 // INFO cpu); BenchmarkURLSetMemory and BenchmarkStreamMemory measure
 // memory with MEMORY USAGE:
 //
-//	go test -run='^$' -bench='ClusterCrawl|URLSetMemory|StreamMemory' -benchtime=3x ./cluster
+//	go test -run='^$' -bench='ClusterCrawl|URLSetMemory|StreamMemory|RevisitMemory' -benchtime=3x ./cluster
 //
 //	                         1 agent   3 agents
 //	commands per page          4.5       5.8–6.0  (scripts 3.6 / 4.8, XADD and XDEL 0.25 / 0.31)
@@ -298,6 +303,7 @@
 //	Redis CPU per page        103–121 µs  102–137 µs  (over four runs; the machine is shared)
 //	accepted URL, hash of ≤128:  16 bytes;  of 10^4–10^5:  58–68 bytes
 //	queued URL in a stream:     175 bytes   (URL, anchor as JSON; the referrer once per entry)
+//	revisit waiting:            534 bytes   (URL, anchor, 134-byte state as JSON; sorted set and hash)
 //
 // Under trawl.Priority.OPIC (the "opic" runs; two runs of each on
 // 2026-12-07, with the breadth-first runs alongside for comparison, as the
