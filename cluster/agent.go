@@ -69,8 +69,10 @@ type Options struct {
 	ReadBatch int
 	// MaxLocal is how many URLs an agent keeps in its local frontier; the
 	// rest wait in its stream in Redis, where a joining agent can take
-	// those of its hosts over. Default 64 per worker of the frontier
-	// (frontier.MemoryOptions.Workers).
+	// those of its hosts over. A continuous crawl's revisits that are due
+	// have as much room again, so that new URLs do not hold them back (in
+	// one process they go ahead of new URLs). Default 64 per worker of the
+	// frontier (frontier.MemoryOptions.Workers).
 	MaxLocal int
 	// Stats, if set, returns a value that the agent publishes as JSON with
 	// every heartbeat (its trawl.Stats, say); Agent.Stats reads them all.

@@ -226,9 +226,10 @@
 // replaced by its next visit's, so it is bounded by the crawl's pages
 // (trawl.Limits.MaxPages, the hosts' budgets); a page done without a
 // Revisit (a 404) leaves it. Every Poll, or sooner when the next revisit
-// is due, the agent takes the revisits that are due, as many as its local
-// frontier has room for (Options.MaxLocal), into its local frontier
-// (frontier.Memory.PushRevisit), which hands them out ahead of new URLs;
+// is due, the agent takes the revisits that are due into its local
+// frontier (frontier.Memory.PushRevisit), up to Options.MaxLocal of them
+// there besides the URLs read from its stream (so that a backlog of new
+// URLs does not hold them back), which hands them out ahead of new URLs;
 // their hosts' leases and politeness in Redis apply as to first visits
 // (a revisit is leased although its URL is marked done). A taken revisit
 // stays in the schedule, marked taken (its score negated), until its Done

@@ -54,6 +54,7 @@ type Frontier struct {
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
 	ending   map[uint64]int    // URLs whose Done has forgotten them but not yet ended their local lease
+	revs     int               // entries of urls that are revisits
 	held     map[string]int    // hosts this agent has leases on in Redis: how many
 	ipOf     map[uint64]string // URL fingerprint → the address leased for its fetch (politeness per IP)
 	ipHeld   map[string]int    // address → this agent's fetches under its lease
@@ -435,7 +436,7 @@ func (f *Frontier) readLoop(ctx context.Context) {
 			}
 		}
 		f.mu.Lock()
-		full := len(f.urls) >= f.maxLocal
+		full := len(f.urls)-f.revs >= f.maxLocal
 		space := f.space
 		f.mu.Unlock()
 		if full {
@@ -822,6 +823,9 @@ func (f *Frontier) forget(fp uint64) string {
 		return ""
 	}
 	delete(f.urls, fp)
+	if e.revisit {
+		f.revs--
+	}
 	close(f.space)
 	f.space = make(chan struct{})
 	if e.left--; e.left == 0 {
@@ -1048,7 +1052,7 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 	a := f.a
 	me := a.opts.Name
 	f.mu.Lock()
-	room := f.maxLocal - len(f.urls)
+	room := f.maxLocal - f.revs // revisits have a room of their own: new URLs must not starve them
 	f.mu.Unlock()
 	res, err := scriptDue.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me), a.keys.revisitReqs(me)}, max(room, 0)).Slice()
 	if err != nil || len(res) < 2 {
@@ -1116,6 +1120,7 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 		held = held || f.ending[ufp] > 0
 		if !held {
 			f.urls[ufp] = &entry{left: 1, revisit: true}
+			f.revs++
 		}
 		f.mu.Unlock()
 		if held {
@@ -1130,6 +1135,7 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 			a.log.Warn("dropping a bad revisit", "url", req.URL, "err", err)
 			f.mu.Lock()
 			delete(f.urls, ufp)
+			f.revs--
 			f.mu.Unlock()
 			drop = append(drop, rv.fp)
 			continue
