@@ -26,30 +26,32 @@ import (
 //
 // A Frontier is safe for concurrent use.
 type Frontier struct {
-	a          *Agent
-	local      *frontier.Memory
-	policy     politeness.Policy
-	minDelay   time.Duration
-	hostConc   int                              // leases at once per host in the cluster (Politeness.HostConcurrency)
-	ipKey      func(host string) (string, bool) // politeness.Config.IPKey, else partIP; nil: per host only
-	partMu     sync.RWMutex                     // guards partIP; a leaf lock (ipKey runs under the local frontier's)
-	partIP     map[string]string                // host → the address its URLs came with in the stream
-	ipDelay    time.Duration                    // politeness.Config.IPDelay, with its default
-	ipLocks    [16]sync.Mutex                   // by address hash: an address's lease taken and released in turn (ipLock)
-	onIPFree   func()                           // for tests: an address's last fetch ended, its lease not yet released
-	maxDepth   int
-	maxPerHost int
-	maxLocal   int
-	known      *seenCache
-	ledger     atomic.Pointer[opic.Ledger]              // the agent's OPIC accounts (CarryCash); nil without
-	cashMu     sync.Mutex                               // guards cash; a leaf lock
-	cash       map[string]frontier.Request              // cash notes to send, by URL (see placeCash)
-	published  float64                                  // the ledger's History added to the crawl's (heartbeat only)
-	onWait     func(host string, wait time.Duration)    // for tests: a host Redis refused
-	onAccept   atomic.Pointer[func()]                   // for tests: a stream entry taken in
-	onGrant    func(req frontier.Request, at time.Time) // for tests: a host leased, at Redis's time
-	waiting    atomic.Int32                             // Next calls waiting for URLs
-	revisits   atomic.Int64                             // revisits waiting in the agent's schedule, as last read
+	a           *Agent
+	local       *frontier.Memory
+	policy      politeness.Policy
+	minDelay    time.Duration
+	hostConc    int                              // leases at once per host in the cluster (Politeness.HostConcurrency)
+	ipKey       func(host string) (string, bool) // politeness.Config.IPKey, else partIP; nil: per host only
+	partMu      sync.RWMutex                     // guards partIP; a leaf lock (ipKey runs under the local frontier's)
+	partIP      map[string]string                // host → the address its URLs came with in the stream
+	ipDelay     time.Duration                    // politeness.Config.IPDelay, with its default
+	ipLocks     [16]sync.Mutex                   // by address hash: an address's lease taken and released in turn (ipLock)
+	onIPFree    func()                           // for tests: an address's last fetch ended, its lease not yet released
+	maxDepth    int
+	maxPerHost  int
+	maxLocal    int
+	known       *seenCache
+	ledger      atomic.Pointer[opic.Ledger]              // the agent's OPIC accounts (CarryCash); nil without
+	cashMu      sync.Mutex                               // guards cash; a leaf lock
+	cash        map[string]frontier.Request              // cash notes to send, by URL (see placeCash)
+	published   float64                                  // the ledger's History added to the crawl's (heartbeat only)
+	onWait      func(host string, wait time.Duration)    // for tests: a host Redis refused
+	onAccept    atomic.Pointer[func()]                   // for tests: a stream entry taken in
+	onGrant     func(req frontier.Request, at time.Time) // for tests: a host leased, at Redis's time
+	waiting     atomic.Int32                             // Next calls waiting for URLs
+	revisits    atomic.Int64                             // revisits waiting in the agent's schedule, as last read
+	revisitWake atomic.Int64                             // when revisitLoop reads the schedule next (unix ns)
+	revisitKick chan struct{}                            // wakes revisitLoop sooner (buffered: 1)
 
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
@@ -112,7 +114,7 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 		urls:     map[uint64]*entry{}, ending: map[uint64]int{}, held: map[string]int{}, failures: map[string]int{},
 		ipOf: map[uint64]string{}, ipHeld: map[string]int{},
 		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits),
-		cash: map[string]frontier.Request{}}
+		cash: map[string]frontier.Request{}, revisitKick: make(chan struct{}, 1)}
 	f.maxLocal = a.opts.MaxLocal
 	if f.maxLocal <= 0 {
 		f.maxLocal = 64 * max(opts.Workers, 1)
@@ -996,6 +998,9 @@ func (f *Frontier) schedule(ctx context.Context, req frontier.Request, out front
 		a.fail(fmt.Errorf("cluster: done %q: %w", req.URL, ErrFenced))
 		return false, dataErr
 	}
+	if !out.Revisit.IsZero() {
+		f.kickRevisits(out.Revisit)
+	}
 	return true, dataErr
 }
 
@@ -1036,12 +1041,33 @@ func (f *Frontier) revisitLoop(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			a.log.Warn("reading the revisit schedule failed", "err", err)
 		}
-		if wait < 0 || wait > a.opts.Poll {
+		// wait is 0 when more are due than the local frontier has room
+		// for: they wait for a Poll.
+		if wait <= 0 || wait > a.opts.Poll {
 			wait = a.opts.Poll
 		}
-		if sleep(ctx, wait) != nil {
+		f.revisitWake.Store(time.Now().Add(wait).UnixNano())
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
 			return
+		case <-t.C:
+		case <-f.revisitKick:
+			t.Stop()
 		}
+	}
+}
+
+// kickRevisits wakes revisitLoop if a revisit due at at would otherwise
+// be taken late: before the loop's next reading of the schedule.
+func (f *Frontier) kickRevisits(at time.Time) {
+	if at.UnixNano() >= f.revisitWake.Load() {
+		return
+	}
+	select {
+	case f.revisitKick <- struct{}{}:
+	default:
 	}
 }
 
