@@ -106,8 +106,9 @@ const seenBits = 20
 // frontier.Outcome.Revisit waits in the agent's revisit schedule in Redis
 // and is handed out again by the agent that owns its host then (see
 // "Revisits" in the package documentation), so trawl.WithRecrawl works
-// on a cluster. It may be called once per agent. It returns a *Frontier as the interface so that the method
-// value a.Frontier is a trawl.FrontierFunc.
+// on a cluster. It may be called once per agent. It returns a *Frontier
+// as the interface so that the method value a.Frontier is a
+// trawl.FrontierFunc.
 func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		hostConc: max(opts.Politeness.HostConcurrency, 1),
@@ -1071,9 +1072,10 @@ func (f *Frontier) kickRevisits(at time.Time) {
 	}
 }
 
-// takeDue takes the revisits that are due from the agent's schedule, at
-// most as many as the local frontier has room for (Options.MaxLocal), and
-// returns the time until the next is due (-1: none waits).
+// takeDue takes the revisits that are due from the agent's schedule, as
+// many as the local frontier has room for (Options.MaxLocal revisits
+// besides the stream's URLs), and returns the time until the next is due
+// (-1: none waits; 0: more are due than it took).
 func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 	a := f.a
 	me := a.opts.Name

@@ -132,7 +132,7 @@ func TestRevisitTakeOver(t *testing.T) {
 	if n, err := df.Push(ctx, reqs...); n != len(reqs) || err != nil {
 		t.Fatalf("Push = %d, %v; want %d, nil", n, err, len(reqs))
 	}
-	// Each URL is visited once and scheduled: the first at once (the dead
+	// Each URL is visited once and scheduled: the last at once (the dead
 	// agent takes it and dies with it in flight), the others from 1.5 s
 	// (after the takeover) to 2.5 s.
 	due := map[string]time.Time{}
@@ -141,8 +141,11 @@ func TestRevisitTakeOver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(req.State) != 0 {
+			t.Fatalf("%s handed out with State %q before its first visit was done", req.URL, req.State)
+		}
 		at := time.Now()
-		if i > 0 {
+		if i < len(reqs)-1 {
 			at = at.Add(1500*time.Millisecond + time.Duration(i)*50*time.Millisecond)
 		}
 		due[req.URL] = at
