@@ -247,9 +247,11 @@
 // one script more than a first visit's (the schedule's, run before the
 // host's release), and each agent one script per Poll, or per revisit
 // falling due, to read its schedule. TestClusterRecrawlFreshness:
-// three agents, one killed midway, keep a changing web as fresh as one
-// process with the same budget (see the test for the figures and the
-// margin).
+// three agents, one killed midway, keep a changing web about as fresh as
+// one process with the same budget, crawling a copy of it at the same
+// time (mean freshness 0.66–0.75 against 0.69–0.74, the cluster's
+// deficit -0.008 to 0.044 over ten pairs; the test allows 0.10), and
+// every page is in exactly one schedule at the end.
 //
 // Termination. Every stream entry lives until its URLs are done, and the
 // links of a page are queued before the page is done, so the cluster has
