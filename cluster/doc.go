@@ -233,8 +233,12 @@
 // their hosts' leases and politeness in Redis apply as to first visits
 // (a revisit is leased although its URL is marked done). A taken revisit
 // stays in the schedule, marked taken (its score negated), until its Done
-// replaces it. A due revisit of a host another agent owns now (it joined)
-// goes to that agent's schedule instead, due at once. When an agent dies,
+// replaces it. A due revisit of a host another agent owns now (it joined,
+// or this agent's view of the members is behind) goes to that agent's
+// schedule instead, due at once; it is marked leaving (score 0) until it
+// is there, and a copy sent back meanwhile replaces a leaving one, so two
+// agents whose views disagree, sending it to each other, keep one copy
+// (a copy that is not leaving is never replaced). When an agent dies,
 // its taker moves its schedule to the owners of the hosts, with the due
 // times and states: those it had taken (in flight, or waiting in its local
 // frontier) are due at once, and so fetched again, like the URLs it had in

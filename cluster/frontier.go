@@ -1120,14 +1120,24 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 	var moveErr error
 	if len(away) > 0 {
 		// Hosts another agent owns since the revisit was scheduled (it
-		// joined): the revisit goes to its schedule, due at once; those
-		// whose owner is gone meanwhile, or that Redis did not take,
-		// are revisited here.
+		// joined, or this agent's ring is behind): the revisit goes to
+		// its schedule, due at once, marked leaving here meanwhile (so
+		// that two agents whose rings disagree, sending it to each other,
+		// keep one copy); those whose owner is gone, or that Redis did
+		// not take, are revisited here.
+		fps := make([]any, len(away))
+		for i, rv := range away {
+			fps[i] = rv.fp
+		}
 		var orphans []revisitMove
-		orphans, moveErr = a.addRevisits(ctx, away)
+		moveErr = scriptLeave.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me)}, fps...).Err()
+		if moveErr == nil {
+			orphans, moveErr = a.addRevisits(ctx, away)
+		}
 		if moveErr != nil {
 			orphans = away // revisited here, this time
 		}
+		var left []any
 		for _, rv := range orphans {
 			req, _, _ := decodeRevisit(rv.val)
 			mine = append(mine, revisitMove{fp: rv.fp})
@@ -1135,7 +1145,12 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 		}
 		for _, rv := range away {
 			if !slices.ContainsFunc(orphans, func(o revisitMove) bool { return o.fp == rv.fp }) {
-				drop = append(drop, rv.fp)
+				left = append(left, rv.fp)
+			}
+		}
+		if len(left) > 0 {
+			if err := scriptDropLeft.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me), a.keys.revisitReqs(me)}, left...).Err(); err != nil && moveErr == nil {
+				moveErr = err
 			}
 		}
 	}

@@ -232,7 +232,8 @@ return redis.call('XLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2])
 // Data and State, the key it is shared out by). A fingerprint's score is
 // its due time on Redis's clock (ms) while it waits, and minus that time
 // once the agent has taken it into its local frontier (handed out, or
-// about to be): a taken revisit stays in the schedule until its Done
+// about to be), or 0 while it moves to another agent's schedule
+// (scriptLeave): a taken revisit stays in the schedule until its Done
 // replaces it with the next (or removes it), so an agent that dies with
 // revisits taken leaves them in its schedule, for the agent that takes it
 // over, which makes them due at once. Every revisit script first checks
@@ -283,19 +284,47 @@ return out
 
 // scriptAddRevisits adds revisits to an agent's schedule, each unless
 // the schedule has its URL already (a move done twice, by a takeover
-// that was itself taken over). KEYS: revisit set, revisit hash, stream.
-// ARGV: fingerprint, due time ms (0 or less: now), request, and so on.
-// Returns 0, adding nothing, if the stream is gone (the agent left).
+// that was itself taken over), but for a copy that is leaving it (score
+// 0: see scriptLeave), which it replaces. KEYS: revisit set, revisit
+// hash, stream. ARGV: fingerprint, due time ms (0 or less: now), request,
+// and so on. Returns 0, adding nothing, if the stream is gone (the agent
+// left).
 var scriptAddRevisits = redis.NewScript(nowMS + `
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
 for i = 1, #ARGV, 3 do
   local at = tonumber(ARGV[i + 1])
   if at <= 0 then at = now end
-  if redis.call('ZADD', KEYS[1], 'NX', at, ARGV[i]) == 1 then
+  local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if not s or tonumber(s) == 0 then
+    redis.call('ZADD', KEYS[1], at, ARGV[i])
     redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
   end
 end
 return 1
+`)
+
+// scriptLeave marks taken revisits as leaving the schedule for another
+// agent's (score 0): a copy moved back meanwhile (two agents whose rings
+// disagree each sending it to the other) replaces it, and scriptDropLeft
+// then keeps that one. KEYS: revisit set. ARGV: fingerprints.
+var scriptLeave = redis.NewScript(`
+for i = 1, #ARGV do redis.call('ZADD', KEYS[1], 'XX', 0, ARGV[i]) end
+return #ARGV
+`)
+
+// scriptDropLeft removes the revisits that left (score still 0). KEYS:
+// revisit set, revisit hash. ARGV: fingerprints.
+var scriptDropLeft = redis.NewScript(`
+local n = 0
+for i = 1, #ARGV do
+  local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if s and tonumber(s) == 0 then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    n = n + 1
+  end
+end
+return n
 `)
 
 // scriptUntake puts a taken revisit back to wait ARGV[2] ms. KEYS:
@@ -305,4 +334,5 @@ return redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
 `)
 
 var scripts = []*redis.Script{scriptJoin, scriptBeat, scriptTakeOver, scriptView, scriptCheck, scriptMark, scriptAcquire,
-	scriptRelease, scriptRenew, scriptDelIfEmpty, scriptPending, scriptRevisit, scriptDue, scriptAddRevisits, scriptUntake}
+	scriptRelease, scriptRenew, scriptDelIfEmpty, scriptPending, scriptRevisit, scriptDue, scriptAddRevisits, scriptUntake,
+	scriptLeave, scriptDropLeft}
