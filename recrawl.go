@@ -58,7 +58,10 @@ import (
 // next turn. Stats.Recrawl.HeadProbes and HeadSaved count them.
 //
 // The frontier must keep revisits (implement frontier.Revisiter, as
-// frontier.Memory and disk.Frontier do); New fails otherwise. Default:
+// frontier.Memory, disk.Frontier and package cluster's frontier do, the
+// last in Redis, so that a cluster's agents crawl continuously together
+// and a dead agent's schedule passes to the living); New fails
+// otherwise. Default:
 // off, a one-shot crawl.
 func WithRecrawl(policy recrawl.Policy) Option {
 	return func(c *config) { c.recrawl = &policy }
@@ -87,7 +90,7 @@ func (r *recrawler) checkFrontier(f frontier.Frontier) error {
 		return nil
 	}
 	if _, ok := f.(frontier.Revisiter); !ok {
-		return errors.New("trawl: WithRecrawl needs a frontier that keeps revisits (frontier.Revisiter), such as frontier.Memory or disk.Frontier")
+		return errors.New("trawl: WithRecrawl needs a frontier that keeps revisits (frontier.Revisiter), such as frontier.Memory, disk.Frontier or package cluster's")
 	}
 	return nil
 }

@@ -69,8 +69,10 @@ type Options struct {
 	ReadBatch int
 	// MaxLocal is how many URLs an agent keeps in its local frontier; the
 	// rest wait in its stream in Redis, where a joining agent can take
-	// those of its hosts over. Default 64 per worker of the frontier
-	// (frontier.MemoryOptions.Workers).
+	// those of its hosts over. A continuous crawl's revisits that are due
+	// have as much room again, so that new URLs do not hold them back (in
+	// one process they go ahead of new URLs). Default 64 per worker of the
+	// frontier (frontier.MemoryOptions.Workers).
 	MaxLocal int
 	// Stats, if set, returns a value that the agent publishes as JSON with
 	// every heartbeat (its trawl.Stats, say); Agent.Stats reads them all.
@@ -366,14 +368,19 @@ func (a *Agent) takeOver(ctx context.Context, dead string) error {
 	}
 	defer a.rdb.Del(context.WithoutCancel(ctx), lock)
 	stream := a.keys.stream(dead)
-	moved := 0
+	moved, revisits := 0, 0
 	for {
 		msgs, err := a.rdb.XRangeN(ctx, stream, "-", "+", 100).Result()
 		if err != nil {
 			return fmt.Errorf("cluster: reading %s: %w", stream, err)
 		}
 		if len(msgs) == 0 {
-			n, err := scriptDelIfEmpty.EvalSha(ctx, a.rdb, []string{stream}).Int64()
+			nr, err := a.moveRevisits(ctx, dead)
+			if err != nil {
+				return err
+			}
+			revisits += nr
+			n, err := scriptDelIfEmpty.EvalSha(ctx, a.rdb, []string{stream, a.keys.revisits(dead), a.keys.revisitReqs(dead)}).Int64()
 			if err != nil {
 				return err
 			}
@@ -410,8 +417,132 @@ func (a *Agent) takeOver(ctx context.Context, dead string) error {
 	if _, err := pipe.Exec(ctx); err != nil {
 		return err
 	}
-	a.log.Info("took over a dead agent", "dead", dead, "urls", moved)
+	a.log.Info("took over a dead agent", "dead", dead, "urls", moved, "revisits", revisits)
 	return nil
+}
+
+// moveRevisits moves the revisit schedule of a dead agent to the
+// schedules of the owners of its URLs' hosts among the living, with their
+// due times and states: a revisit the dead agent had taken (handed out,
+// or about to be) is due at once. It returns how many it moved. A revisit
+// is added to its new schedule before it leaves the old, and added only
+// if the new schedule lacks it, so a takeover that dies midway and is
+// taken over again loses none and duplicates none.
+func (a *Agent) moveRevisits(ctx context.Context, dead string) (int, error) {
+	set, reqs := a.keys.revisits(dead), a.keys.revisitReqs(dead)
+	moved := 0
+	for {
+		ring := a.Ring()
+		zs, err := a.rdb.ZRangeWithScores(ctx, set, 0, 99).Result()
+		if err != nil {
+			return moved, fmt.Errorf("cluster: reading %s: %w", set, err)
+		}
+		if len(zs) == 0 {
+			return moved, nil
+		}
+		fps := make([]string, len(zs))
+		for i, z := range zs {
+			fps[i] = fmt.Sprint(z.Member)
+		}
+		vals, err := a.rdb.HMGet(ctx, reqs, fps...).Result()
+		if err != nil {
+			return moved, fmt.Errorf("cluster: reading %s: %w", reqs, err)
+		}
+		var rvs []revisitMove
+		for i, z := range zs {
+			v, _ := vals[i].(string)
+			req, part, err := decodeRevisit(v)
+			if err != nil {
+				a.log.Warn("dropping a bad revisit", "agent", dead, "err", err)
+				continue
+			}
+			at := int64(z.Score)
+			if at < 0 {
+				at = 0 // taken: due at once
+			}
+			// Never to the dead agent: the ring may still name it (one
+			// read before it was found dead can replace a newer one), and
+			// a revisit added where it is adds nothing, then leaves.
+			o := ring.Owner(a.partOf(&req, part))
+			if o == "" || o == dead {
+				o = a.opts.Name
+			}
+			rvs = append(rvs, revisitMove{fp: fps[i], at: at, val: v, owner: o})
+		}
+		orphans, err := a.addRevisits(ctx, rvs)
+		if err == nil && len(orphans) > 0 { // their owners left meanwhile
+			for i := range orphans {
+				orphans[i].owner = a.opts.Name
+			}
+			if orphans, err = a.addRevisits(ctx, orphans); err == nil && len(orphans) > 0 {
+				err = fmt.Errorf("cluster: moving revisits: %w", ErrFenced) // this agent's stream is gone
+			}
+		}
+		if err != nil {
+			return moved, err
+		}
+		pipe := a.rdb.Pipeline()
+		pipe.ZRem(ctx, set, anys(fps)...)
+		pipe.HDel(ctx, reqs, fps...)
+		if _, err := pipe.Exec(ctx); err != nil {
+			return moved, fmt.Errorf("cluster: moving revisits: %w", err)
+		}
+		moved += len(rvs)
+		a.rdb.PExpire(ctx, a.keys.takeover(dead), a.opts.Lease)
+	}
+}
+
+// revisitMove is a revisit on its way to another agent's schedule.
+type revisitMove struct {
+	fp, val string // fingerprint (fpField) and request (encodeRevisit)
+	at      int64  // due time, ms on Redis's clock; 0: at once
+	owner   string // the agent whose schedule it goes to
+}
+
+// addRevisits adds revisits to the schedules of their owners, then counts
+// the change in the epoch (see "Termination" in the package
+// documentation): the caller removes them from where they were after it
+// returns. It returns those it did not add, whose owner's stream is gone
+// (the owner left or was taken over).
+func (a *Agent) addRevisits(ctx context.Context, rvs []revisitMove) (orphans []revisitMove, err error) {
+	if len(rvs) == 0 {
+		return nil, nil
+	}
+	byOwner := map[string][]revisitMove{}
+	for _, rv := range rvs {
+		byOwner[rv.owner] = append(byOwner[rv.owner], rv)
+	}
+	added := false
+	for o, mv := range byOwner {
+		args := make([]any, 0, 3*len(mv))
+		for _, rv := range mv {
+			args = append(args, rv.fp, rv.at, rv.val)
+		}
+		n, err := scriptAddRevisits.EvalSha(ctx, a.rdb,
+			[]string{a.keys.revisits(o), a.keys.revisitReqs(o), a.keys.stream(o)}, args...).Int64()
+		if err != nil {
+			return nil, fmt.Errorf("cluster: moving revisits: %w", err)
+		}
+		if n == 0 {
+			orphans = append(orphans, mv...)
+		} else {
+			added = true
+		}
+	}
+	if added {
+		if err := a.rdb.Incr(ctx, a.keys.epoch()).Err(); err != nil {
+			return nil, fmt.Errorf("cluster: moving revisits: %w", err)
+		}
+	}
+	return orphans, nil
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // send appends requests to the streams of their owners (by partOf: their
@@ -531,9 +662,9 @@ func (a *Agent) checkOver(ctx context.Context) bool {
 	return over
 }
 
-// over reports whether no agent has a URL queued or in flight: every
-// registered agent's stream is empty, and the epoch did not move while the
-// streams were read.
+// over reports whether no agent has a URL queued or in flight, or waiting
+// for a revisit: every registered agent's stream and revisit schedule are
+// empty, and the epoch did not move while they were read.
 func (a *Agent) over(ctx context.Context) (bool, error) {
 	e1, err := a.epoch(ctx)
 	if err != nil {
@@ -544,16 +675,16 @@ func (a *Agent) over(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	pipe := a.rdb.Pipeline()
-	lens := make([]*redis.IntCmd, len(members))
+	lens := make([]*redis.Cmd, len(members))
 	for i, m := range members {
-		lens[i] = pipe.XLen(ctx, a.keys.stream(m))
+		lens[i] = scriptPending.EvalSha(ctx, pipe, []string{a.keys.stream(m), a.keys.revisits(m)})
 	}
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return false, err
 	}
 	for _, l := range lens {
-		if l.Val() > 0 {
-			return false, nil
+		if n, err := l.Int64(); err != nil || n > 0 {
+			return false, err
 		}
 	}
 	e2, err := a.epoch(ctx)
@@ -580,6 +711,30 @@ func (a *Agent) Stats(ctx context.Context) (map[string]json.RawMessage, error) {
 		out[k] = json.RawMessage(v)
 	}
 	return out, nil
+}
+
+// Scheduled returns how many pages wait in the revisit schedules of the
+// crawl's agents (a continuous crawl: trawl.WithRecrawl), the living and
+// the dead not yet taken over, those being revisited now included: the
+// pages the cluster keeps fresh.
+func (a *Agent) Scheduled(ctx context.Context) (int64, error) {
+	members, err := a.rdb.ZRange(ctx, a.keys.members(), 0, -1).Result()
+	if err != nil {
+		return 0, fmt.Errorf("cluster: reading members: %w", err)
+	}
+	pipe := a.rdb.Pipeline()
+	cards := make([]*redis.IntCmd, len(members))
+	for i, m := range members {
+		cards[i] = pipe.ZCard(ctx, a.keys.revisits(m))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, fmt.Errorf("cluster: reading revisit schedules: %w", err)
+	}
+	var n int64
+	for _, c := range cards {
+		n += c.Val()
+	}
+	return n, nil
 }
 
 // Others returns the other agents of the crawl that are still in it: live
@@ -620,8 +775,10 @@ func (a *Agent) split(res []any) (alive, dead []string) {
 }
 
 // Close leaves the crawl: it stops the heartbeat, publishes the last
-// stats, and, if this agent's stream is empty, unregisters; otherwise it
-// marks itself dead so that the others take its URLs over at once. Close
+// stats, and, if this agent's stream and revisit schedule are empty,
+// unregisters; otherwise it marks itself dead so that the others take its
+// URLs and revisits over at once (a continuous crawl's agent that leaves
+// hands its schedule on). Close
 // returns when every goroutine of the agent has exited.
 func (a *Agent) Close() error {
 	a.closeOnce.Do(func() {
@@ -640,8 +797,8 @@ func (a *Agent) Close() error {
 		if errors.Is(a.Err(), ErrFenced) {
 			return // the others own our name's state now
 		}
-		stream := a.keys.stream(a.opts.Name)
-		n, err := scriptDelIfEmpty.EvalSha(ctx, a.rdb, []string{stream}).Int64()
+		me := a.opts.Name
+		n, err := scriptDelIfEmpty.EvalSha(ctx, a.rdb, []string{a.keys.stream(me), a.keys.revisits(me), a.keys.revisitReqs(me)}).Int64()
 		if err != nil {
 			a.closeErr = fmt.Errorf("cluster: leaving: %w", err)
 			return

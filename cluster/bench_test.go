@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/trawl-dev/trawl/cluster"
 	"github.com/trawl-dev/trawl/crawltest"
 	"github.com/trawl-dev/trawl/frontier"
+	"github.com/trawl-dev/trawl/politeness"
 )
 
 // opCounter counts the commands and round trips clients send to Redis.
@@ -231,4 +233,52 @@ func BenchmarkStreamMemory(b *testing.B) {
 		per = float64(rdb.MemoryUsage(ctx, "q", 0).Val()) / (entries * batch)
 	}
 	b.ReportMetric(per, "B/url")
+}
+
+// BenchmarkRevisitMemory measures what a page waiting in an agent's
+// revisit schedule costs Redis (MEMORY USAGE of the sorted set and the
+// hash): 2,000 URLs of a news site, each with an anchor and a 134-byte
+// state (a page's history after a few visits, as recrawl encodes it),
+// scheduled by Done.
+func BenchmarkRevisitMemory(b *testing.B) {
+	rdb := newClient(b)
+	ctx := context.Background()
+	const pages = 2000
+	state := []byte(strings.Repeat("h", 134))
+	var per float64
+	run := 0
+	for b.Loop() {
+		run++
+		crawl := "mem" + strconv.Itoa(run)
+		a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "a", Crawl: crawl})
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, err := a.Frontier(frontier.MemoryOptions{Workers: 1, Politeness: politeness.Config{MinDelay: -1, Factor: -1}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		reqs := make([]frontier.Request, pages)
+		for i := range reqs {
+			reqs[i] = frontier.Request{URL: fmt.Sprintf("https://www.example-news-site.com/section/2026/11/story-%06d.html", i),
+				Host: fmt.Sprintf("www%d.example-news-site.com", i%50), Depth: 4, Anchor: "Read the whole story"}
+		}
+		if _, err := f.Push(ctx, reqs...); err != nil {
+			b.Fatal(err)
+		}
+		at := time.Now().Add(time.Hour)
+		for range pages {
+			req, err := f.Next(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := f.Done(req, frontier.Outcome{Status: 200, Revisit: at, State: state}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		set, hash := cluster.RevisitKeysForTest(crawl, "a")
+		per = float64(rdb.MemoryUsage(ctx, set, 0).Val()+rdb.MemoryUsage(ctx, hash, 0).Val()) / pages
+		a.Close()
+	}
+	b.ReportMetric(per, "B/revisit")
 }

@@ -83,3 +83,45 @@ func (a *Agent) QueueForTest(ctx context.Context, reqs ...frontier.Request) erro
 // the agent's under an address's lease has ended, before the lease is
 // released in Redis.
 func SetOnIPFreeForTest(f frontier.Frontier, fn func()) { f.(*Frontier).onIPFree = fn }
+
+// ScheduledForTest returns, for each URL in the revisit schedule of any
+// agent of crawl, in how many schedules it is, and the number of
+// fingerprints in the schedules' sorted sets that have no request.
+func ScheduledForTest(ctx context.Context, rdb redis.UniversalClient, crawl string) (map[string]int, int, error) {
+	k := keys{crawl}
+	out := map[string]int{}
+	orphans := 0
+	iter := rdb.Scan(ctx, 0, k.revisits("*"), 0).Iterator()
+	for iter.Next(ctx) {
+		set := iter.Val()
+		agent := strings.TrimSuffix(strings.TrimPrefix(set, "trawl:v:{"+crawl+":"), "}")
+		fps, err := rdb.ZRange(ctx, set, 0, -1).Result()
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(fps) == 0 {
+			continue
+		}
+		vals, err := rdb.HMGet(ctx, k.revisitReqs(agent), fps...).Result()
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, v := range vals {
+			s, _ := v.(string)
+			req, _, err := decodeRevisit(s)
+			if err != nil {
+				orphans++
+				continue
+			}
+			out[req.URL]++
+		}
+	}
+	return out, orphans, iter.Err()
+}
+
+// RevisitKeysForTest returns the names of the Redis keys of an agent's
+// revisit schedule: its sorted set and its hash.
+func RevisitKeysForTest(crawl, agent string) (set, hash string) {
+	k := keys{crawl}
+	return k.revisits(agent), k.revisitReqs(agent)
+}

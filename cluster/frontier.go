@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -25,32 +26,37 @@ import (
 //
 // A Frontier is safe for concurrent use.
 type Frontier struct {
-	a          *Agent
-	local      *frontier.Memory
-	policy     politeness.Policy
-	minDelay   time.Duration
-	hostConc   int                              // leases at once per host in the cluster (Politeness.HostConcurrency)
-	ipKey      func(host string) (string, bool) // politeness.Config.IPKey, else partIP; nil: per host only
-	partMu     sync.RWMutex                     // guards partIP; a leaf lock (ipKey runs under the local frontier's)
-	partIP     map[string]string                // host → the address its URLs came with in the stream
-	ipDelay    time.Duration                    // politeness.Config.IPDelay, with its default
-	ipLocks    [16]sync.Mutex                   // by address hash: an address's lease taken and released in turn (ipLock)
-	onIPFree   func()                           // for tests: an address's last fetch ended, its lease not yet released
-	maxDepth   int
-	maxPerHost int
-	maxLocal   int
-	known      *seenCache
-	ledger     atomic.Pointer[opic.Ledger]              // the agent's OPIC accounts (CarryCash); nil without
-	cashMu     sync.Mutex                               // guards cash; a leaf lock
-	cash       map[string]frontier.Request              // cash notes to send, by URL (see placeCash)
-	published  float64                                  // the ledger's History added to the crawl's (heartbeat only)
-	onWait     func(host string, wait time.Duration)    // for tests: a host Redis refused
-	onAccept   atomic.Pointer[func()]                   // for tests: a stream entry taken in
-	onGrant    func(req frontier.Request, at time.Time) // for tests: a host leased, at Redis's time
-	waiting    atomic.Int32                             // Next calls waiting for URLs
+	a           *Agent
+	local       *frontier.Memory
+	policy      politeness.Policy
+	minDelay    time.Duration
+	hostConc    int                              // leases at once per host in the cluster (Politeness.HostConcurrency)
+	ipKey       func(host string) (string, bool) // politeness.Config.IPKey, else partIP; nil: per host only
+	partMu      sync.RWMutex                     // guards partIP; a leaf lock (ipKey runs under the local frontier's)
+	partIP      map[string]string                // host → the address its URLs came with in the stream
+	ipDelay     time.Duration                    // politeness.Config.IPDelay, with its default
+	ipLocks     [16]sync.Mutex                   // by address hash: an address's lease taken and released in turn (ipLock)
+	onIPFree    func()                           // for tests: an address's last fetch ended, its lease not yet released
+	maxDepth    int
+	maxPerHost  int
+	maxLocal    int
+	known       *seenCache
+	ledger      atomic.Pointer[opic.Ledger]              // the agent's OPIC accounts (CarryCash); nil without
+	cashMu      sync.Mutex                               // guards cash; a leaf lock
+	cash        map[string]frontier.Request              // cash notes to send, by URL (see placeCash)
+	published   float64                                  // the ledger's History added to the crawl's (heartbeat only)
+	onWait      func(host string, wait time.Duration)    // for tests: a host Redis refused
+	onAccept    atomic.Pointer[func()]                   // for tests: a stream entry taken in
+	onGrant     func(req frontier.Request, at time.Time) // for tests: a host leased, at Redis's time
+	waiting     atomic.Int32                             // Next calls waiting for URLs
+	revisits    atomic.Int64                             // revisits waiting in the agent's schedule, as last read
+	revisitWake atomic.Int64                             // when revisitLoop reads the schedule next (unix ns)
+	revisitKick chan struct{}                            // wakes revisitLoop sooner (buffered: 1)
 
 	mu       sync.Mutex
 	urls     map[uint64]*entry // URLs in the local frontier, by fingerprint
+	ending   map[uint64]int    // URLs whose Done has forgotten them but not yet ended their local lease
+	revs     int               // entries of urls that are revisits
 	held     map[string]int    // hosts this agent has leases on in Redis: how many
 	ipOf     map[uint64]string // URL fingerprint → the address leased for its fetch (politeness per IP)
 	ipHeld   map[string]int    // address → this agent's fetches under its lease
@@ -64,15 +70,19 @@ type Frontier struct {
 }
 
 // entry is one stream entry of this agent: its URLs still in the local
-// frontier. The entry is deleted from the stream when the last is done.
+// frontier. The entry is deleted from the stream when the last is done. A
+// revisit taken from the agent's schedule has an entry of its own, with
+// no ID.
 type entry struct {
-	id   string
-	left int
+	id      string
+	left    int
+	revisit bool
 }
 
 var (
-	_ frontier.Frontier = (*Frontier)(nil)
-	_ opic.Carrier      = (*Frontier)(nil)
+	_ frontier.Frontier  = (*Frontier)(nil)
+	_ frontier.Revisiter = (*Frontier)(nil)
+	_ opic.Carrier       = (*Frontier)(nil)
 )
 
 // CarryCash makes the frontier place the OPIC cash of the URLs pushed to
@@ -92,16 +102,20 @@ const seenBits = 20
 // crawl (checked in Redis), and the politeness of each host holds in the
 // whole cluster: at most Politeness.HostConcurrency requests in flight to
 // it at once, starting at least its delay apart, whichever agents send
-// them (see "Politeness" in the package documentation). It may be called
-// once per agent. It returns a *Frontier as the interface so that the method
-// value a.Frontier is a trawl.FrontierFunc.
+// them (see "Politeness" in the package documentation). A URL done with
+// frontier.Outcome.Revisit waits in the agent's revisit schedule in Redis
+// and is handed out again by the agent that owns its host then (see
+// "Revisits" in the package documentation), so trawl.WithRecrawl works
+// on a cluster. It may be called once per agent. It returns a *Frontier
+// as the interface so that the method value a.Frontier is a
+// trawl.FrontierFunc.
 func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error) {
 	f := &Frontier{a: a, maxDepth: opts.MaxDepth, maxPerHost: opts.MaxPerHost,
 		hostConc: max(opts.Politeness.HostConcurrency, 1),
-		urls:     map[uint64]*entry{}, held: map[string]int{}, failures: map[string]int{},
+		urls:     map[uint64]*entry{}, ending: map[uint64]int{}, held: map[string]int{}, failures: map[string]int{},
 		ipOf: map[uint64]string{}, ipHeld: map[string]int{},
 		wake: make(chan struct{}), space: make(chan struct{}), known: newSeenCache(seenBits),
-		cash: map[string]frontier.Request{}}
+		cash: map[string]frontier.Request{}, revisitKick: make(chan struct{}, 1)}
 	f.maxLocal = a.opts.MaxLocal
 	if f.maxLocal <= 0 {
 		f.maxLocal = 64 * max(opts.Workers, 1)
@@ -139,6 +153,7 @@ func (a *Agent) Frontier(opts frontier.MemoryOptions) (frontier.Frontier, error)
 	f.stop = stop
 	f.wg.Go(func() { f.readLoop(ctx) })
 	f.wg.Go(func() { f.cashLoop(ctx) })
+	f.wg.Go(func() { f.revisitLoop(ctx) })
 	return f, nil
 }
 
@@ -424,7 +439,7 @@ func (f *Frontier) readLoop(ctx context.Context) {
 			}
 		}
 		f.mu.Lock()
-		full := len(f.urls) >= f.maxLocal
+		full := len(f.urls)-f.revs >= f.maxLocal
 		space := f.space
 		f.mu.Unlock()
 		if full {
@@ -668,11 +683,17 @@ func (f *Frontier) Next(ctx context.Context) (frontier.Request, error) {
 			continue
 		}
 		fp := frontier.Fingerprint(req.URL)
+		rv := "0"
+		f.mu.Lock()
+		if e := f.urls[fp]; e != nil && e.revisit {
+			rv = "1"
+		}
+		f.mu.Unlock()
 		var res []int64
 		err = a.retry(ctx, func() error { // a lease already ours is granted again
 			var err error
 			res, err = scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
-				a.token, fpField(fp), a.opts.Lease.Milliseconds(), f.minDelay.Milliseconds(), f.hostConc).Int64Slice()
+				a.token, fpField(fp), a.opts.Lease.Milliseconds(), f.minDelay.Milliseconds(), f.hostConc, rv).Int64Slice()
 			return err
 		})
 		if err != nil || len(res) != 2 {
@@ -755,7 +776,7 @@ func (f *Frontier) leaseIP(ctx context.Context, req frontier.Request, fp uint64)
 	err := a.retry(ctx, func() error {
 		var err error
 		res, err = scriptAcquire.EvalSha(ctx, a.rdb, []string{a.keys.host(k), a.keys.urls(k)},
-			a.token, "-", a.opts.Lease.Milliseconds(), f.ipDelay.Milliseconds(), 1).Int64Slice()
+			a.token, "-", a.opts.Lease.Milliseconds(), f.ipDelay.Milliseconds(), 1, "0").Int64Slice()
 		return err
 	})
 	if err == nil && len(res) != 2 {
@@ -805,6 +826,9 @@ func (f *Frontier) forget(fp uint64) string {
 		return ""
 	}
 	delete(f.urls, fp)
+	if e.revisit {
+		f.revs--
+	}
 	close(f.space)
 	f.space = make(chan struct{})
 	if e.left--; e.left == 0 {
@@ -866,8 +890,20 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	final := !out.Retry && !out.Requeue
 	done := "0"
 	var id string
+	var wasRevisit bool
 	if final {
 		done = "1"
+		f.mu.Lock()
+		wasRevisit = f.urls[fp] != nil && f.urls[fp].revisit
+		f.ending[fp]++ // until the local frontier's lease ends (see takeDue)
+		f.mu.Unlock()
+		defer func() {
+			f.mu.Lock()
+			if f.ending[fp]--; f.ending[fp] <= 0 {
+				delete(f.ending, fp)
+			}
+			f.mu.Unlock()
+		}()
 		id = f.forget(fp)
 	}
 	if releaseIP && f.onIPFree != nil {
@@ -876,6 +912,18 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 	// Done has no context; Redis calls are bounded by the lease.
 	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Lease)
 	defer cancel()
+	var dataErr error
+	if final && (!out.Revisit.IsZero() || wasRevisit) {
+		// The revisit schedule first, with the stream entry's deletion:
+		// if the agent was taken over meanwhile, the URL stays unmarked,
+		// for the agent that has its stream entry now.
+		var ok bool
+		ok, dataErr = f.schedule(ctx, req, out, id)
+		if !ok {
+			done = "0"
+		}
+		id = ""
+	}
 	rerr := a.retry(ctx, func() error {
 		pipe := a.rdb.Pipeline()
 		scriptRelease.EvalSha(ctx, pipe, []string{a.keys.host(req.Host), a.keys.urls(req.Host)},
@@ -900,14 +948,258 @@ func (f *Frontier) Done(req frontier.Request, out frontier.Outcome) error {
 		a.fail(fmt.Errorf("cluster: done %q: %w", req.URL, rerr))
 	}
 	// The local frontier's clock for the host starts after Redis's, so
-	// the host is not handed out here before Redis allows it.
+	// the host is not handed out here before Redis allows it. The revisit
+	// waits in Redis, not there.
+	out.Revisit, out.State = time.Time{}, nil
 	if err := f.local.Done(req, out); err != nil {
 		return err
 	}
 	if rerr != nil {
 		return fmt.Errorf("cluster: done %q: %w", req.URL, rerr)
 	}
-	return nil
+	return dataErr
+}
+
+// schedule puts req, done with out, in the agent's revisit schedule at
+// out.Revisit with out.State, or takes it out of the schedule when out has
+// no Revisit, and deletes its stream entry id (if not "") at once. It
+// reports whether it did (false: the agent was taken over, or Redis
+// failed: the agent stops), and an error wrapping
+// frontier.ErrDataTooLarge for an out.Data over frontier.MaxData.
+func (f *Frontier) schedule(ctx context.Context, req frontier.Request, out frontier.Outcome, id string) (bool, error) {
+	a := f.a
+	me := a.opts.Name
+	fp := fpField(frontier.Fingerprint(req.URL))
+	delay, val := "-", ""
+	var dataErr error
+	if !out.Revisit.IsZero() {
+		// Redis's clock is the one that counts: the revisit is due
+		// after the same time from now on it.
+		delay = strconv.FormatInt(max(time.Until(out.Revisit), 0).Milliseconds(), 10)
+		data, tooLarge := out.NextData(req.Data)
+		if tooLarge {
+			dataErr = fmt.Errorf("cluster: done %q: %d bytes of data, more than %d: %w", req.URL, len(out.Data), frontier.MaxData, frontier.ErrDataTooLarge)
+		}
+		r := req
+		r.Data, r.State, r.Retries = data, out.State, 0
+		val = encodeRevisit(r, f.part(req.Host))
+	}
+	var n int64
+	err := a.retry(ctx, func() error {
+		var err error
+		n, err = scriptRevisit.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me), a.keys.revisitReqs(me), a.keys.stream(me)},
+			fp, delay, val, id).Int64()
+		return err
+	})
+	if err != nil {
+		a.fail(fmt.Errorf("cluster: done %q: scheduling its revisit: %w", req.URL, err))
+		return false, dataErr
+	}
+	if n == 0 {
+		a.fail(fmt.Errorf("cluster: done %q: %w", req.URL, ErrFenced))
+		return false, dataErr
+	}
+	if !out.Revisit.IsZero() {
+		f.kickRevisits(out.Revisit)
+	}
+	return true, dataErr
+}
+
+// part returns the key the URLs of host are shared out by: its address,
+// with politeness per IP when it is known, else the host.
+func (f *Frontier) part(host string) string {
+	if f.ipKey != nil {
+		if ip, ok := f.ipKey(host); ok {
+			return ip
+		}
+	}
+	return host
+}
+
+// Revisits returns how many URLs wait in the agent's revisit schedule in
+// Redis for their revisit time; Len does not count them
+// (frontier.Revisiter). It asks Redis, and when Redis does not answer
+// within Poll, returns the count the agent read last (every Poll at
+// most).
+func (f *Frontier) Revisits() int {
+	a := f.a
+	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Poll)
+	defer cancel()
+	if n, err := a.rdb.ZCount(ctx, a.keys.revisits(a.opts.Name), "1", "+inf").Result(); err == nil {
+		f.revisits.Store(n)
+	}
+	return int(f.revisits.Load())
+}
+
+// revisitLoop hands the agent's revisits to its local frontier as they
+// fall due, and those of hosts another agent owns now to that agent's
+// schedule. It reads the schedule when the next revisit is due, and at
+// least every Poll.
+func (f *Frontier) revisitLoop(ctx context.Context) {
+	a := f.a
+	for ctx.Err() == nil {
+		wait, err := f.takeDue(ctx)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("reading the revisit schedule failed", "err", err)
+		}
+		// wait is 0 when more are due than the local frontier has room
+		// for: they wait for a Poll.
+		if wait <= 0 || wait > a.opts.Poll {
+			wait = a.opts.Poll
+		}
+		f.revisitWake.Store(time.Now().Add(wait).UnixNano())
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		case <-f.revisitKick:
+			t.Stop()
+		}
+	}
+}
+
+// kickRevisits wakes revisitLoop if a revisit due at at would otherwise
+// be taken late: before the loop's next reading of the schedule.
+func (f *Frontier) kickRevisits(at time.Time) {
+	if at.UnixNano() >= f.revisitWake.Load() {
+		return
+	}
+	select {
+	case f.revisitKick <- struct{}{}:
+	default:
+	}
+}
+
+// takeDue takes the revisits that are due from the agent's schedule, as
+// many as the local frontier has room for (Options.MaxLocal revisits
+// besides the stream's URLs), and returns the time until the next is due
+// (-1: none waits; 0: more are due than it took).
+func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
+	a := f.a
+	me := a.opts.Name
+	f.mu.Lock()
+	room := f.maxLocal - f.revs // revisits have a room of their own: new URLs must not starve them
+	f.mu.Unlock()
+	res, err := scriptDue.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me), a.keys.revisitReqs(me)}, max(room, 0)).Slice()
+	if err != nil || len(res) < 2 {
+		return -1, err
+	}
+	waiting, _ := res[0].(int64)
+	next, _ := res[1].(int64)
+	f.revisits.Store(waiting)
+	wait := time.Duration(next) * time.Millisecond
+	if next < 0 {
+		wait = -1
+	}
+	if len(res) == 2 {
+		return wait, nil
+	}
+	ring := a.Ring()
+	var away []revisitMove
+	var mine []revisitMove // with val decoded into reqs
+	var reqs []frontier.Request
+	var drop []string
+	for i := 2; i+1 < len(res); i += 2 {
+		fp, _ := res[i].(string)
+		v, _ := res[i+1].(string)
+		req, part, err := decodeRevisit(v)
+		if err != nil {
+			a.log.Warn("dropping a bad revisit", "err", err)
+			drop = append(drop, fp)
+			continue
+		}
+		if o := ring.Owner(a.partOf(&req, part)); o != "" && o != me {
+			away = append(away, revisitMove{fp: fp, val: v, owner: o})
+			continue
+		}
+		mine = append(mine, revisitMove{fp: fp})
+		reqs = append(reqs, req)
+	}
+	var moveErr error
+	if len(away) > 0 {
+		// Hosts another agent owns since the revisit was scheduled (it
+		// joined, or this agent's ring is behind): the revisit goes to
+		// its schedule, due at once, marked leaving here meanwhile (so
+		// that two agents whose rings disagree, sending it to each other,
+		// keep one copy); those whose owner is gone, or that Redis did
+		// not take, are revisited here.
+		fps := make([]any, len(away))
+		for i, rv := range away {
+			fps[i] = rv.fp
+		}
+		var orphans []revisitMove
+		moveErr = scriptLeave.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me)}, fps...).Err()
+		if moveErr == nil {
+			orphans, moveErr = a.addRevisits(ctx, away)
+		}
+		if moveErr != nil {
+			orphans = away // revisited here, this time
+		}
+		var left []any
+		for _, rv := range orphans {
+			req, _, _ := decodeRevisit(rv.val)
+			mine = append(mine, revisitMove{fp: rv.fp})
+			reqs = append(reqs, req)
+		}
+		for _, rv := range away {
+			if !slices.ContainsFunc(orphans, func(o revisitMove) bool { return o.fp == rv.fp }) {
+				left = append(left, rv.fp)
+			}
+		}
+		if len(left) > 0 {
+			if err := scriptDropLeft.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me), a.keys.revisitReqs(me)}, left...).Err(); err != nil && moveErr == nil {
+				moveErr = err
+			}
+		}
+	}
+	took := false
+	for i, rv := range mine {
+		req := reqs[i]
+		ufp := frontier.Fingerprint(req.URL)
+		f.mu.Lock()
+		_, held := f.urls[ufp]
+		held = held || f.ending[ufp] > 0
+		if !held {
+			f.urls[ufp] = &entry{left: 1, revisit: true}
+			f.revs++
+		}
+		f.mu.Unlock()
+		if held {
+			// A copy from the stream (queued twice) is in the local
+			// frontier, and will find the URL done and leave; or the
+			// last visit's Done has not yet ended its lease there (the
+			// revisit was due at once). The revisit waits a Poll.
+			scriptUntake.EvalSha(ctx, a.rdb, []string{a.keys.revisits(me)}, rv.fp, a.opts.Poll.Milliseconds())
+			continue
+		}
+		if err := f.local.PushRevisit(req, time.Time{}); err != nil {
+			a.log.Warn("dropping a bad revisit", "url", req.URL, "err", err)
+			f.mu.Lock()
+			delete(f.urls, ufp)
+			f.revs--
+			f.mu.Unlock()
+			drop = append(drop, rv.fp)
+			continue
+		}
+		took = true
+	}
+	if took {
+		f.mu.Lock()
+		close(f.wake)
+		f.wake = make(chan struct{})
+		f.mu.Unlock()
+	}
+	if len(drop) > 0 {
+		pipe := a.rdb.Pipeline()
+		pipe.ZRem(ctx, a.keys.revisits(me), anys(drop)...)
+		pipe.HDel(ctx, a.keys.revisitReqs(me), drop...)
+		if _, err := pipe.Exec(ctx); err != nil {
+			return wait, err
+		}
+	}
+	return wait, moveErr
 }
 
 // Len returns the number of URLs queued in the local frontier.

@@ -28,6 +28,12 @@ func (k keys) robots(h, rawURL string) string {
 	return "trawl:r:{" + k.crawl + "/" + h + "}:" + rawURL
 }
 
+// revisits and revisitReqs name an agent's revisit schedule: a sorted set
+// of URL fingerprints by due time and a hash of their requests (see
+// scripts.go). They share the hash tag of the agent's stream.
+func (k keys) revisits(a string) string    { return "trawl:v:{" + k.crawl + ":" + a + "}" }
+func (k keys) revisitReqs(a string) string { return "trawl:vr:{" + k.crawl + ":" + a + "}" }
+
 // fpField is a URL fingerprint as the 8-byte field name of a host's URL
 // hash.
 func fpField(fp uint64) string {
@@ -60,6 +66,10 @@ type wireReq struct {
 	Part string `json:"k,omitempty"`
 	// Cash marks a cash note (see route).
 	Cash bool `json:"c,omitempty"`
+	// State is frontier.Request.State: a revisit's history (base64 in the
+	// JSON). Only the values of a revisit schedule (encodeRevisit) carry
+	// it; stream entries hold first visits.
+	State []byte `json:"s,omitempty"`
 }
 
 // route is what a request carries between agents besides itself.
@@ -142,4 +152,31 @@ func decodeRoutes(s string) ([]frontier.Request, []route, error) {
 			Referrer: ref, Anchor: x.Anchor, Retries: x.Retries, Redirects: x.Redirects, Data: x.Data})
 	}
 	return reqs, routes, nil
+}
+
+// encodeRevisit encodes a request waiting in an agent's revisit schedule,
+// with its State and the key it is shared out by (see route.part), as the
+// value of the schedule's hash: a wireReq with its own referrer.
+func encodeRevisit(r frontier.Request, part string) string {
+	w := wireReq{URL: r.URL, Host: r.Host, Depth: r.Depth, Referrer: r.Referrer, Anchor: r.Anchor,
+		Redirects: r.Redirects, Data: r.Data, State: r.State}
+	if part != r.Host {
+		w.Part = part
+	}
+	out, _ := json.Marshal(w) // cannot fail: strings, numbers and bytes only
+	return string(out)
+}
+
+// decodeRevisit decodes a value of a revisit schedule's hash: the request
+// and the key it is shared out by ("" for its host).
+func decodeRevisit(s string) (frontier.Request, string, error) {
+	var x wireReq
+	if err := json.Unmarshal([]byte(s), &x); err != nil {
+		return frontier.Request{}, "", fmt.Errorf("cluster: bad revisit: %w", err)
+	}
+	if x.URL == "" || x.Host == "" {
+		return frontier.Request{}, "", fmt.Errorf("cluster: bad revisit: request without URL or host")
+	}
+	return frontier.Request{URL: x.URL, Host: x.Host, Depth: x.Depth, Referrer: x.Referrer, Anchor: x.Anchor,
+		Redirects: x.Redirects, Data: x.Data, State: x.State}, x.Part, nil
 }

@@ -143,9 +143,10 @@ end
 // soon as its fetch ends, and marks the URL done), {2, ms} if the host's next contact time is ms
 // ahead, {1, now} when leased (now: the server's time of the lease). A
 // lease this agent holds for the URL already (a retried call) is granted
-// again.
+// again. ARGV[6] is '1' for a revisit (the agent's revisit schedule
+// handed the URL out), which a done mark does not stop.
 var scriptAcquire = redis.NewScript(nowMS + `
-if redis.call('HGET', KEYS[2], ARGV[2]) == 'd' then return {0, 0} end
+if ARGV[6] ~= '1' and redis.call('HGET', KEYS[2], ARGV[2]) == 'd' then return {0, 0} end
 local mine = 'lease ' .. ARGV[1] .. ' ' .. ARGV[2]
 local mind = tonumber(ARGV[4])
 ` + leaseScan + `
@@ -209,10 +210,129 @@ end
 return n
 `)
 
-// scriptDelIfEmpty deletes a stream if it has no entries. KEYS: stream.
+// scriptDelIfEmpty deletes an agent's stream (and its empty revisit
+// schedule) if the stream has no entries and the schedule no revisits.
+// KEYS: stream, revisit set, revisit hash. Returns -1 if not empty.
 var scriptDelIfEmpty = redis.NewScript(`
-if redis.call('XLEN', KEYS[1]) == 0 then return redis.call('DEL', KEYS[1]) end
+if redis.call('XLEN', KEYS[1]) == 0 and redis.call('ZCARD', KEYS[2]) == 0 then
+  return redis.call('DEL', KEYS[1], KEYS[3])
+end
 return -1
 `)
 
-var scripts = []*redis.Script{scriptJoin, scriptBeat, scriptTakeOver, scriptView, scriptCheck, scriptMark, scriptAcquire, scriptRelease, scriptRenew, scriptDelIfEmpty}
+// scriptPending returns how many stream entries and revisits an agent
+// holds, read together. KEYS: stream, revisit set.
+var scriptPending = redis.NewScript(`
+return redis.call('XLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2])
+`)
+
+// An agent's revisit schedule (keys.revisits, keys.revisitReqs, the hash
+// tag of its stream) is a sorted set of URL fingerprints (fpField) and a
+// hash from each fingerprint to its request (encodeRevisit: the URL, its
+// Data and State, the key it is shared out by). A fingerprint's score is
+// its due time on Redis's clock (ms) while it waits, and minus that time
+// once the agent has taken it into its local frontier (handed out, or
+// about to be), or 0 while it moves to another agent's schedule
+// (scriptLeave): a taken revisit stays in the schedule until its Done
+// replaces it with the next (or removes it), so an agent that dies with
+// revisits taken leaves them in its schedule, for the agent that takes it
+// over, which makes them due at once. Every revisit script first checks
+// that the agent's stream exists: it is deleted only when the agent left
+// or was taken over (scriptDelIfEmpty), and a revisit written after that
+// would wait where no agent looks.
+
+// scriptRevisit ends a URL's visit in the agent's revisit schedule, with
+// the deletion of its stream entry when it was the entry's last URL, so
+// that the URL is always in one of the two. KEYS: revisit set, revisit
+// hash, stream. ARGV: fingerprint, delay ms until the revisit ('-': none,
+// the URL leaves the schedule), the request (encodeRevisit), stream entry
+// ID or an empty string. Returns 0, doing nothing, if the stream is gone (the agent was
+// taken over), else 1.
+var scriptRevisit = redis.NewScript(nowMS + `
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+if ARGV[2] == '-' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+end
+if ARGV[4] ~= '' then redis.call('XDEL', KEYS[3], ARGV[4]) end
+return 1
+`)
+
+// scriptDue takes up to ARGV[1] revisits that are due from an agent's
+// schedule (marks them taken) and returns {waiting, ms until the next
+// waiting one is due or -1, fingerprint, request, ...}, waiting being the
+// revisits left waiting. KEYS: revisit set, revisit hash.
+var scriptDue = redis.NewScript(nowMS + `
+local out = {0, -1}
+local n = tonumber(ARGV[1])
+if n > 0 then
+  local due = redis.call('ZRANGEBYSCORE', KEYS[1], 1, now, 'WITHSCORES', 'LIMIT', 0, n)
+  for i = 1, #due, 2 do
+    redis.call('ZADD', KEYS[1], -tonumber(due[i + 1]), due[i])
+    out[#out + 1] = due[i]
+    out[#out + 1] = redis.call('HGET', KEYS[2], due[i]) or ''
+  end
+end
+out[1] = redis.call('ZCOUNT', KEYS[1], 1, '+inf')
+local nx = redis.call('ZRANGEBYSCORE', KEYS[1], 1, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if #nx > 0 then out[2] = math.max(tonumber(nx[2]) - now, 0) end
+return out
+`)
+
+// scriptAddRevisits adds revisits to an agent's schedule, each unless
+// the schedule has its URL already (a move done twice, by a takeover
+// that was itself taken over), but for a copy that is leaving it (score
+// 0: see scriptLeave), which it replaces. KEYS: revisit set, revisit
+// hash, stream. ARGV: fingerprint, due time ms (0 or less: now), request,
+// and so on. Returns 0, adding nothing, if the stream is gone (the agent
+// left).
+var scriptAddRevisits = redis.NewScript(nowMS + `
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+for i = 1, #ARGV, 3 do
+  local at = tonumber(ARGV[i + 1])
+  if at <= 0 then at = now end
+  local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if not s or tonumber(s) == 0 then
+    redis.call('ZADD', KEYS[1], at, ARGV[i])
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
+  end
+end
+return 1
+`)
+
+// scriptLeave marks taken revisits as leaving the schedule for another
+// agent's (score 0): a copy moved back meanwhile (two agents whose rings
+// disagree each sending it to the other) replaces it, and scriptDropLeft
+// then keeps that one. KEYS: revisit set. ARGV: fingerprints.
+var scriptLeave = redis.NewScript(`
+for i = 1, #ARGV do redis.call('ZADD', KEYS[1], 'XX', 0, ARGV[i]) end
+return #ARGV
+`)
+
+// scriptDropLeft removes the revisits that left (score still 0). KEYS:
+// revisit set, revisit hash. ARGV: fingerprints.
+var scriptDropLeft = redis.NewScript(`
+local n = 0
+for i = 1, #ARGV do
+  local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if s and tonumber(s) == 0 then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    n = n + 1
+  end
+end
+return n
+`)
+
+// scriptUntake puts a taken revisit back to wait ARGV[2] ms. KEYS:
+// revisit set. ARGV: fingerprint, delay ms.
+var scriptUntake = redis.NewScript(nowMS + `
+return redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+`)
+
+var scripts = []*redis.Script{scriptJoin, scriptBeat, scriptTakeOver, scriptView, scriptCheck, scriptMark, scriptAcquire,
+	scriptRelease, scriptRenew, scriptDelIfEmpty, scriptPending, scriptRevisit, scriptDue, scriptAddRevisits, scriptUntake,
+	scriptLeave, scriptDropLeft}

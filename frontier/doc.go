@@ -68,7 +68,7 @@
 // implements.
 //
 //	interface      method                                    implemented by
-//	Revisiter      Revisits() int                            Memory, disk.Frontier
+//	Revisiter      Revisits() int                            Memory, disk.Frontier, cluster.Frontier
 //	SeenChecker    Seen(rawURL string) bool                  Memory, disk.Frontier
 //	Booster        Boost(rawURL string, delta float64) bool  Memory, disk.Frontier
 //	HostCounter    HostsWaiting() int                        Memory
@@ -195,7 +195,10 @@
 // hosts that are ready). Retry and Requeue keep the State. Next returns
 // ErrEmpty only when no revisit waits either, so a continuous crawl ends
 // with its context. Revisits (interface Revisiter) counts them; Len does
-// not. A waiting revisit costs about 263 bytes beyond its URL string with
+// not. PushRevisit schedules a revisit of a URL the Memory may never
+// have seen: package cluster keeps its revisit schedule in Redis and
+// hands each revisit to its agent's local Memory when it falls due. A
+// waiting revisit costs about 263 bytes beyond its URL string with
 // a 134-byte state (BenchmarkRevisitFootprint: its entry in the heap, its
 // state, its seen-set slot and host).
 //

@@ -93,7 +93,8 @@ type Outcome struct {
 	// allows), bypassing duplicate elimination. Retry and Requeue take
 	// precedence. A continuous crawl sets it on every fetch of a page it
 	// keeps; a URL done without it leaves the frontier for good. Frontiers
-	// that keep revisits (Memory, disk.Frontier) implement Revisiter.
+	// that keep revisits (Memory, disk.Frontier, cluster.Frontier)
+	// implement Revisiter.
 	Revisit time.Time
 	// State is stored with the revisit; see Request.State. The frontier
 	// copies it.

@@ -14,7 +14,7 @@ package frontier
 // does. A crawler that revisits pages (trawl's WithRecrawl) refuses a
 // frontier without it, and reads Revisits for its statistics.
 //
-// Implemented by Memory and disk.Frontier.
+// Implemented by Memory, disk.Frontier and cluster.Frontier.
 type Revisiter interface {
 	Revisits() int
 }

@@ -2,7 +2,11 @@ package frontier
 
 import (
 	"container/heap"
+	"fmt"
+	"net/url"
 	"time"
+
+	"github.com/trawl-dev/trawl/urlnorm"
 )
 
 // revisit is a URL waiting for its revisit time in a Memory frontier.
@@ -73,4 +77,55 @@ func (m *Memory) Revisits() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.revisits)
+}
+
+// PushRevisit queues req for a revisit at at (at once if at has passed or
+// is zero),
+// with req.State, as Done with Outcome.Revisit at and Outcome.State
+// req.State would have, whether or not the frontier has seen its URL: a
+// distributed frontier that keeps its revisit schedule elsewhere (package
+// cluster's, in Redis) hands the revisits that fall due to its local
+// Memory with it. The URL counts as seen from then on; Revisits counts it
+// until at. The caller must not pass a URL that the frontier holds queued,
+// handed out or waiting for a revisit already: PushRevisit does not look
+// for it, and the URL would be handed out twice. It fails for a request
+// without a host or with more than MaxData bytes of Data.
+func (m *Memory) PushRevisit(req Request, at time.Time) error {
+	if len(req.Data) > MaxData {
+		return fmt.Errorf("frontier: push revisit %q: %d bytes of data, more than %d: %w", req.URL, len(req.Data), MaxData, ErrDataTooLarge)
+	}
+	host := req.Host
+	if host == "" {
+		if u, err := url.Parse(req.URL); err == nil {
+			host = urlnorm.Key(u)
+		}
+		if host == "" {
+			return fmt.Errorf("frontier: push revisit %q: no host", req.URL)
+		}
+	}
+	fp := Fingerprint(req.URL)
+	data := joinData(req.URL, req.Anchor, req.Data)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if at.IsZero() {
+		at = m.clock.Now()
+	}
+	hi := m.hosts[host]
+	if hi == nil {
+		hi = &hostInfo{name: host, id: uint32(len(m.hostList))}
+		m.hosts[hi.name] = hi
+		m.hostList = append(m.hostList, hi)
+	}
+	m.seen.Add(fp)
+	m.schedule(entry{
+		data:      data,
+		referrer:  req.Referrer,
+		host:      hi,
+		fp:        fp,
+		prio:      req.Priority,
+		depth:     clamp32(req.Depth),
+		redirects: clamp16(req.Redirects),
+	}, at, req.State)
+	m.wake.Broadcast()
+	return nil
 }

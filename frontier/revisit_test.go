@@ -161,3 +161,57 @@ func TestRevisitsInTurn(t *testing.T) {
 		}
 	})
 }
+
+// TestPushRevisit: a revisit handed to a Memory that never saw its URL
+// (package cluster's local frontier, taking it from Redis) comes out of
+// Next at its time, with its State, Data and anchor, and not before;
+// Revisits counts it until then; the URL is seen from then on, so Push
+// drops it; done without a Revisit it leaves, and the frontier is empty.
+func TestPushRevisit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		f := frontier.NewMemory(&frontier.MemoryOptions{Politeness: politeness.Config{MinDelay: -1}})
+		start := time.Now()
+		req := frontier.Request{URL: "http://a.test/p", Depth: 3, Referrer: "http://a.test/", Anchor: "p",
+			Data: []byte("data"), State: []byte("history")}
+		if err := f.PushRevisit(req, start.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.PushRevisit(frontier.Request{URL: "http://b.test/now", State: []byte("h2")}, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Revisits(); got != 2 {
+			t.Errorf("Revisits() = %d, want 2", got)
+		}
+		if !f.Seen(req.URL) {
+			t.Errorf("Seen(%q) = false after PushRevisit", req.URL)
+		}
+		if n, _ := f.Push(ctx, frontier.Request{URL: req.URL, Depth: 1}); n != 0 {
+			t.Errorf("Push of a URL waiting for its revisit added %d", n)
+		}
+		r, err := f.Next(ctx) // the one due at once
+		if err != nil || r.URL != "http://b.test/now" || string(r.State) != "h2" || time.Since(start) != 0 {
+			t.Fatalf("Next = %q, State %q, %v, after %v; want http://b.test/now, h2, at once", r.URL, r.State, err, time.Since(start))
+		}
+		f.Done(r, frontier.Outcome{Status: 404})
+		r, err = f.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if time.Since(start) != time.Minute {
+			t.Errorf("the revisit came after %v, want %v", time.Since(start), time.Minute)
+		}
+		if r.URL != req.URL || string(r.State) != "history" || string(r.Data) != "data" || r.Anchor != "p" || r.Depth != 3 || r.Referrer != req.Referrer {
+			t.Errorf("Next = %+v, want the request as pushed", r)
+		}
+		if err := f.Done(r, frontier.Outcome{Status: 410}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Next(ctx); err != frontier.ErrEmpty {
+			t.Errorf("Next after the revisits = %v, want ErrEmpty", err)
+		}
+		if err := f.PushRevisit(frontier.Request{URL: "no host"}, time.Time{}); err == nil {
+			t.Errorf("PushRevisit of a URL without a host: no error")
+		}
+	})
+}

@@ -16,7 +16,11 @@
 // of them; on one site one agent does all the fetching and the others only
 // wait (three agents on one site took twice as long as one process, in
 // issue 34). Each URL's data (the metadata and hints it was queued with)
-// and, with -opic, its cash travel with it to its host's agent. A -crawl NAME
+// and, with -opic, its cash travel with it to its host's agent. With
+// -recrawl the agents crawl continuously together: each keeps the revisit
+// schedule of the pages of its hosts in Redis, with their histories, and
+// the schedule of an agent that dies passes to the others with its hosts
+// (the summary adds up the revisits of every agent). A -crawl NAME
 // lives in Redis after its agents leave: started again, its agents resume
 // it, or, when it has finished, fetch nothing and say so; a new NAME
 // starts a new crawl.
@@ -60,6 +64,7 @@ func main() {
 			"so a cluster is faster only when the crawl has many hosts (on one site, one agent does all the work). " +
 			"A host's politeness holds across the cluster: -delay between its requests' starts and at most -host-concurrency in flight, whichever agents send them. " +
 			"With -opic each agent fetches its most important pages first, the cash of links to other agents' hosts travelling with their URLs. " +
+			"With -recrawl the agents crawl continuously together, each revisiting the pages of its hosts; their revisit schedules live in Redis and pass, with the hosts, to the agents that take a dead agent's over. " +
 			"A crawl (-crawl NAME) stays in Redis: the same NAME again resumes it, or does nothing once it has finished; a new NAME starts afresh.",
 		Crawl:    cf.crawl,
 		Features: []trawlcli.Feature{cf.feature()},
@@ -187,20 +192,35 @@ func (cf *clusterFlags) summary(w io.Writer, mine trawl.Stats) {
 			}
 		}
 	})
-	var total int64
+	var total, revisits, changes int64
 	for _, n := range names {
 		var st trawl.Stats
 		if json.Unmarshal(all[n], &st) != nil {
 			continue
 		}
 		total += st.Fetch.Pages
-		fmt.Fprintf(w, "agent %s: %d pages\n", n, st.Fetch.Pages)
+		revisits += st.Recrawl.Revisits
+		changes += st.Recrawl.Changes
+		if mine.Recrawl.Scheduled > 0 || st.Recrawl.Revisits > 0 {
+			fmt.Fprintf(w, "agent %s: %d pages, %d of them revisits\n", n, st.Fetch.Pages, st.Recrawl.Revisits)
+		} else {
+			fmt.Fprintf(w, "agent %s: %d pages\n", n, st.Fetch.Pages)
+		}
 	}
 	if len(still) == 0 {
 		fmt.Fprintf(w, "cluster %q: %d agents, %d pages (final: every agent has left)\n", cf.crawlName, len(names), total)
 	} else {
 		fmt.Fprintf(w, "cluster %q: %d agents, %d pages so far (as each agent last published them; still crawling: %s)\n",
 			cf.crawlName, len(names), total, strings.Join(still, ", "))
+	}
+	if mine.Recrawl.Scheduled > 0 || revisits > 0 {
+		// A dead agent's pages are in its last stats and, once revisited,
+		// in its heirs': the pages kept are counted in Redis, once each.
+		kept, err := cf.a.Scheduled(ctx)
+		if err != nil {
+			fmt.Fprintf(w, "cluster: %v\n", err)
+		}
+		fmt.Fprintf(w, "cluster %q: %d revisits, %d changes seen, %d pages in the revisit schedules\n", cf.crawlName, revisits, changes, kept)
 	}
 	if note := idleNote(cf.crawlName, mine, cf.maxPages, total); note != "" {
 		fmt.Fprintln(w, note)

@@ -460,3 +460,62 @@ func TestRerunFinishedCrawl(t *testing.T) {
 		t.Errorf("the second run does not say the crawl was finished:\n%s", out)
 	}
 }
+
+// TestClusterProcessesRecrawl: -recrawl works on a cluster (trawl.New
+// used to refuse WithRecrawl with the cluster's frontier): two agents
+// crawl a changing web continuously for -duration, revisit its pages
+// (conditional GETs, some answered 304), stay polite, exit 0 by
+// themselves, and the summary adds up the revisits of both and counts
+// the pages in the revisit schedules in Redis.
+func TestClusterProcessesRecrawl(t *testing.T) {
+	srv := redistest.Start(t)
+	bin := buildSpider(t)
+	web := crawltest.NewTestWeb(t, &crawltest.Options{Seed: 8, Hosts: 8, PagesPerHost: 6, LoopbackIPs: true, ChangeInterval: 5 * time.Second})
+	var agents []*agent
+	for i := range 2 {
+		agents = append(agents, startAgent(t, bin, srv.URL(), "continuous", fmt.Sprintf("a%d", i), web, "-recrawl", "-duration", "4s"))
+	}
+	for _, a := range agents {
+		a.wait(t)
+	}
+	log := web.Log()
+	counts := log.Counts()
+	revisited := 0
+	for u, n := range counts {
+		if _, ok := web.Page(u); ok && n > 1 {
+			revisited++
+		}
+	}
+	if revisited == 0 {
+		t.Errorf("no page was fetched twice in a continuous crawl of 4 s")
+	}
+	notModified := 0
+	for _, r := range log.Requests() {
+		if r.Status == 304 {
+			notModified++
+		}
+	}
+	if notModified == 0 {
+		t.Errorf("no revisit was answered 304: the cluster's revisits lost their validators (the pages' histories)")
+	}
+	checkPoliteness(t, log, func(string) bool { return false })
+	line := regexp.MustCompile(`cluster "continuous": (\d+) revisits, \d+ changes seen, (\d+) pages in the revisit schedules`)
+	found := false
+	for _, a := range agents {
+		m := line.FindSubmatch(a.out.Bytes())
+		if m == nil {
+			continue
+		}
+		found = true
+		if n, _ := strconv.Atoi(string(m[1])); n == 0 {
+			t.Errorf("agent %s: summary counts no revisit:\n%s", a.name, a.out.Bytes())
+		}
+		if n, _ := strconv.Atoi(string(m[2])); n == 0 {
+			t.Errorf("agent %s: summary counts no page in the revisit schedules:\n%s", a.name, a.out.Bytes())
+		}
+	}
+	if !found {
+		t.Errorf("no agent's summary has the cluster's revisit line:\n%s\n%s", agents[0].out.Bytes(), agents[1].out.Bytes())
+	}
+	t.Logf("%d pages revisited, %d answers 304; %s", revisited, notModified, agents[0].out.Bytes())
+}
