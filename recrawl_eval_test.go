@@ -68,48 +68,21 @@ func changingWebRun(t *testing.T, w changingWeb, policy recrawl.Policy, length, 
 		end := start.Add(length)
 		from := start.Add(warmup)
 
-		fetches := map[string][]time.Time{}
 		inWindow, allInWindow := 0, 0
 		for _, r := range web.Log().Requests() {
 			if r.Start.After(from) {
 				allInWindow++
-			}
-			if _, ok := web.Page(r.URL); !ok || (r.Status != 200 && r.Status != 304) {
-				continue
-			}
-			fetches[r.URL] = append(fetches[r.URL], r.Start)
-			if r.Start.After(from) {
-				inWindow++
+				if _, ok := web.Page(r.URL); ok && (r.Status == 200 || r.Status == 304) {
+					inWindow++
+				}
 			}
 		}
-		var freshTime time.Duration
-		for u, fs := range fetches {
+		var pages []string
+		fresh, pages = web.Freshness(from, end)
+		for _, u := range pages {
 			info, _ := web.Page(u)
-			if !fs[0].Before(from) {
-				continue // found late: not part of the measured set
-			}
 			rates = append(rates, info.ChangeRate)
-			for i, f := range fs {
-				until := end
-				if i+1 < len(fs) {
-					until = fs[i+1]
-				}
-				if ch, _ := web.Changes(u, f, until); len(ch) > 0 {
-					until = ch[0]
-				}
-				a, b := f, until
-				if a.Before(from) {
-					a = from
-				}
-				if b.After(end) {
-					b = end
-				}
-				if b.After(a) {
-					freshTime += b.Sub(a)
-				}
-			}
 		}
-		fresh = freshTime.Seconds() / (end.Sub(from).Seconds() * float64(len(rates)))
 		fetchRate = float64(inWindow) / end.Sub(from).Seconds()
 		allRate = float64(allInWindow) / end.Sub(from).Seconds()
 	})

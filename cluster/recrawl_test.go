@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"os"
-	"sort"
 	"strconv"
 	"sync"
 	"testing"
@@ -65,49 +64,10 @@ func recrawlOptions(web *crawltest.Web, workers int) []trawl.Option {
 	}
 }
 
-// freshness returns the time-averaged freshness of the copies of web's
-// pages over [from, end] as its request log shows them (a copy is fresh
-// from its fetch, 200 or 304, until the page's next change), over the
-// pages first fetched before from, and how many those are.
+// freshness is crawltest's Web.Freshness with the number of pages measured.
 func freshness(web *crawltest.Web, from, end time.Time) (fresh float64, pages int) {
-	fetches := map[string][]time.Time{}
-	for _, r := range web.Log().Requests() {
-		if _, ok := web.Page(r.URL); !ok || (r.Status != 200 && r.Status != 304) || r.Start.After(end) {
-			continue
-		}
-		fetches[r.URL] = append(fetches[r.URL], r.Start)
-	}
-	var freshTime time.Duration
-	for u, fs := range fetches {
-		sort.Slice(fs, func(i, j int) bool { return fs[i].Before(fs[j]) })
-		if !fs[0].Before(from) {
-			continue // found late: not part of the measured set
-		}
-		pages++
-		for i, f := range fs {
-			until := end
-			if i+1 < len(fs) {
-				until = fs[i+1]
-			}
-			if ch, _ := web.Changes(u, f, until); len(ch) > 0 {
-				until = ch[0]
-			}
-			a, b := f, until
-			if a.Before(from) {
-				a = from
-			}
-			if b.After(end) {
-				b = end
-			}
-			if b.After(a) {
-				freshTime += b.Sub(a)
-			}
-		}
-	}
-	if pages == 0 {
-		return 0, 0
-	}
-	return freshTime.Seconds() / (end.Sub(from).Seconds() * float64(pages)), pages
+	fresh, measured := web.Freshness(from, end)
+	return fresh, len(measured)
 }
 
 // recrawlOneProcess makes a fresh web and the one process that crawls it,

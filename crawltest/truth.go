@@ -263,6 +263,57 @@ func (w *Web) Changes(rawURL string, from, to time.Time) (changes []time.Time, o
 	return changes, true
 }
 
+// Freshness returns the time-averaged freshness over [from, end] of a
+// crawler's copies of the web's ordinary pages, from the web's log: a
+// copy is fresh from a fetch the web answered 200 or 304 until the page's
+// next change (see Changes) or the next fetch, and stale from that change
+// to the next fetch. The average is over the pages first fetched before
+// from, which it returns sorted (a page found later is not part of the
+// measured set); fresh is 0 when there are none. The clock is the
+// content clock (Options.Clock): a test that crawls in simulated or real
+// time measures in the same.
+func (w *Web) Freshness(from, end time.Time) (fresh float64, pages []string) {
+	fetches := map[string][]time.Time{}
+	for _, r := range w.Log().Requests() {
+		if _, ok := w.Page(r.URL); !ok || (r.Status != 200 && r.Status != 304) || r.Start.After(end) {
+			continue
+		}
+		fetches[r.URL] = append(fetches[r.URL], r.Start)
+	}
+	var freshTime time.Duration
+	for u, fs := range fetches {
+		sort.Slice(fs, func(i, j int) bool { return fs[i].Before(fs[j]) })
+		if !fs[0].Before(from) {
+			continue
+		}
+		pages = append(pages, u)
+		for i, f := range fs {
+			until := end
+			if i+1 < len(fs) {
+				until = fs[i+1]
+			}
+			if ch, _ := w.Changes(u, f, until); len(ch) > 0 {
+				until = ch[0]
+			}
+			a, b := f, until
+			if a.Before(from) {
+				a = from
+			}
+			if b.After(end) {
+				b = end
+			}
+			if b.After(a) {
+				freshTime += b.Sub(a)
+			}
+		}
+	}
+	sort.Strings(pages)
+	if len(pages) == 0 || !end.After(from) {
+		return 0, pages
+	}
+	return freshTime.Seconds() / (end.Sub(from).Seconds() * float64(len(pages))), pages
+}
+
 // ExactDuplicates returns groups of ordinary pages that serve identical
 // bytes at every moment; each group starts with the original and lists
 // its copies in id order. Groups are sorted by their first URL.
