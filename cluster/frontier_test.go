@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/trawl-dev/trawl/cluster"
 	"github.com/trawl-dev/trawl/frontier"
 	"github.com/trawl-dev/trawl/politeness"
@@ -25,6 +27,21 @@ func testRequests(n int) []frontier.Request {
 }
 
 var fastPoliteness = frontier.MemoryOptions{Workers: 2, Politeness: politeness.Config{MinDelay: -1, Factor: -1}}
+
+// joinFrontier joins an agent under opts and makes its frontier with
+// fastPoliteness; the caller closes the agent (or lets it die).
+func joinFrontier(t *testing.T, ctx context.Context, rdb *redis.Client, opts *cluster.Options) (*cluster.Agent, frontier.Frontier) {
+	t.Helper()
+	a, err := cluster.Join(ctx, rdb, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := a.Frontier(fastPoliteness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, f
+}
 
 // drain runs workers on f until Next reports the end, and returns the URLs
 // handed out.
@@ -81,14 +98,7 @@ func TestTakeOver(t *testing.T) {
 	rdb := newClient(t)
 	ctx := t.Context()
 	const lease = time.Second // beats every 333 ms: room for a slow, loaded -race run
-	dead, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "dead", Crawl: "takeover", Lease: lease})
-	if err != nil {
-		t.Fatal(err)
-	}
-	df, err := dead.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dead, df := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "dead", Crawl: "takeover", Lease: lease})
 	reqs := testRequests(30)
 	for i := range reqs {
 		if i%2 == 0 {
@@ -104,15 +114,8 @@ func TestTakeOver(t *testing.T) {
 	}
 	dead.Abandon()
 
-	heir, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "heir", Crawl: "takeover", Lease: lease})
-	if err != nil {
-		t.Fatal(err)
-	}
+	heir, hf := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "heir", Crawl: "takeover", Lease: lease})
 	defer heir.Close()
-	hf, err := heir.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Pushing them again adds nothing: the crawl knows them.
 	if n, _ := hf.Push(ctx, reqs...); n != 0 {
 		t.Errorf("Push of known URLs added %d", n)
@@ -147,30 +150,16 @@ func TestJoinTakesQueuedURLs(t *testing.T) {
 	const lease = time.Second // beats every 333 ms: room for a slow, loaded -race run
 	// The first agent reads one entry at a time and keeps one URL in
 	// memory: the rest wait in its stream.
-	first, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "first", Crawl: "join", Lease: lease, MaxLocal: 1, ReadBatch: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	first, ff := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "first", Crawl: "join", Lease: lease, MaxLocal: 1, ReadBatch: 1})
 	defer first.Close()
-	ff, err := first.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	reqs := testRequests(60)
 	for _, r := range reqs { // one entry each
 		if _, err := ff.Push(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	second, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "second", Crawl: "join", Lease: lease})
-	if err != nil {
-		t.Fatal(err)
-	}
+	second, sf := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "second", Crawl: "join", Lease: lease})
 	defer second.Close()
-	sf, err := second.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The first agent sees the second within a Poll (there is no channel
 	// to wait on); its reader then passes the second's URLs on.
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -303,15 +292,8 @@ func TestHostHeldElsewhereWaitsPoll(t *testing.T) {
 		}
 	}
 
-	a, err := cluster.Join(ctx, rdb, opts("a"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, af := joinFrontier(t, ctx, rdb, opts("a"))
 	defer a.Close()
-	af, err := a.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	first := frontier.Request{URL: "http://" + host + "/first", Depth: 1}
 	if n, err := af.Push(ctx, first); n != 1 || err != nil {
 		t.Fatalf("a: Push = %d, %v; want 1, nil", n, err)
@@ -321,15 +303,8 @@ func TestHostHeldElsewhereWaitsPoll(t *testing.T) {
 		t.Fatalf("a: Next = %q, %v; want %q", held.URL, err, first.URL)
 	}
 
-	b, err := cluster.Join(ctx, rdb, opts("b"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, bf := joinFrontier(t, ctx, rdb, opts("b"))
 	defer b.Close()
-	bf, err := b.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	waits := make(chan time.Duration, 100)
 	cluster.SetOnWaitForTest(bf, func(h string, wait time.Duration) {
 		if h == host {
@@ -389,15 +364,8 @@ func TestNotOverBeforeSeeds(t *testing.T) {
 	rdb := newClient(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "early", Crawl: "early", Lease: time.Hour, Poll: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, f := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "early", Crawl: "early", Lease: time.Hour, Poll: 20 * time.Millisecond})
 	defer a.Close()
-	f, err := a.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	rounds := make(chan bool, 1)
 	a.SetOnWatchForTest(func(over bool) {
 		select {

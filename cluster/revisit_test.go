@@ -25,15 +25,8 @@ const early = 5 * time.Millisecond
 func TestRevisitDue(t *testing.T) {
 	rdb := newClient(t)
 	ctx := t.Context()
-	a, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "only", Crawl: "revisit", Lease: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, f := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "only", Crawl: "revisit", Lease: time.Second})
 	defer a.Close()
-	f, err := a.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	rv, ok := f.(frontier.Revisiter)
 	if !ok {
 		t.Fatal("the cluster's Frontier is not a frontier.Revisiter")
@@ -120,14 +113,7 @@ func TestRevisitTakeOver(t *testing.T) {
 	rdb := newClient(t)
 	ctx := t.Context()
 	const lease = time.Second
-	dead, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "dead", Crawl: "rtakeover", Lease: lease})
-	if err != nil {
-		t.Fatal(err)
-	}
-	df, err := dead.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dead, df := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "dead", Crawl: "rtakeover", Lease: lease})
 	reqs := testRequests(20)
 	if n, err := df.Push(ctx, reqs...); n != len(reqs) || err != nil {
 		t.Fatalf("Push = %d, %v; want %d, nil", n, err, len(reqs))
@@ -162,15 +148,8 @@ func TestRevisitTakeOver(t *testing.T) {
 	}
 	dead.Abandon()
 
-	heir, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "heir", Crawl: "rtakeover", Lease: lease})
-	if err != nil {
-		t.Fatal(err)
-	}
+	heir, hf := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "heir", Crawl: "rtakeover", Lease: lease})
 	defer heir.Close()
-	hf, err := heir.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	got := map[string]int{}
 	var wg sync.WaitGroup
@@ -217,15 +196,8 @@ func TestRevisitMovesToNewOwner(t *testing.T) {
 	rdb := newClient(t)
 	ctx := t.Context()
 	const lease = time.Second
-	first, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "first", Crawl: "rjoin", Lease: lease})
-	if err != nil {
-		t.Fatal(err)
-	}
+	first, ff := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "first", Crawl: "rjoin", Lease: lease})
 	defer first.Close()
-	ff, err := first.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	reqs := testRequests(14) // seven hosts
 	if n, err := ff.Push(ctx, reqs...); n != len(reqs) || err != nil {
 		t.Fatalf("Push = %d, %v; want %d, nil", n, err, len(reqs))
@@ -240,15 +212,8 @@ func TestRevisitMovesToNewOwner(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	second, err := cluster.Join(ctx, rdb, &cluster.Options{Name: "second", Crawl: "rjoin", Lease: lease})
-	if err != nil {
-		t.Fatal(err)
-	}
+	second, sf := joinFrontier(t, ctx, rdb, &cluster.Options{Name: "second", Crawl: "rjoin", Lease: lease})
 	defer second.Close()
-	sf, err := second.Frontier(fastPoliteness)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ring := second.Ring()
 	var wantSecond []string
 	for _, r := range reqs {
