@@ -254,21 +254,21 @@
 //
 // Links is the crawler's per-page hot path. With the tokenizer of its own
 // (December 2026, benchstat of 4 runs, the machine shared at load 5):
-// BenchmarkExtractor 57 to 77 % less time per page than with x/net/html's
-// (geomean 2.3× the throughput), BenchmarkLinks 28 to 54 % less, and
+// BenchmarkExtractor 62 to 77 % less time per page than with x/net/html's
+// (2.7 to 4.4 times the throughput), BenchmarkLinks 28 to 54 % less, and
 // BenchmarkTokenizer reads pages 4 to 11 times as fast as x/net/html's
-// Tokenizer; a sitespider crawl of the PostgreSQL manual took 18 % less
-// CPU (bench/README.md). The figures that follow are from before it, with
-// x/net/html's tokenizer as "the bare tokenizer". On 200 crawltest pages the
-// Extractor, finding every reference kind and collecting the page text,
-// costs about 1.14× the bare tokenizer and runs 3.5× as fast as goquery's
-// parse and a[href] selection (3.9× with Options.SkipText, which leaves
-// the page text out and saves about 5 %); on synthetic 20–200 KB news
-// pages, Links has 2.2× goquery's throughput (what Colly does per page),
-// the Extractor 2.8×, the tokenizer alone 3.5× (shared 2-core machine,
-// November 2026, CPU time, geomean of the page sizes). Looking tag names up
-// in the one table on x/net/html/atom, rather than a switch on the name
-// packed into a word, costs 0.2 % to 2.2 % more instructions per page
+// Tokenizer; a sitespider crawl of the PostgreSQL manual took 28 % less CPU
+// per page (bench/README.md). The figures that follow are from before it,
+// with x/net/html's tokenizer as "the bare tokenizer". On 200 crawltest
+// pages the Extractor, finding every reference kind and collecting the page
+// text, costs about 1.14× the bare tokenizer and runs 3.5× as fast as
+// goquery's parse and a[href] selection (3.9× with Options.SkipText, which
+// leaves the page text out and saves about 5 %); on synthetic 20–200 KB
+// news pages, Links has 2.2× goquery's throughput (what Colly does per
+// page), the Extractor 2.8×, the tokenizer alone 3.5× (shared 2-core
+// machine, November 2026, CPU time, geomean of the page sizes). Looking tag
+// names up in the one table on x/net/html/atom, rather than a switch on the
+// name packed into a word, costs 0.2 % to 2.2 % more instructions per page
 // (cachegrind, BenchmarkLinks and BenchmarkExtractor, all four sizes):
 //
 //	cd bench && go test -run '^$' -bench ExtractLinks -count 8 ./micro
