@@ -319,6 +319,10 @@ func (a *Agent) see(res []any) (dead []string) {
 		return nil
 	}
 	alive, dead := a.split(res)
+	// The members come in heartbeat order; the ring's are sorted. Only a
+	// change in the set of live agents makes a new ring.
+	slices.Sort(alive)
+	alive = slices.Compact(alive)
 	if old := a.ring.Load(); old == nil || !slices.Equal(old.Agents(), alive) {
 		a.ring.Store(NewRing(alive, a.opts.VirtualNodes))
 		if old != nil {
