@@ -235,6 +235,9 @@ func (c *Crawler) setupFrontier() error {
 	if _, ok := c.front.(frontier.Booster); c.cfg.prio.Inlink > 0 && !ok {
 		return fmt.Errorf("trawl: Priority.Inlink needs a frontier that raises queued URLs (frontier.Booster); %T is not one", c.front)
 	}
+	if o, ok := c.front.(frontier.Orderer); ok && (c.cfg.prio.OPIC || c.cfg.prio.Inlink > 0) && o.Order() != frontier.Priority {
+		return fmt.Errorf("trawl: Priority.OPIC and Priority.Inlink raise queued URLs' priorities, which a frontier ordered %v ignores: give it frontier.Priority (%T)", o.Order(), c.front)
+	}
 	if c.cfg.prio.OPIC {
 		l := opic.NewLedger(0)
 		b, ok := c.front.(frontier.Booster)

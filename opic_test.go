@@ -165,6 +165,31 @@ func TestOPICNeedsABooster(t *testing.T) {
 	}
 }
 
+// TestOPICNeedsPriorityOrder: a frontier that has Boost but hands URLs
+// out breadth-first (or depth-first) would ignore every priority OPIC and
+// in-link counting set, and the crawl would quietly run in another order;
+// New refuses it, and takes the same frontier under frontier.Priority.
+func TestOPICNeedsPriorityOrder(t *testing.T) {
+	for _, prio := range []trawl.Priority{{OPIC: true}, {Inlink: 1}} {
+		for _, s := range []frontier.Strategy{frontier.BFS, frontier.DFS, frontier.Priority} {
+			_, err := trawl.New(
+				trawl.WithSeeds("http://a.test/"),
+				trawl.WithPriority(prio),
+				trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
+					o.Strategy = s // a factory that picks its own order
+					return frontier.NewMemory(&o), nil
+				}),
+			)
+			switch {
+			case s == frontier.Priority && err != nil:
+				t.Errorf("%+v on a Priority frontier: %v", prio, err)
+			case s != frontier.Priority && (err == nil || !strings.Contains(err.Error(), s.String())):
+				t.Errorf("%+v on a %v frontier: err = %v, want one naming the order", prio, s, err)
+			}
+		}
+	}
+}
+
 // TestOPICWithLinkScores: with Priority.Link as well, a page's cash is
 // split in proportion to 1 + each link's score, so cash flows toward the
 // high-scoring links: on a site whose home page links to /on* pages

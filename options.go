@@ -317,7 +317,9 @@ type Priority struct {
 	// it the crawl finds, the first one included (link-directed crawling:
 	// URLs many pages point to are fetched sooner). The frontier must be a
 	// frontier.Booster (frontier.Memory is, and disk.Frontier under
-	// frontier.Priority); New fails otherwise.
+	// frontier.Priority) ordered by frontier.Priority (a
+	// frontier.Orderer that says another order is refused); New fails
+	// otherwise.
 	Inlink float64
 	// OPIC orders the crawl by online page importance (package
 	// frontier/opic): each page's cash, handed on through the links of the
@@ -330,7 +332,8 @@ type Priority struct {
 	// (frontier.Memory is, and disk.Frontier under frontier.Priority), or
 	// place the cash itself as an opic.Carrier (package cluster's frontier
 	// is: a link's share of cash travels to the agent that owns its URL);
-	// New fails otherwise. A frontier that is also a
+	// New fails otherwise, and for a frontier.Orderer whose order is not
+	// frontier.Priority (it would ignore the cash). A frontier that is also a
 	// frontier.StateKeeper (disk.Frontier) keeps the crawl's cash accounts
 	// with its queues: they are saved before each Done and when Run
 	// returns, and a crawl resumed from the frontier goes on from them,

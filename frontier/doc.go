@@ -71,6 +71,7 @@
 //	Revisiter      Revisits() int                            Memory, disk.Frontier, cluster.Frontier
 //	SeenChecker    Seen(rawURL string) bool                  Memory, disk.Frontier
 //	Booster        Boost(rawURL string, delta float64) bool  Memory, disk.Frontier
+//	Orderer        Order() Strategy                          Memory, disk.Frontier
 //	HostCounter    HostsWaiting() int                        Memory
 //	Flusher        Flush() error                             disk.Frontier
 //	StateKeeper    SaveState(name string, b []byte) error    disk.Frontier

@@ -914,6 +914,9 @@ func (m *Memory) Close() error {
 	return m.sp.close()
 }
 
+// Order returns the Strategy the frontier orders its queues by.
+func (m *Memory) Order() Strategy { return m.strategy }
+
 // Boost adds delta to the priority of rawURL if it is waiting in a
 // Priority frontier (in-link counting: boost a URL each time another page
 // links to it): in a front queue it moves to the queue its new priority

@@ -47,6 +47,17 @@ type Booster interface {
 	Boost(rawURL string, delta float64) bool
 }
 
+// Orderer is implemented by frontiers that can tell the order they hand
+// URLs out in. A crawler whose order needs priorities (trawl's
+// Priority.OPIC and Priority.Inlink raise queued URLs with Booster, which
+// does nothing under BFS and DFS) calls it to refuse a frontier that would
+// quietly crawl breadth-first instead. It must be safe for concurrent use.
+//
+// Implemented by Memory and disk.Frontier.
+type Orderer interface {
+	Order() Strategy
+}
+
 // HostCounter is implemented by frontiers that can tell how many hosts are
 // ready for workers. HostsWaiting returns the number of hosts (or host
 // groups) that hold queued requests in a back queue, ready now or at their
@@ -110,6 +121,7 @@ var (
 	_ Revisiter     = (*Memory)(nil)
 	_ SeenChecker   = (*Memory)(nil)
 	_ Booster       = (*Memory)(nil)
+	_ Orderer       = (*Memory)(nil)
 	_ HostCounter   = (*Memory)(nil)
 	_ SpillReporter = (*Memory)(nil)
 )

@@ -9,6 +9,9 @@ import (
 	"github.com/trawl-dev/trawl/frontier"
 )
 
+// Order returns the Strategy the frontier's queues are ordered by.
+func (f *Frontier) Order() frontier.Strategy { return f.strategy }
+
 // Boost adds delta to the priority of rawURL if it waits in the frontier
 // under frontier.Priority, and reports whether it did, as frontier.Memory
 // does: in a front queue the URL moves to the queue its new priority

@@ -162,6 +162,7 @@ var (
 	_ frontier.Flusher     = (*Frontier)(nil)
 	_ frontier.Booster     = (*Frontier)(nil)
 	_ frontier.SeenChecker = (*Frontier)(nil)
+	_ frontier.Orderer     = (*Frontier)(nil)
 	_ frontier.StateKeeper = (*Frontier)(nil)
 )
 
