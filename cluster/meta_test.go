@@ -17,8 +17,8 @@ import (
 )
 
 // TestClusterMetaReachesOwner checks that the metadata a URL is queued
-// with (Crawler.Enqueue with SetMeta) travels with it to the agent that
-// owns its host: each host's home page enqueues a page on every other
+// with (Crawler.Enqueue with SetMeta, and the handler of Handler) travels
+// with it to the agent that owns its host: each host's home page enqueues a page on every other
 // host, marked with the agent that enqueued it, and every such page must
 // arrive with its mark, some of them at the other agent.
 func TestClusterMetaReachesOwner(t *testing.T) {
@@ -41,6 +41,7 @@ func TestClusterMetaReachesOwner(t *testing.T) {
 	type arrival struct{ by, at, url string }
 	var mu sync.Mutex
 	var arrivals []arrival
+	handled := map[string]bool{} // pages given to the handler they were queued for
 	// Both agents join, and see each other, before either crawls: an
 	// agent alone owns every host.
 	agents := make([]*cluster.Agent, 2)
@@ -70,11 +71,16 @@ func TestClusterMetaReachesOwner(t *testing.T) {
 			trawl.WithFollow(extract.Navigation),
 			trawl.WithWorkers(2),
 			trawl.WithFrontier(a.Frontier),
+			trawl.WithHandler("from", func(_ context.Context, p *trawl.Page) {
+				mu.Lock()
+				handled[p.URL.String()] = true
+				mu.Unlock()
+			}),
 			trawl.WithEvents(trawl.Events{OnPage: func(ctx context.Context, p *trawl.Page) {
 				if p.URL.Path == "/" {
 					for i := range hosts {
 						if u := seeds[i] + "from/" + p.URL.Hostname(); !strings.HasPrefix(u, p.URL.String()) {
-							if _, err := c.Enqueue(ctx, u, trawl.SetMeta("by", name)); err != nil {
+							if _, err := c.Enqueue(ctx, u, trawl.SetMeta("by", name), trawl.Handler("from")); err != nil {
 								t.Errorf("Enqueue(%s): %v", u, err)
 							}
 						}
@@ -113,6 +119,9 @@ func TestClusterMetaReachesOwner(t *testing.T) {
 			t.Errorf("%s arrived at %s without its metadata", a.url, a.at)
 		case a.by != a.at:
 			crossed++
+		}
+		if !handled[a.url] {
+			t.Errorf("%s arrived at %s but not at the handler it was queued for", a.url, a.at)
 		}
 	}
 	if crossed == 0 {

@@ -63,8 +63,10 @@ func newMetaSite(t *testing.T) *metaSite {
 }
 
 // metaCrawler is the crawler of both lives: a disk frontier in dir, one
-// worker, the home page's OnPage enqueueing the items with metadata.
-func metaCrawler(dir, addr string, seeds []string, onPage func(p *trawl.Page)) (*trawl.Crawler, error) {
+// worker, the home page's OnPage enqueueing the items with metadata, for
+// the handler "item" (WithHandler: Scrapy's callback), which calls
+// onItem.
+func metaCrawler(dir, addr string, seeds []string, onPage, onItem func(p *trawl.Page)) (*trawl.Crawler, error) {
 	var c *trawl.Crawler
 	var err error
 	c, err = trawl.New(
@@ -81,11 +83,16 @@ func metaCrawler(dir, addr string, seeds []string, onPage func(p *trawl.Page)) (
 		trawl.WithFrontier(func(o frontier.MemoryOptions) (frontier.Frontier, error) {
 			return disk.Open(dir, &disk.Options{Workers: o.Workers, Politeness: o.Politeness})
 		}),
+		trawl.WithHandler("item", func(_ context.Context, p *trawl.Page) {
+			if onItem != nil {
+				onItem(p)
+			}
+		}),
 		trawl.WithEvents(trawl.Events{OnPage: func(ctx context.Context, p *trawl.Page) {
 			if p.URL.Path == "/" {
 				for i := range metaItems {
 					if _, err := c.Enqueue(ctx, fmt.Sprintf("/item/%d", i), trawl.FromPage(p),
-						trawl.SetMeta("item", fmt.Sprint(i))); err != nil {
+						trawl.SetMeta("item", fmt.Sprint(i)), trawl.Handler("item")); err != nil {
 						panic(err)
 					}
 				}
@@ -100,7 +107,7 @@ func metaCrawler(dir, addr string, seeds []string, onPage func(p *trawl.Page)) (
 
 // metaChild is the first life: it crawls until the parent kills it.
 func metaChild(dir, addr string) int {
-	c, err := metaCrawler(dir, addr, []string{"http://meta.test/"}, nil)
+	c, err := metaCrawler(dir, addr, []string{"http://meta.test/"}, nil, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -114,7 +121,7 @@ func metaChild(dir, addr string) int {
 // TestMetaSurvivesKill checks that the metadata a URL was queued with
 // travels with it in the frontier: a crawl on frontier/disk is killed
 // (SIGKILL) while the URLs Enqueue gave metadata wait, and the resumed
-// crawl's pages carry it.
+// crawl's pages carry it, and go to the handler they were queued for.
 func TestMetaSurvivesKill(t *testing.T) {
 	s := newMetaSite(t)
 	dir := t.TempDir()
@@ -135,9 +142,14 @@ func TestMetaSurvivesKill(t *testing.T) {
 
 	var mu sync.Mutex
 	meta := map[string]string{}
+	handled := map[string]bool{}
 	c, err := metaCrawler(dir, s.srv.Listener.Addr().String(), nil, func(p *trawl.Page) {
 		mu.Lock()
 		meta[p.URL.Path] = p.Meta["item"]
+		mu.Unlock()
+	}, func(p *trawl.Page) {
+		mu.Lock()
+		handled[p.URL.Path] = true
 		mu.Unlock()
 	})
 	if err != nil {
@@ -152,6 +164,9 @@ func TestMetaSurvivesKill(t *testing.T) {
 	for i := range metaItems {
 		if got, want := meta[fmt.Sprintf("/item/%d", i)], fmt.Sprint(i); got != want {
 			t.Errorf("/item/%d: Page.Meta[item] = %q after the kill, want %q", i, got, want)
+		}
+		if !handled[fmt.Sprintf("/item/%d", i)] {
+			t.Errorf("/item/%d was not given to the handler it was queued for after the kill", i)
 		}
 	}
 }
