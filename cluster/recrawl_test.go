@@ -2,9 +2,11 @@ package cluster_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -280,7 +282,20 @@ func TestClusterRecrawlFreshness(t *testing.T) {
 		}
 		for u := range fetched {
 			if sched[u] != 1 {
-				t.Errorf("run %d: %s is in %d revisit schedules at the end, want 1", run, u, sched[u])
+				// What the web saw of the page, to tell a revisit lost in a
+				// takeover (last request near the kill) from one lost at
+				// the end (last request near the deadline).
+				var seen []string
+				for _, r := range webC.Log().Requests() {
+					if r.URL == u {
+						seen = append(seen, fmt.Sprintf("%s %d at %v", r.Method, r.Status, r.Start.Sub(startC).Round(time.Millisecond)))
+					}
+				}
+				if len(seen) > 4 {
+					seen = seen[len(seen)-4:]
+				}
+				t.Errorf("run %d: %s is in %d revisit schedules at the end, want 1 (host owned by %s at the start; its last requests: %s)",
+					run, u, sched[u], cluster.NewRing([]string{"a0", "a1", "a2"}, 0).Owner(hostOf(u)), strings.Join(seen, ", "))
 			}
 		}
 		for u, n := range sched {
