@@ -371,6 +371,13 @@ func (a *Agent) takeOver(ctx context.Context, dead string) error {
 		return err // alive again, or another agent is at it
 	}
 	defer a.rdb.Del(context.WithoutCancel(ctx), lock)
+	// Fence the dead agent's schedule before reading it: from now on no
+	// revisit is added to it (an agent whose ring still names the dead
+	// one keeps its revisit instead), so none is added to a batch
+	// moveRevisits has read and is about to remove.
+	if err := a.rdb.HSet(ctx, a.keys.revisitReqs(dead), fenceField, "1").Err(); err != nil {
+		return fmt.Errorf("cluster: taking over %s: %w", dead, err)
+	}
 	stream := a.keys.stream(dead)
 	moved, revisits := 0, 0
 	for {

@@ -244,7 +244,13 @@
 // frontier) are due at once, and so fetched again, like the URLs it had in
 // flight. A revisit is added where it goes only if that schedule lacks its
 // URL, before it leaves where it was, so a takeover that dies midway and
-// is taken over in turn loses none and duplicates none. Revisits counts
+// is taken over in turn loses none and duplicates none. And the taker
+// fences the dead agent's schedule before it reads it: from then on no
+// revisit is added there (an agent whose view still names the dead one
+// as a host's owner revisits it itself), since one added to a batch the
+// taker has moved but not yet removed would find the copy about to go and
+// be dropped by its sender (a race TestClusterRecrawlFreshness lost about
+// once in 25 runs under load; TestAddDuringTakeOver replays it). Revisits counts
 // the agent's revisits waiting (not taken). A waiting revisit costs Redis
 // about 530 bytes (BenchmarkRevisitMemory: a 67-byte URL with an anchor
 // and a 134-byte state, base64 in the request's JSON); a revisit's Done

@@ -1138,10 +1138,18 @@ func (f *Frontier) takeDue(ctx context.Context) (time.Duration, error) {
 			orphans = away // revisited here, this time
 		}
 		var left []any
+		var kept []redis.Z
 		for _, rv := range orphans {
 			req, _, _ := decodeRevisit(rv.val)
 			mine = append(mine, revisitMove{fp: rv.fp})
 			reqs = append(reqs, req)
+			kept = append(kept, redis.Z{Score: -1, Member: rv.fp})
+		}
+		if len(kept) > 0 && moveErr == nil {
+			// Taken here again, not leaving: a copy left at 0 would never
+			// be handed out by this agent (scriptDue takes scores of 1 on)
+			// if it stopped before revisiting it.
+			moveErr = a.rdb.ZAddXX(ctx, a.keys.revisits(me), kept...).Err()
 		}
 		for _, rv := range away {
 			if !slices.ContainsFunc(orphans, func(o revisitMove) bool { return o.fp == rv.fp }) {

@@ -239,17 +239,23 @@ return redis.call('XLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2])
 // over, which makes them due at once. Every revisit script first checks
 // that the agent's stream exists: it is deleted only when the agent left
 // or was taken over (scriptDelIfEmpty), and a revisit written after that
-// would wait where no agent looks.
+// would wait where no agent looks. Those that write to a schedule also
+// check that no takeover has begun on it (its hash holds fenceField from
+// the takeover's start): the agent taking it over reads a batch, adds it
+// where it goes and only then removes it, so a revisit another agent adds
+// meanwhile, finding its copy there, would be dropped from the sender's
+// schedule and then from this one (TestAddDuringTakeOver).
 
 // scriptRevisit ends a URL's visit in the agent's revisit schedule, with
 // the deletion of its stream entry when it was the entry's last URL, so
 // that the URL is always in one of the two. KEYS: revisit set, revisit
 // hash, stream. ARGV: fingerprint, delay ms until the revisit ('-': none,
 // the URL leaves the schedule), the request (encodeRevisit), stream entry
-// ID or an empty string. Returns 0, doing nothing, if the stream is gone (the agent was
-// taken over), else 1.
+// ID or an empty string. Returns 0, doing nothing, if the stream is gone
+// or a takeover has begun (the agent was found dead), else 1.
 var scriptRevisit = redis.NewScript(nowMS + `
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[2], '` + fenceField + `') == 1 then return 0 end
 if ARGV[2] == '-' then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
@@ -288,9 +294,10 @@ return out
 // 0: see scriptLeave), which it replaces. KEYS: revisit set, revisit
 // hash, stream. ARGV: fingerprint, due time ms (0 or less: now), request,
 // and so on. Returns 0, adding nothing, if the stream is gone (the agent
-// left).
+// left) or a takeover of the agent has begun.
 var scriptAddRevisits = redis.NewScript(nowMS + `
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[2], '` + fenceField + `') == 1 then return 0 end
 for i = 1, #ARGV, 3 do
   local at = tonumber(ARGV[i + 1])
   if at <= 0 then at = now end
