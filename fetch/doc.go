@@ -11,7 +11,12 @@
 //   - a Content-Type check (HTML, XHTML, XML and plain text by default), with
 //     content sniffing when the header is missing or generic;
 //   - charset detection (header, BOM, <meta>) and conversion to UTF-8 through
-//     golang.org/x/net/html/charset;
+//     golang.org/x/net/html/charset, with the same answers as its
+//     DetermineEncoding but a <meta> prescan that walks the first KiB's bytes
+//     instead of running x/net's HTML tokenizer over them (1.4 against 9.6 µs
+//     for a PostgreSQL manual page's head, BenchmarkDetermineEncoding; it asks
+//     x/net where matching its tokenizer would take more: a <meta> holding
+//     '&', CR or NUL, a script holding "<!--"; TestPrescanCorpora, FuzzPrescan);
 //   - gzip and deflate decoding done here rather than by the transport, so
 //     that the decompressed size and the compression ratio are bounded (a gzip
 //     bomb yields [ErrDecompressionBomb], not gigabytes of memory); gzip goes

@@ -21,7 +21,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
-	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 )
@@ -679,9 +678,10 @@ func (f *HTTP) readBody(hresp *http.Response, resp *Response) error {
 // header, and the whole body is valid UTF-8 with some non-ASCII byte, the
 // body is UTF-8. Such pages are common (UTF-8 text after a first KiB of
 // pure ASCII, or a stale Latin-1 <meta>), and valid multi-byte UTF-8 is
-// vanishingly rare in real windows-1252 text.
+// vanishingly rare in real windows-1252 text. It finds the <meta> with a
+// scan of its own, which gives x/net's answers (see determineEncoding).
 func DetermineEncoding(body []byte, contentType string) (e encoding.Encoding, name string) {
-	e, name, certain := charset.DetermineEncoding(body, contentType)
+	e, name, certain := determineEncoding(body, contentType)
 	if !certain && name == "windows-1252" && hasHighBit(body) && utf8.Valid(body) {
 		return encoding.Nop, "utf-8"
 	}
