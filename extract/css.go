@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"unicode/utf8"
 
+	"github.com/trawl-dev/trawl/internal/ascii"
 	"github.com/trawl-dev/trawl/urlnorm"
 )
 
@@ -466,7 +467,7 @@ func (s *cssScanner) badURL() {
 
 // cssNameIs compares an identifier without escapes with the lower-case
 // ASCII name, ignoring ASCII case.
-func cssNameIs(name []byte, s string) bool { return equalFoldASCII(name, s) }
+func cssNameIs(name []byte, s string) bool { return ascii.EqualFold(name, s) }
 
 // cssDecodedNameIs compares an identifier that holds escapes ("u\rl",
 // "\75 rl") with the lower-case ASCII name s.
@@ -486,5 +487,5 @@ func cssDecodedNameIs(name []byte, s string) bool {
 		out = append(out, name[d.i])
 		d.i++
 	}
-	return equalFoldASCII(out, s)
+	return ascii.EqualFold(out, s)
 }

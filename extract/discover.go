@@ -3,6 +3,8 @@ package extract
 import (
 	"bytes"
 	"html"
+
+	"github.com/trawl-dev/trawl/internal/ascii"
 )
 
 // This file holds what the Extractor does with Options.Speculative and
@@ -71,10 +73,10 @@ func (e *Extractor) specMarkup(doctype bool) {
 // (og:image, msapplication-TileImage, msapplication-config ...), or URLs
 // in a content that is prose.
 func (e *Extractor) specMeta(httpEquiv, content []byte) {
-	if equalFoldASCII(httpEquiv, "content-security-policy") || equalFoldASCII(httpEquiv, "content-security-policy-report-only") {
+	if ascii.EqualFold(httpEquiv, "content-security-policy") || ascii.EqualFold(httpEquiv, "content-security-policy-report-only") {
 		for d := range bytes.SplitSeq(content, []byte(";")) {
 			f := bytes.Fields(d) // allocates; CSP in a meta element is rare
-			if len(f) > 1 && equalFoldASCII(f[0], "report-uri") && len(f[0]) == len("report-uri") {
+			if len(f) > 1 && ascii.EqualFold(f[0], "report-uri") && len(f[0]) == len("report-uri") {
 				for _, u := range f[1:] {
 					e.push("meta", Speculative, 0, u, nil, nil)
 				}
@@ -102,7 +104,7 @@ func (e *Extractor) param(raw []byte, nameEnd int) {
 	v := trimSpace(at.value)
 	t := testValue
 	for _, n := range urlParams {
-		if len(at.name) == len(n) && equalFoldASCII(at.name, n) {
+		if len(at.name) == len(n) && ascii.EqualFold(at.name, n) {
 			t = testSink
 		}
 	}
@@ -144,7 +146,7 @@ func scriptTypeJS(typ []byte) bool {
 	}
 	for _, t := range []string{"text/javascript", "application/javascript", "module", "application/ecmascript", "text/ecmascript",
 		"application/x-javascript", "text/jscript", "application/ld+json", "application/json", "importmap", "speculationrules"} {
-		if len(typ) == len(t) && equalFoldASCII(typ, t) {
+		if len(typ) == len(t) && ascii.EqualFold(typ, t) {
 			return true
 		}
 	}
@@ -220,7 +222,7 @@ func hasOnAttr(raw []byte, i int) bool {
 func (e *Extractor) javascriptURL(h []byte) bool {
 	h = trimURLSpace(h)
 	const scheme = "javascript:"
-	if len(h) <= len(scheme) || !equalFoldASCII(h[:len(scheme)], scheme) {
+	if len(h) <= len(scheme) || !ascii.EqualFold(h[:len(scheme)], scheme) {
 		return false
 	}
 	src := e.jsURLBuf[:0]

@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
+	"github.com/trawl-dev/trawl/internal/ascii"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -938,7 +939,7 @@ func orEmpty(v []byte) []byte {
 // or "dialog".
 func isGetMethod(m []byte) bool {
 	m = trimSpace(m)
-	return !equalFoldASCII(m, "post") && !equalFoldASCII(m, "dialog")
+	return !ascii.EqualFold(m, "post") && !ascii.EqualFold(m, "dialog")
 }
 
 // formAction queues the formaction of a submit button (button or input)
@@ -1110,13 +1111,13 @@ func (e *Extractor) meta(raw []byte, nameEnd int) {
 		return
 	}
 	switch {
-	case equalFoldASCII(at.httpEquiv, "refresh"):
+	case ascii.EqualFold(at.httpEquiv, "refresh"):
 		if ref, ok := refreshURL(at.content); ok {
 			e.push("meta", Redirect, 0, ref, nil, nil)
 		}
-	case equalFoldASCII(at.httpEquiv, "content-location"):
+	case ascii.EqualFold(at.httpEquiv, "content-location"):
 		e.push("meta", Navigation, 0, trimSpace(at.content), nil, nil)
-	case equalFoldASCII(at.httpEquiv, "content-language"):
+	case ascii.EqualFold(at.httpEquiv, "content-language"):
 		if !e.langSeen {
 			v := at.content
 			for i, c := range v {
@@ -1127,7 +1128,7 @@ func (e *Extractor) meta(raw []byte, nameEnd int) {
 			}
 			e.setLang(v)
 		}
-	case equalFoldASCII(at.name, "robots") ||
+	case ascii.EqualFold(at.name, "robots") ||
 		e.botName != "" && len(at.name) == len(e.botName) && equalFoldString(at.name, e.botName):
 		// One string per robots meta element, not per link.
 		e.robots = e.robots.Merge(ParseRobots(string(at.content), e.botName))
@@ -1347,106 +1348,106 @@ func (at *attrs) set(k, v []byte, want attrSet) *[]byte {
 	switch len(k) {
 	case 3:
 		switch {
-		case equalFoldASCII(k, "src"):
+		case ascii.EqualFold(k, "src"):
 			p, bit = &at.src, wantSrc
-		case equalFoldASCII(k, "rel"):
+		case ascii.EqualFold(k, "rel"):
 			p, bit = &at.rel, wantRel
-		case equalFoldASCII(k, "alt"):
+		case ascii.EqualFold(k, "alt"):
 			p, bit = &at.alt, wantAlt
 		}
 	case 4:
 		switch {
-		case equalFoldASCII(k, "href"):
+		case ascii.EqualFold(k, "href"):
 			p, bit = &at.href, wantHref
-		case equalFoldASCII(k, "name"):
+		case ascii.EqualFold(k, "name"):
 			p, bit = &at.name, wantName
-		case equalFoldASCII(k, "lang"):
+		case ascii.EqualFold(k, "lang"):
 			p, bit = &at.lang, wantLang
-		case equalFoldASCII(k, "ping"):
+		case ascii.EqualFold(k, "ping"):
 			p, bit = &at.ping, wantPing
-		case equalFoldASCII(k, "data"):
+		case ascii.EqualFold(k, "data"):
 			p, bit = &at.data, wantData
-		case equalFoldASCII(k, "code"):
+		case ascii.EqualFold(k, "code"):
 			p, bit = &at.code, wantCode
-		case equalFoldASCII(k, "cite"):
+		case ascii.EqualFold(k, "cite"):
 			p, bit = &at.cite, wantCite
-		case equalFoldASCII(k, "type"):
+		case ascii.EqualFold(k, "type"):
 			p, bit = &at.typ, wantType
-		case equalFoldASCII(k, "form"):
+		case ascii.EqualFold(k, "form"):
 			p, bit = &at.form, wantForm
 		}
 	case 5:
 		switch {
-		case equalFoldASCII(k, "title"):
+		case ascii.EqualFold(k, "title"):
 			p, bit = &at.title, wantTitle
-		case equalFoldASCII(k, "style"):
+		case ascii.EqualFold(k, "style"):
 			p, bit = &at.style, wantStyle
-		case equalFoldASCII(k, "value"):
+		case ascii.EqualFold(k, "value"):
 			p, bit = &at.value, wantValue
 		}
 	case 6:
 		switch {
-		case equalFoldASCII(k, "srcset"):
+		case ascii.EqualFold(k, "srcset"):
 			p, bit = &at.srcset, wantSrcset
-		case equalFoldASCII(k, "lowsrc"):
+		case ascii.EqualFold(k, "lowsrc"):
 			p, bit = &at.lowsrc, wantLowsrc
-		case equalFoldASCII(k, "dynsrc"):
+		case ascii.EqualFold(k, "dynsrc"):
 			p, bit = &at.dynsrc, wantDynsrc
-		case equalFoldASCII(k, "poster"):
+		case ascii.EqualFold(k, "poster"):
 			p, bit = &at.poster, wantPoster
-		case equalFoldASCII(k, "action"):
+		case ascii.EqualFold(k, "action"):
 			p, bit = &at.action, wantAction
-		case equalFoldASCII(k, "method"):
+		case ascii.EqualFold(k, "method"):
 			p, bit = &at.method, wantMethod
-		case equalFoldASCII(k, "srcdoc"):
+		case ascii.EqualFold(k, "srcdoc"):
 			p, bit = &at.srcdoc, wantSrcdoc
 		}
 	case 7:
 		switch {
-		case equalFoldASCII(k, "content"):
+		case ascii.EqualFold(k, "content"):
 			p, bit = &at.content, wantContent
-		case equalFoldASCII(k, "archive"):
+		case ascii.EqualFold(k, "archive"):
 			p, bit = &at.archive, wantArchive
 		}
 	case 8:
 		switch {
-		case equalFoldASCII(k, "xml:lang"):
+		case ascii.EqualFold(k, "xml:lang"):
 			// The first of lang and xml:lang wins.
 			p, bit = &at.lang, wantLang
-		case equalFoldASCII(k, "longdesc"):
+		case ascii.EqualFold(k, "longdesc"):
 			p, bit = &at.longdesc, wantLongdesc
-		case equalFoldASCII(k, "codebase"):
+		case ascii.EqualFold(k, "codebase"):
 			p, bit = &at.codebase, wantCodebase
-		case equalFoldASCII(k, "manifest"):
+		case ascii.EqualFold(k, "manifest"):
 			p, bit = &at.manifest, wantManifest
-		case equalFoldASCII(k, "data-src"):
+		case ascii.EqualFold(k, "data-src"):
 			p, bit = &at.dataSrc, wantDataSrc
 		}
 	case 10:
 		switch {
-		case equalFoldASCII(k, "http-equiv"):
+		case ascii.EqualFold(k, "http-equiv"):
 			p, bit = &at.httpEquiv, wantHTTPEquiv
-		case equalFoldASCII(k, "formaction"):
+		case ascii.EqualFold(k, "formaction"):
 			p, bit = &at.formaction, wantFormaction
-		case equalFoldASCII(k, "formmethod"):
+		case ascii.EqualFold(k, "formmethod"):
 			p, bit = &at.formmethod, wantFormmethod
-		case equalFoldASCII(k, "background"):
+		case ascii.EqualFold(k, "background"):
 			p, bit = &at.background, wantBackground
-		case equalFoldASCII(k, "xlink:href"):
+		case ascii.EqualFold(k, "xlink:href"):
 			p, bit = &at.xlinkHref, wantXlinkHref
 		}
 	case 11:
 		switch {
-		case equalFoldASCII(k, "imagesrcset"):
+		case ascii.EqualFold(k, "imagesrcset"):
 			p, bit = &at.imagesrcset, wantImagesrcset
-		case equalFoldASCII(k, "data-srcset"):
+		case ascii.EqualFold(k, "data-srcset"):
 			p, bit = &at.dataSrcset, wantDataSrcset
 		}
 	case 13:
 		switch {
-		case equalFoldASCII(k, "data-original"):
+		case ascii.EqualFold(k, "data-original"):
 			p, bit = &at.dataOriginal, wantDataOriginal
-		case equalFoldASCII(k, "data-lazy-src"):
+		case ascii.EqualFold(k, "data-lazy-src"):
 			p, bit = &at.dataLazySrc, wantDataLazySrc
 		}
 	}
@@ -1641,7 +1642,7 @@ func skipHref(h []byte) bool {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '+', c == '-', c == '.':
 			continue
 		case c == ':':
-			return !equalFoldASCII(h[:i], "http") && !equalFoldASCII(h[:i], "https")
+			return !ascii.EqualFold(h[:i], "http") && !ascii.EqualFold(h[:i], "https")
 		}
 		return false
 	}

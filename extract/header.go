@@ -3,6 +3,8 @@ package extract
 import (
 	"net/http"
 	"net/url"
+
+	"github.com/trawl-dev/trawl/internal/ascii"
 )
 
 // HeaderLinks returns the references in an HTTP response's header, each
@@ -197,11 +199,11 @@ func (p *linkHeaderParser) next() (lv linkValue, ok bool) {
 				}
 			}
 			switch {
-			case equalFoldASCII(name, "rel") && !seenRel:
+			case ascii.EqualFold(name, "rel") && !seenRel:
 				lv.rel, seenRel = val, true
-			case equalFoldASCII(name, "type") && !seenType:
+			case ascii.EqualFold(name, "type") && !seenType:
 				lv.typ, seenType = val, true
-			case equalFoldASCII(name, "title") && !seenTitle:
+			case ascii.EqualFold(name, "title") && !seenTitle:
 				lv.title, seenTitle = val, true
 			}
 		}

@@ -1,5 +1,7 @@
 package extract
 
+import "github.com/trawl-dev/trawl/internal/ascii"
+
 // refreshURL returns the URL in the content of a <meta http-equiv=refresh>
 // following the HTML standard's "shared declarative refresh steps":
 // "5", "5; url=/next", "0;URL='/next'", "3, /next". ok is false when the
@@ -37,7 +39,7 @@ func refreshURL(content []byte) (ref []byte, ok bool) {
 		return nil, false
 	}
 	// Optional "url" ws* "=" ws*.
-	if j := i + 3; j <= len(content) && equalFoldASCII(content[i:j], "url") {
+	if j := i + 3; j <= len(content) && ascii.EqualFold(content[i:j], "url") {
 		for j < len(content) && isSpace(content[j]) {
 			j++
 		}

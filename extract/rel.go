@@ -1,6 +1,10 @@
 package extract
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/trawl-dev/trawl/internal/ascii"
+)
 
 // Rel is a set of link relation types from a rel attribute, one bit per
 // recognised value. Values the package does not know are ignored. The zero
@@ -146,8 +150,8 @@ func isFeedType(t []byte) bool {
 		}
 	}
 	t = trimSpace(t)
-	return equalFoldASCII(t, "application/rss+xml") || equalFoldASCII(t, "application/atom+xml") ||
-		equalFoldASCII(t, "application/rdf+xml") || equalFoldASCII(t, "application/feed+json")
+	return ascii.EqualFold(t, "application/rss+xml") || ascii.EqualFold(t, "application/atom+xml") ||
+		ascii.EqualFold(t, "application/rdf+xml") || ascii.EqualFold(t, "application/feed+json")
 }
 
 // isSpace reports ASCII whitespace as HTML defines it.
@@ -161,22 +165,4 @@ func lowerASCII(b []byte) {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-}
-
-// equalFoldASCII reports whether b equals the lower-case ASCII string s,
-// ignoring ASCII case in b.
-func equalFoldASCII(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := range len(b) {
-		c := b[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != s[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
+	"github.com/trawl-dev/trawl/internal/ascii"
 )
 
 // Bounds of the static reading of one script, beyond Options.MaxScriptLen.
@@ -516,14 +517,14 @@ func (s *jsScanner) candidate(start int, sink bool, frame int, drop bool) {
 
 func isHTTPMethod(v []byte) bool {
 	for _, m := range []string{"get", "head", "post", "put", "delete", "patch", "options"} {
-		if len(v) == len(m) && equalFoldASCII(v, m) {
+		if len(v) == len(m) && ascii.EqualFold(v, m) {
 			return true
 		}
 	}
 	return false
 }
 
-func isSafeMethod(v []byte) bool { return equalFoldASCII(v, "get") || equalFoldASCII(v, "head") }
+func isSafeMethod(v []byte) bool { return ascii.EqualFold(v, "get") || ascii.EqualFold(v, "head") }
 
 // appendJSString appends the value of a string or template literal token
 // (quotes or backticks included; a template head ends in "${") with its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/trawl-dev/trawl/internal/ascii"
 	"golang.org/x/net/html"
 )
 
@@ -748,7 +749,7 @@ func lowerName(b []byte) string {
 // Tokenizer reads as one text token, or "".
 func rawTextTag(name []byte) string {
 	for _, t := range rawTextTags {
-		if equalFoldASCII(name, t) {
+		if ascii.EqualFold(name, t) {
 			return t
 		}
 	}

@@ -1,6 +1,10 @@
 package extract
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/trawl-dev/trawl/internal/ascii"
+)
 
 // How strict looksLikeURL is, by where the string was found.
 type urlTest uint8
@@ -97,9 +101,9 @@ func pctEscape(b []byte) bool { return len(b) >= 3 && isHex(b[1]) && isHex(b[2])
 // v (any case), or 0.
 func schemeLen(v []byte) int {
 	switch {
-	case len(v) > 7 && equalFoldASCII(v[:7], "http://"):
+	case len(v) > 7 && ascii.EqualFold(v[:7], "http://"):
 		return 7
-	case len(v) > 8 && equalFoldASCII(v[:8], "https://"):
+	case len(v) > 8 && ascii.EqualFold(v[:8], "https://"):
 		return 8
 	}
 	return 0

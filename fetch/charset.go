@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trawl-dev/trawl/internal/ascii"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -111,7 +112,7 @@ func prescan(b []byte) (e encoding.Encoding, name string, sure bool) {
 				nameEnd++
 			}
 			tagName := b[i:nameEnd]
-			if asciiEqualFold(tagName, "meta") {
+			if ascii.EqualFold(tagName, "meta") {
 				e, name, found, sure := metaCharset(b[i-1 : end+1])
 				if !sure {
 					return nil, "", false
@@ -271,11 +272,11 @@ func metaCharset(tag []byte) (e encoding.Encoding, name string, found, sure bool
 	forEachAttr(tag, func(key, val []byte) {
 		var k int
 		switch {
-		case asciiEqualFold(key, "http-equiv"):
+		case ascii.EqualFold(key, "http-equiv"):
 			k = 0
-		case asciiEqualFold(key, "content"):
+		case ascii.EqualFold(key, "content"):
 			k = 1
-		case asciiEqualFold(key, "charset"):
+		case ascii.EqualFold(key, "charset"):
 			k = 2
 		default:
 			return
@@ -421,7 +422,7 @@ func fromMetaElement(s string) string {
 // x/net/html's Tokenizer reads as one text token, or "".
 func rawElement(name []byte) string {
 	for _, raw := range [...]string{"script", "style", "title", "textarea", "iframe", "noembed", "noframes", "noscript", "plaintext", "xmp"} {
-		if asciiEqualFold(name, raw) {
+		if ascii.EqualFold(name, raw) {
 			return raw
 		}
 	}
@@ -439,7 +440,7 @@ func rawEnd(b []byte, i int, raw string) int {
 		}
 		j += i
 		n := j + 2 + len(raw)
-		if n < len(b) && asciiEqualFold(b[j+2:n], raw) {
+		if n < len(b) && ascii.EqualFold(b[j+2:n], raw) {
 			switch b[n] {
 			case ' ', '\n', '\r', '\t', '\f', '/', '>':
 				return j
@@ -495,21 +496,4 @@ func skipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// asciiEqualFold reports whether b is s (lower case) in any ASCII case.
-func asciiEqualFold(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := range len(b) {
-		c := b[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != s[i] {
-			return false
-		}
-	}
-	return true
 }

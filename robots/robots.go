@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/trawl-dev/trawl/internal/ascii"
 )
 
 // Limits applied by Parse. They bound the memory and the matching work a
@@ -188,36 +190,18 @@ const (
 	keyCrawlDelay
 )
 
-// hasPrefixFold reports whether s starts with prefix, ignoring ASCII case;
-// prefix must be lower case.
-func hasPrefixFold(s []byte, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != prefix[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func classify(k []byte) key {
 	switch {
-	case hasPrefixFold(k, "user-agent"), hasPrefixFold(k, "useragent"), hasPrefixFold(k, "user agent"):
+	case ascii.HasPrefixFold(k, "user-agent"), ascii.HasPrefixFold(k, "useragent"), ascii.HasPrefixFold(k, "user agent"):
 		return keyUserAgent
-	case hasPrefixFold(k, "allow"):
+	case ascii.HasPrefixFold(k, "allow"):
 		return keyAllow
-	case hasPrefixFold(k, "disallow"), hasPrefixFold(k, "dissallow"), hasPrefixFold(k, "dissalow"),
-		hasPrefixFold(k, "disalow"), hasPrefixFold(k, "diasllow"), hasPrefixFold(k, "disallaw"):
+	case ascii.HasPrefixFold(k, "disallow"), ascii.HasPrefixFold(k, "dissallow"), ascii.HasPrefixFold(k, "dissalow"),
+		ascii.HasPrefixFold(k, "disalow"), ascii.HasPrefixFold(k, "diasllow"), ascii.HasPrefixFold(k, "disallaw"):
 		return keyDisallow
-	case hasPrefixFold(k, "sitemap"), hasPrefixFold(k, "site-map"):
+	case ascii.HasPrefixFold(k, "sitemap"), ascii.HasPrefixFold(k, "site-map"):
 		return keySitemap
-	case hasPrefixFold(k, "crawl-delay"), hasPrefixFold(k, "crawldelay"):
+	case ascii.HasPrefixFold(k, "crawl-delay"), ascii.HasPrefixFold(k, "crawldelay"):
 		return keyCrawlDelay
 	}
 	return keyUnknown
