@@ -17,24 +17,8 @@ import (
 // removal that did not look, each added it to the other as a no-op, then
 // removed it from itself: the revisit was lost.)
 func TestRevisitSentBackAndForth(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
-	defer rdb.Close()
 	ctx := context.Background()
-	k := keys{"pingpong"}
-	for _, a := range []string{"a", "b"} {
-		if err := rdb.XGroupCreateMkStream(ctx, k.stream(a), "trawl", "$").Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range scripts {
-		if err := s.Load(ctx, rdb).Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	req := frontier.Request{URL: "http://h.test/p", Host: "h.test", State: []byte("history")}
-	fp := fpField(frontier.Fingerprint(req.URL))
-	val := encodeRevisit(req, req.Host)
+	rdb, k, fp, val := revisitRig(t, "pingpong", "a", "b")
 	add := func(to string) {
 		t.Helper()
 		n, err := scriptAddRevisits.EvalSha(ctx, rdb, []string{k.revisits(to), k.revisitReqs(to), k.stream(to)}, fp, 0, val).Int64()
@@ -100,24 +84,8 @@ func TestRevisitSentBackAndForth(t *testing.T) {
 // the dead one's: no schedule had it. With the takeover's fence the add
 // is refused, and the sender keeps it, taken (it revisits it itself).
 func TestAddDuringTakeOver(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
-	defer rdb.Close()
 	ctx := context.Background()
-	k := keys{"race"}
-	for _, a := range []string{"dead", "b"} {
-		if err := rdb.XGroupCreateMkStream(ctx, k.stream(a), "trawl", "$").Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range scripts {
-		if err := s.Load(ctx, rdb).Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	req := frontier.Request{URL: "http://h.test/p", Host: "h.test", State: []byte("history")}
-	fp := fpField(frontier.Fingerprint(req.URL))
-	val := encodeRevisit(req, req.Host)
+	rdb, k, fp, val := revisitRig(t, "race", "dead", "b")
 	add := func(to string) int64 {
 		t.Helper()
 		n, err := scriptAddRevisits.EvalSha(ctx, rdb, []string{k.revisits(to), k.revisitReqs(to), k.stream(to)}, fp, 0, val).Int64()
@@ -180,4 +148,29 @@ func TestAddDuringTakeOver(t *testing.T) {
 	if copies != 1 {
 		t.Errorf("%d copies of the revisit in the two schedules, want 1", copies)
 	}
+}
+
+// revisitRig starts a Redis with the scripts loaded and the streams of the
+// named agents of crawl, for tests that replay the revisit scripts step by
+// step, and returns a revisit's fingerprint and encoded request (a page
+// with its history).
+func revisitRig(t *testing.T, crawl string, agents ...string) (*redis.Client, keys, string, string) {
+	t.Helper()
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	t.Cleanup(func() { rdb.Close() })
+	ctx := context.Background()
+	k := keys{crawl}
+	for _, a := range agents {
+		if err := rdb.XGroupCreateMkStream(ctx, k.stream(a), "trawl", "$").Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range scripts {
+		if err := s.Load(ctx, rdb).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req := frontier.Request{URL: "http://h.test/p", Host: "h.test", State: []byte("history")}
+	return rdb, k, fpField(frontier.Fingerprint(req.URL)), encodeRevisit(req, req.Host)
 }
