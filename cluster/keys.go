@@ -34,13 +34,13 @@ func (k keys) robots(h, rawURL string) string {
 func (k keys) revisits(a string) string    { return "trawl:v:{" + k.crawl + ":" + a + "}" }
 func (k keys) revisitReqs(a string) string { return "trawl:vr:{" + k.crawl + ":" + a + "}" }
 
-// fpField is a URL fingerprint as the 8-byte field name of a host's URL
-// hash.
 // fenceField is the field of a revisit schedule's hash that says a
 // takeover of its agent has begun (see the revisit scripts): longer than
 // any fpField, so never a fingerprint.
 const fenceField = "taken-over"
 
+// fpField is a URL fingerprint as the 8-byte field name of a host's URL
+// hash.
 func fpField(fp uint64) string {
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], fp)
