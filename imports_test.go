@@ -19,10 +19,10 @@ const module = "github.com/trawl-dev/trawl"
 var allowedImports = map[string][]string{
 	"":                         {"extract", "feeds", "maintext", "fetch", "frontier", "frontier/opic", "robots", "urlnorm", "dedup", "politeness", "recrawl", "internal/jsonenc", "internal/fpset"},
 	"urlnorm":                  {},
-	"extract":                  {"urlnorm"},
+	"extract":                  {"urlnorm", "internal/ascii"},
 	"maintext":                 {"internal/htmltext"},
 	"feeds":                    {"urlnorm"},
-	"robots":                   {},
+	"robots":                   {"internal/ascii"},
 	"politeness":               {},
 	"frontier":                 {"politeness", "urlnorm", "frontier/internal/wakeup", "frontier/internal/wire", "internal/fpset"},
 	"frontier/internal/wakeup": {},
@@ -32,7 +32,7 @@ var allowedImports = map[string][]string{
 	"frontier/disk":            {"frontier", "politeness", "urlnorm", "frontier/internal/wakeup", "frontier/internal/wire"},
 	"dedup":                    {},
 	"recrawl":                  {},
-	"fetch":                    {},
+	"fetch":                    {"internal/ascii"},
 	"render":                   {"fetch", "extract", "urlnorm"}, // root never imports it: rendering is opt-in
 	"crawltest":                {},
 	"store":                    {"", "internal/jsonenc", "fetch"}, // fetch: Replay reads archived responses through a fetch.HTTP
@@ -58,6 +58,7 @@ var allowedImports = map[string][]string{
 	"internal/shareddata":    {}, // only tests: finds ../shared/data
 	"internal/jsonenc":       {},
 	"internal/fpset":         {},
+	"internal/ascii":         {}, // ASCII case folding on bytes, for extract, fetch and robots
 	"internal/linkgraph":     {}, // only tests: PageRank, the truth of importance orders
 	"examples/clusterspider": {"", "cluster", "trawlcli"},
 
