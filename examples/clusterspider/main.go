@@ -50,6 +50,7 @@ import (
 	"github.com/trawl-dev/trawl"
 	"github.com/trawl-dev/trawl/cluster"
 	"github.com/trawl-dev/trawl/trawlcli"
+	"github.com/trawl-dev/trawl/urlnorm"
 )
 
 func main() {
@@ -85,6 +86,8 @@ type clusterFlags struct {
 	ctx      context.Context // the crawl's: cancelled on SIGINT or SIGTERM
 	crawler  atomic.Pointer[trawl.Crawler]
 	maxPages int64
+	seeds    []string // the start URLs, whose hosts the summary's ownership note counts
+	perIP    bool     // -per-ip: hosts are shared out by address, not by name
 }
 
 func (cf *clusterFlags) feature() trawlcli.Feature {
@@ -130,6 +133,7 @@ func (cf *clusterFlags) crawl(ctx context.Context, s *trawlcli.Session) error {
 		return trawlcli.Exit(1, err)
 	}
 	seeds := s.Seeds()
+	cf.seeds, cf.perIP = seeds, s.Flag("per-ip") == "true"
 	// The cluster: URLs, politeness, robots.txt and the page limit (when
 	// -max-pages sets one) are shared through Redis.
 	shared := trawl.Shared{Robots: cf.a.Robots()}
@@ -225,6 +229,40 @@ func (cf *clusterFlags) summary(w io.Writer, mine trawl.Stats) {
 	if note := idleNote(cf.crawlName, mine, cf.maxPages, total); note != "" {
 		fmt.Fprintln(w, note)
 	}
+	if !cf.perIP {
+		if note := ownerNote(cf.crawlName, cf.a.Name(), cf.a.Ring(), cf.seeds); note != "" {
+			fmt.Fprintln(w, note)
+		}
+	}
+}
+
+// ownerNote says when this agent owns none of the start URLs' hosts in
+// the ring it last saw: one host has one owner, so with fewer hosts than
+// agents (or an unlucky hash) an agent has nothing to crawl once the
+// agents have seen each other, which its summary would otherwise leave
+// the user to guess (on three documentation sites, a third agent crawled
+// for 17 s, then sat idle for 73).
+func ownerNote(crawl, me string, ring *cluster.Ring, seeds []string) string {
+	if ring == nil || ring.Len() < 2 {
+		return ""
+	}
+	hosts := map[string]bool{}
+	for _, s := range seeds {
+		if k, err := urlnorm.KeyString(s); err == nil {
+			hosts[k] = true
+		}
+	}
+	if len(hosts) == 0 {
+		return ""
+	}
+	for h := range hosts {
+		if ring.Owner(h) == me {
+			return ""
+		}
+	}
+	return fmt.Sprintf("cluster %q: this agent owns none of the %d hosts of the start URLs among the %d agents it last saw "+
+		"(one host, one owner: it crawls only what reached it before the agents saw each other, or from an agent that died); "+
+		"a cluster pays on crawls of many more hosts than agents", crawl, len(hosts), ring.Len())
 }
 
 // waitOthers waits, up to wait, until a is the only agent left in its
