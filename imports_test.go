@@ -60,7 +60,7 @@ var allowedImports = map[string][]string{
 	"internal/fpset":         {},
 	"internal/ascii":         {}, // ASCII case folding on bytes, for extract, fetch and robots
 	"internal/linkgraph":     {}, // only tests: PageRank, the truth of importance orders
-	"examples/clusterspider": {"", "cluster", "trawlcli"},
+	"examples/clusterspider": {"", "cluster", "trawlcli", "urlnorm"}, // urlnorm: the host keys the ring shares out
 
 	"frontier/internal/slowhosts": {"frontier"}, // only tests: the resting-hosts scenario
 }
