@@ -58,8 +58,8 @@ var allowedImports = map[string][]string{
 	"internal/shareddata":    {}, // only tests: finds ../shared/data
 	"internal/jsonenc":       {},
 	"internal/fpset":         {},
-	"internal/ascii":         {}, // ASCII case folding on bytes, for extract, fetch and robots
-	"internal/linkgraph":     {}, // only tests: PageRank, the truth of importance orders
+	"internal/ascii":         {},                                     // ASCII case folding on bytes, for extract, fetch and robots
+	"internal/linkgraph":     {},                                     // only tests: PageRank, the truth of importance orders
 	"examples/clusterspider": {"", "cluster", "trawlcli", "urlnorm"}, // urlnorm: the host keys the ring shares out
 
 	"frontier/internal/slowhosts": {"frontier"}, // only tests: the resting-hosts scenario
